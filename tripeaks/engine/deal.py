@@ -1,0 +1,95 @@
+"""Deals: the seeded shuffle (SplitMix64 + Fisher-Yates) and deal codes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tripeaks.engine.cards import SORTED_DECK, Card, CardError, parse_card
+from tripeaks.engine.layout import Layout
+from tripeaks.engine.rules import Start
+
+MASK64 = (1 << 64) - 1
+
+
+class DealError(ValueError):
+    """A deal code or seed that does not make a deal."""
+
+
+def splitmix64(seed: int) -> Iterator[int]:
+    state = seed & MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def shuffled_deck(seed: int) -> tuple[Card, ...]:
+    deck = list(SORTED_DECK)
+    numbers = splitmix64(seed)
+    for i in range(51, 0, -1):
+        j = next(numbers) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of one deal: `layout_cards[p]` lies at position p; `stock[0]` is drawn first."""
+
+    layout: Layout
+    layout_cards: tuple[Card, ...]
+    waste: Card | None
+    stock: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.layout_cards) != self.layout.size:
+            raise DealError(f"layout {self.layout.name!r} takes {self.layout.size} cards, not {len(self.layout_cards)}")
+        cards = self.cards
+        if len(cards) != 52 or len(set(cards)) != 52:
+            raise DealError("a deal uses each of the 52 cards exactly once")
+
+    @property
+    def start(self) -> Start:
+        return "empty" if self.waste is None else "waste"
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        waste = () if self.waste is None else (self.waste,)
+        return self.layout_cards + waste + self.stock
+
+    @property
+    def code(self) -> str:
+        return " ".join(card.token for card in self.cards)
+
+
+def deal_from_cards(cards: tuple[Card, ...], layout: Layout, start: Start = "waste") -> Deal:
+    size = layout.size
+    if start == "waste":
+        return Deal(layout, cards[:size], cards[size], cards[size + 1 :])
+    return Deal(layout, cards[:size], None, cards[size:])
+
+
+def from_seed(seed: int, layout: Layout, start: Start = "waste") -> Deal:
+    if not 0 <= seed <= MASK64:
+        raise DealError("a seed is a whole number from 0 to 2**64 - 1")
+    return deal_from_cards(shuffled_deck(seed), layout, start)
+
+
+def parse_code(code: str, layout: Layout, start: Start = "waste") -> Deal:
+    """Parse 52 space-separated tokens: layout positions in order, the waste card, then the stock."""
+    tokens = code.split()
+    if len(tokens) != 52:
+        raise DealError(f"a deal code has 52 cards separated by spaces; this one has {len(tokens)}")
+    try:
+        cards = tuple(parse_card(token) for token in tokens)
+    except CardError as error:
+        raise DealError(str(error)) from None
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise DealError(f"{card.token} appears twice in the deal code")
+        seen.add(card)
+    return deal_from_cards(cards, layout, start)
