@@ -25,7 +25,8 @@ class Card:
     suit: str
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13 or self.suit not in SUITS or len(self.suit) != 1:
+        rank_ok = isinstance(self.rank, int) and not isinstance(self.rank, bool) and 1 <= self.rank <= 13
+        if not rank_ok or not isinstance(self.suit, str) or len(self.suit) != 1 or self.suit not in SUITS:
             raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
 
     @property
@@ -46,8 +47,13 @@ class Card:
 
 
 def parse_card(token: str) -> Card:
-    """Parse a token such as "7H", "ts" or "AC"."""
-    text = token.strip().upper()
+    """Parse a token such as "7H", "ts" or "AC" (ASCII only; surrounding spaces are ignored)."""
+    if not isinstance(token, str):
+        raise CardError(f"{token!r} is not a card: a card is a text token like 7H or TS")
+    text = token.strip()
+    if not text.isascii():
+        raise CardError(f"{token!r} is not a card: use a rank from {RANKS} and a suit from {SUITS}, like 7H or TS")
+    text = text.upper()
     if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
         raise CardError(f"{token!r} is not a card: use a rank from {RANKS} and a suit from {SUITS}, like 7H or TS")
     return Card(RANKS.index(text[0]) + 1, text[1])

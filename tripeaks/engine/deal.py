@@ -73,20 +73,25 @@ def deal_from_cards(cards: tuple[Card, ...], layout: Layout, start: Start = "was
 
 
 def from_seed(seed: int, layout: Layout, start: Start = "waste") -> Deal:
-    if not 0 <= seed <= MASK64:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise DealError("a seed is a whole number from 0 to 2**64 - 1")
     return deal_from_cards(shuffled_deck(seed), layout, start)
 
 
 def parse_code(code: str, layout: Layout, start: Start = "waste") -> Deal:
     """Parse 52 space-separated tokens: layout positions in order, the waste card, then the stock."""
+    if not isinstance(code, str):
+        raise DealError("a deal code is text: 52 card tokens separated by spaces")
     tokens = code.split()
     if len(tokens) != 52:
         raise DealError(f"a deal code has 52 cards separated by spaces; this one has {len(tokens)}")
-    try:
-        cards = tuple(parse_card(token) for token in tokens)
-    except CardError as error:
-        raise DealError(str(error)) from None
+    parsed: list[Card] = []
+    for number, token in enumerate(tokens, start=1):
+        try:
+            parsed.append(parse_card(token))
+        except CardError as error:
+            raise DealError(f"card {number} of the deal code: {error}") from None
+    cards = tuple(parsed)
     seen: set[Card] = set()
     for card in cards:
         if card in seen:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from tripeaks.engine.cards import Card
 from tripeaks.engine.deal import Deal
+from tripeaks.engine.layout import Layout
 from tripeaks.engine.rules import Rules
 
 Status = Literal["playing", "stuck", "won", "lost"]
@@ -42,6 +44,10 @@ class Resign:
 
 
 Move = Play | Draw | Undo | Restart | Resign
+
+ACTIONS: tuple[str, ...] = ("play", "draw", "undo", "restart", "resign")
+_SIMPLE_MOVES: dict[str, Move] = {"draw": Draw(), "undo": Undo(), "restart": Restart(), "resign": Resign()}
+MAX_POSITIONS = 51
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +94,23 @@ class State:
     def cards_left(self) -> int:
         return self.deal.layout.size - self.position.removed.bit_count()
 
+    @property
+    def waste_count(self) -> int:
+        """Cards on the waste pile: the starting card (if any), every draw and every play."""
+        start = 0 if self.deal.waste is None else 1
+        return start + self.position.drawn + self.position.removed.bit_count()
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.history) and not self.over
+
+    @property
+    def fitting_ranks(self) -> tuple[int, ...]:
+        """The ranks (1-13) that may go onto the waste now: every rank on an empty waste."""
+        top = self.position.waste_top
+        target = None if top is None else top.rank
+        return tuple(rank for rank in range(1, 14) if self.rules.fits(rank, target))
+
     def in_layout(self, position: int) -> bool:
         return 0 <= position < self.deal.layout.size and not self.position.removed >> position & 1
 
@@ -97,6 +120,10 @@ class State:
     def is_face_up(self, position: int) -> bool:
         return self.in_layout(position) and (self.rules.open or self.is_free(position))
 
+    def card_at(self, position: int) -> Card:
+        """The card dealt to `position`, face up or not: for the engine, never for a player's view."""
+        return self.deal.layout_cards[position]
+
     def fits(self, position: int) -> bool:
         top = self.position.waste_top
         return self.rules.fits(self.deal.layout_cards[position].rank, None if top is None else top.rank)
@@ -104,6 +131,18 @@ class State:
     def playable(self) -> tuple[int, ...]:
         """Free layout positions whose card fits the waste, in position order."""
         return tuple(p for p in range(self.deal.layout.size) if self.is_free(p) and self.fits(p))
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every move `apply` accepts now: the playable positions, then draw, undo, restart, resign."""
+        if self.over:
+            return ()
+        moves: list[Move] = [Play(p) for p in self.playable()]
+        if self.stock_left:
+            moves.append(Draw())
+        if self.history:
+            moves.append(Undo())
+        moves += [Restart(), Resign()]
+        return tuple(moves)
 
     @property
     def status(self) -> Status:
@@ -121,13 +160,19 @@ class State:
 
 
 def new_game(deal: Deal, rules: Rules) -> State:
+    """The game at the deal: nothing played, nothing drawn, `moves` and `seq` at 0."""
     if deal.start != rules.start:
         raise RuleError(f"this deal is dealt for a {deal.start} start, the rules want {rules.start}")
     return State(deal, rules, Position(0, 0, deal.waste))
 
 
 def apply(state: State, move: Move) -> State:
-    """The state after `move`, or RuleError if the rules do not allow it."""
+    """The state after `move`, or RuleError if the rules do not allow it.
+
+    Play, Draw and Undo count as moves. Restart goes back to the deal and clears the undo history;
+    it is not a move itself, and the move count keeps counting (it is not reset). Resign ends the
+    game as lost. Every applied action, whatever it is, increments `seq` by one. Nothing applies
+    once the game is won or lost."""
     status = state.status
     if status in ("won", "lost"):
         raise RuleError(f"the game is over ({status})")
@@ -156,6 +201,8 @@ def apply(state: State, move: Move) -> State:
 
 
 def _check_play(state: State, p: int) -> None:
+    if isinstance(p, bool) or not isinstance(p, int):
+        raise RuleError(f"a position is a whole number, not {p!r}")
     if not 0 <= p < state.deal.layout.size:
         raise RuleError(f"there is no position {p} in this layout")
     if not state.in_layout(p):
@@ -169,8 +216,63 @@ def _check_play(state: State, p: int) -> None:
         raise RuleError(f"{card.token} does not fit on {top.token if top else 'the waste'}: it must be one rank above or below")
 
 
-def replay(deal: Deal, rules: Rules, moves: list[Move]) -> State:
+def replay(deal: Deal, rules: Rules, moves: Iterable[Move]) -> State:
+    """The game after applying `moves` in order to a new game; RuleError at the first illegal one."""
     state = new_game(deal, rules)
     for move in moves:
         state = apply(state, move)
     return state
+
+
+def parse_move(data: object, *, layout: Layout | None = None) -> Move:
+    """Turn a client's move into a Move, strictly, or raise RuleError with a readable message.
+
+    Accepted: {"action": "play", "position": 12}, {"action": "draw"} (likewise "undo", "restart",
+    "resign"), or the bare strings "draw", "undo", "restart", "resign". Action names are lower
+    case. A position is an int (a bool is not) from 0 to the layout size - 1 (51 cards at most
+    when no layout is given). Other keys, such as the client's "seq", are ignored here; a
+    position on any action other than play is refused. Whether the move is legal in the current
+    state is for `apply` to say."""
+    if isinstance(data, str):
+        if data in _SIMPLE_MOVES:
+            return _SIMPLE_MOVES[data]
+        if data == "play":
+            raise RuleError('a play needs a position: send {"action": "play", "position": <number>}')
+        raise RuleError(f"unknown action {data[:40]!r}: use one of {', '.join(ACTIONS)}")
+    if not isinstance(data, Mapping):
+        raise RuleError('a move is an object such as {"action": "play", "position": 12} or {"action": "draw"}')
+    if "action" not in data:
+        raise RuleError(f'a move needs an "action": one of {", ".join(ACTIONS)}')
+    action = data["action"]
+    if not isinstance(action, str) or action not in ACTIONS:
+        shown = action[:40] if isinstance(action, str) else action
+        raise RuleError(f"unknown action {shown!r}: use one of {', '.join(ACTIONS)}")
+    if action != "play":
+        if "position" in data:
+            raise RuleError(f"{action} takes no position")
+        return _SIMPLE_MOVES[action]
+    if "position" not in data:
+        raise RuleError('a play needs a "position"')
+    position = data["position"]
+    if isinstance(position, bool) or not isinstance(position, int):
+        raise RuleError(f"a position is a whole number, not {type(position).__name__}")
+    size = MAX_POSITIONS if layout is None else layout.size
+    if not 0 <= position < size:
+        raise RuleError(f"there is no position {position} in this layout: positions run from 0 to {size - 1}")
+    return Play(position)
+
+
+def move_to_dict(move: Move) -> dict[str, str | int]:
+    """The JSON form of a move, the one `parse_move` reads back: {"action": "play", "position": 12}."""
+    match move:
+        case Play(p):
+            return {"action": "play", "position": p}
+        case Draw():
+            return {"action": "draw"}
+        case Undo():
+            return {"action": "undo"}
+        case Restart():
+            return {"action": "restart"}
+        case Resign():
+            return {"action": "resign"}
+    raise RuleError(f"unknown move {move!r}")

@@ -21,6 +21,12 @@ class Rules:
     open: bool = False
     start: Start = "waste"
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.wrap, bool) or not isinstance(self.open, bool):
+            raise RulesError("wrap and open are True or False")
+        if self.start not in ("waste", "empty"):
+            raise RulesError(f"start {self.start!r} is not a start: use 'waste' or 'empty'")
+
     @property
     def key(self) -> str:
         key = f"{'wrap' if self.wrap else 'nowrap'}-{'open' if self.open else 'closed'}"
