@@ -1,0 +1,63 @@
+"""What one player may see of a game: the single way a state leaves the server.
+
+`player_view` returns a JSON-ready dict. It shows face-up layout cards, the waste top and counts;
+it never shows a face-down card or any stock card not yet drawn (in the open variant every layout
+card is face up and shown; the stock stays hidden always). Every layout position is listed, in
+position order, so `positions[p]` is position p; a removed position has `removed: true` and no card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tripeaks.engine.game import State
+from tripeaks.engine.layout import Layout
+
+
+def player_view(state: State, *, paused: bool = False) -> dict[str, Any]:
+    """The player's view of `state`. `paused` hides the layout cards, the waste and the playable
+    positions (the shape of the table and the counts stay); stopping the clock is the server's job."""
+    positions: list[dict[str, Any]] = []
+    for p in range(state.deal.layout.size):
+        removed = not state.in_layout(p)
+        face_up = state.is_face_up(p)
+        shown = face_up and not paused
+        positions.append(
+            {
+                "position": p,
+                "card": state.card_at(p).token if shown else None,
+                "face_up": face_up,
+                "free": state.is_free(p),
+                "removed": removed,
+            }
+        )
+    top = state.waste_top
+    return {
+        "status": state.status,
+        "seq": state.seq,
+        "moves": state.moves,
+        "rules": state.rules.key,
+        "layout": state.deal.layout.name,
+        "paused": paused,
+        "waste": None if top is None or paused else top.token,
+        "waste_count": state.waste_count,
+        "stock_left": state.stock_left,
+        "cards_left": state.cards_left,
+        "positions": positions,
+        "playable": [] if paused else list(state.playable()),
+        "can_undo": state.can_undo,
+    }
+
+
+def layout_view(layout: Layout) -> dict[str, Any]:
+    """The public shape of a layout (no cards): where each position lies and what covers it, for
+    drawing the table. Coordinates are in half-card units; a higher z lies on top."""
+    return {
+        "name": layout.name,
+        "title": layout.title,
+        "size": layout.size,
+        "slots": [
+            {"position": p, "x": slot.x, "y": slot.y, "z": slot.z, "covered_by": list(layout.covered_by[p])}
+            for p, slot in enumerate(layout.slots)
+        ],
+    }
