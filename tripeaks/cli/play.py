@@ -115,7 +115,10 @@ def _hint(state: State) -> str:
     hint = getattr(solver, "hint", None)
     if hint is None:
         return "Hints need the solver, which is not installed here."
-    result = hint(state)
+    try:
+        result = hint(state)
+    except TypeError as error:  # a solver whose hint() wants something else than a State
+        return f"The solver's hint could not be asked: {error}"
     result = getattr(result, "move", result)
     if result is None:
         return "Hint: no win from here. Undo or restart."
