@@ -9,6 +9,7 @@ from tripeaks.engine.cards import parse_card
 from tripeaks.engine.deal import Deal, from_seed
 from tripeaks.engine.game import (
     Draw,
+    Move,
     Play,
     Resign,
     Restart,
@@ -340,7 +341,8 @@ def test_resign_ends_the_game_as_lost(make_deal: MakeDeal, tiny: Layout) -> None
 
 def test_seq_counts_every_applied_action() -> None:
     state = new_game(from_seed(6, CLASSIC), WRAP)
-    for i, move in enumerate([Draw(), Undo(), Draw(), Restart(), Restart(), Draw(), Resign()], start=1):
+    moves: list[Move] = [Draw(), Undo(), Draw(), Restart(), Restart(), Draw(), Resign()]
+    for i, move in enumerate(moves, start=1):
         state = apply(state, move)
         assert state.seq == i
     assert state.moves == 4
@@ -348,7 +350,7 @@ def test_seq_counts_every_applied_action() -> None:
 
 def test_replay_equals_applying_one_by_one() -> None:
     deal = from_seed(8, CLASSIC)
-    moves = [Draw(), Draw(), Undo(), Restart(), Draw()]
+    moves: list[Move] = [Draw(), Draw(), Undo(), Restart(), Draw()]
     state = new_game(deal, WRAP)
     for move in moves:
         state = apply(state, move)

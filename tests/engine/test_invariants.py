@@ -13,9 +13,10 @@ from tripeaks.engine.deal import from_seed
 from tripeaks.engine.game import Draw, Move, Play, Resign, Restart, State, Undo, apply, new_game
 from tripeaks.engine.layout import CLASSIC, Layout
 from tripeaks.engine.layouts import LAYOUTS
-from tripeaks.engine.rules import Rules
+from tripeaks.engine.rules import Rules, Start
 
-ALL_RULES = [Rules(wrap=w, open=o, start=s) for w in (True, False) for o in (False, True) for s in ("waste", "empty")]
+STARTS: tuple[Start, ...] = ("waste", "empty")
+ALL_RULES = [Rules(wrap=w, open=o, start=s) for w in (True, False) for o in (False, True) for s in STARTS]
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 LAYOUT_LIST = sorted(LAYOUTS.values(), key=lambda layout: layout.name)
 

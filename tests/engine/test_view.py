@@ -11,10 +11,11 @@ from tripeaks.engine.deal import from_seed
 from tripeaks.engine.game import Draw, Play, Resign, State, apply, new_game
 from tripeaks.engine.layout import CLASSIC, Layout
 from tripeaks.engine.layouts import LAYOUTS
-from tripeaks.engine.rules import Rules
+from tripeaks.engine.rules import Rules, Start
 from tripeaks.engine.view import layout_view, player_view
 
-ALL_RULES = [Rules(wrap=w, open=o, start=s) for w in (True, False) for o in (False, True) for s in ("waste", "empty")]
+STARTS: tuple[Start, ...] = ("waste", "empty")
+ALL_RULES = [Rules(wrap=w, open=o, start=s) for w in (True, False) for o in (False, True) for s in STARTS]
 KEYS = {
     "status", "seq", "moves", "rules", "layout", "paused", "waste", "waste_count",
     "stock_left", "cards_left", "positions", "playable", "can_undo",
