@@ -6,11 +6,14 @@ import io
 import os
 import subprocess
 import sys
+import types
 from pathlib import Path
+
+import pytest
 
 from tripeaks.cli.play import main, render
 from tripeaks.engine.deal import from_seed
-from tripeaks.engine.game import new_game
+from tripeaks.engine.game import Draw, Play, new_game
 from tripeaks.engine.layout import CLASSIC
 from tripeaks.engine.rules import Rules
 
@@ -127,3 +130,15 @@ def test_piped_through_a_real_process() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "seed 12345" in result.stdout and "Moves: 1" in result.stdout and "Bye." in result.stdout
+
+
+def test_hint_uses_the_solver_when_there_is_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = types.ModuleType("tripeaks.engine.solver")
+    answers: list[object] = [Play(22), Draw(), "draw", None]
+    fake.hint = lambda state: answers.pop(0)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tripeaks.engine.solver", fake)
+    code, output = run(["--seed", "0"], "h\nh\nh\nh\nq\n")
+    assert code == 0
+    assert "Hint: play position 22 (JH)." in output
+    assert output.count("Hint: draw from the stock.") == 2
+    assert "Hint: no win from here." in output
