@@ -1,0 +1,277 @@
+"""The one settings module of TriPeaks Online, read from the environment.
+
+With no environment at all (``make run``) it runs on embedded defaults: SQLite in
+``var/db.sqlite3``, the in-memory channel layer, the local-memory cache and Celery tasks run
+in-process (eager, errors propagate). Setting ``DATABASE_URL`` and ``REDIS_URL`` switches to
+PostgreSQL, the Redis channel layer, the Redis cache and a real Celery broker.
+
+Every variable read here is listed in ``docs/operations.md``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import django_stubs_ext
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+# Lets Django's generic classes be subscripted at run time, as the type stubs allow:
+# `admin.ModelAdmin[Deal]`, `forms.ModelForm[User]`, `QuerySet[Game]`.
+django_stubs_ext.monkeypatch()
+
+env = environ.Env()
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+# Local state of a development run (the SQLite file, beat's schedule); never committed.
+VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
+
+# --------------------------------------------------------------------------- core
+# DEBUG is off unless asked for: a forgotten variable must never expose debug pages.
+DEBUG: bool = env.bool("DEBUG", default=False)
+
+_DEV_SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+SECRET_KEY: str = env.str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+
+ALLOWED_HOSTS: list[str] = env.list(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
+)
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# The secret that turns public deal numbers and days into shuffles. A player must never be able
+# to derive a ranked deal, so production has to set its own.
+_DEAL_SECRET: str = env.str("DEAL_SECRET", default="dev-deal-secret" if DEBUG else "")
+if not _DEAL_SECRET:
+    raise ImproperlyConfigured("DEAL_SECRET must be set when DEBUG is off.")
+DEAL_SECRET: bytes = _DEAL_SECRET.encode()
+
+# --------------------------------------------------------------------------- applications
+# This project's own apps. >>> Apps other rooms are building are installed as soon as their
+# package exists (once they all exist this can become a plain list). An app's `urls.py` is
+# included at the site root (tripeaks/urls.py) and its `routing.py` (`websocket_urlpatterns`)
+# in the ASGI router (tripeaks/routing.py) automatically.
+PROJECT_APPS: list[str] = ["accounts", "frontend"]
+for _app in ("tripeaks.play", "leaderboard"):
+    if importlib.util.find_spec(_app) is not None:
+        PROJECT_APPS.append(_app)
+# <<<
+
+INSTALLED_APPS: list[str] = [
+    "daphne",  # first: makes `runserver` serve ASGI
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    *PROJECT_APPS,
+]
+
+AUTH_USER_MODEL = "accounts.User"
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tripeaks.logging_json.RequestLogMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "tripeaks.urls"
+ASGI_APPLICATION = "tripeaks.asgi.application"
+WSGI_APPLICATION = "tripeaks.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --------------------------------------------------------------------------- database
+if not env.str("DATABASE_URL", default=""):
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+DATABASES = {
+    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+}
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --------------------------------------------------------------------------- redis: cache, channels
+REDIS_URL: str = env.str("REDIS_URL", default="")
+
+CACHES: dict[str, dict[str, Any]]
+CHANNEL_LAYERS: dict[str, dict[str, Any]]
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tripeaks",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "tripeaks:channels"},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --------------------------------------------------------------------------- celery
+CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+CELERY_RESULT_BACKEND: str | None = (
+    env.str("CELERY_RESULT_BACKEND", default=REDIS_URL or "") or None
+)
+# Without a broker, tasks run in-process and their errors propagate to the caller.
+CELERY_TASK_ALWAYS_EAGER: bool = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = 300
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+# The one beat's schedule. >>> play adds its deal-precomputing tasks here, e.g.
+#   "precompute-daily-deals": {"task": "tripeaks.play.tasks.precompute_daily_deals",
+#                              "schedule": 15 * 60},
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+# <<<
+
+# --------------------------------------------------------------------------- auth
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "frontend:home"
+LOGOUT_REDIRECT_URL = "frontend:home"
+
+# Failed sign-ins counted in the default cache (Redis when REDIS_URL is set), in fixed windows.
+SIGNIN_THROTTLE: dict[str, int] = {
+    "per_username": env.int("SIGNIN_FAILURES_PER_USERNAME", default=5),
+    "per_address": env.int("SIGNIN_FAILURES_PER_ADDRESS", default=20),
+    "window_seconds": env.int("SIGNIN_THROTTLE_WINDOW", default=15 * 60),
+}
+
+# --------------------------------------------------------------------------- REST API
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first, so an anonymous request gets 401 with `WWW-Authenticate: Token`.
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "tripeaks.api_errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("THROTTLE_ANON", default="300/min"),
+        "user": env.str("THROTTLE_USER", default="1200/min"),
+        "signup": env.str("THROTTLE_SIGNUP", default="30/hour"),
+    },
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=None),
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "TriPeaks Online API",
+    "DESCRIPTION": "Multiplayer TriPeaks Solitaire: accounts, games, deals and leaderboards.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --------------------------------------------------------------------------- i18n, time
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+# The daily deal turns over at midnight in this zone.
+DEAL_DAY_TIME_ZONE = "Asia/Kathmandu"
+
+# --------------------------------------------------------------------------- static files
+STATIC_URL = "/static/"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+# Hashed, compressed names, served by WhiteNoise with far-future caching. They need
+# `collectstatic` first (`make run` and the Dockerfile do it); with DEBUG on, WhiteNoise serves
+# straight from the apps' static folders.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# --------------------------------------------------------------------------- security
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+if not DEBUG:
+    # Production profile: HTTPS only. Behind a TLS-terminating proxy, set
+    # SECURE_PROXY_SSL_HEADER_ENABLED=1 so Django trusts X-Forwarded-Proto.
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+    if env.bool("SECURE_PROXY_SSL_HEADER_ENABLED", default=False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # /api/health must answer plain HTTP probes from the orchestrator.
+    SECURE_REDIRECT_EXEMPT = [r"^api/health$"]
+
+# --------------------------------------------------------------------------- logging
+LOG_LEVEL: str = env.str("LOG_LEVEL", default="INFO")
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "tripeaks.logging_json.JsonFormatter"}},
+    "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
+    "loggers": {
+        # One line per request comes from tripeaks.requests; these would repeat it.
+        "django.server": {"level": "WARNING"},
+        "django.request": {"level": "ERROR"},
+        "daphne.access": {"level": "WARNING"},
+        "tripeaks.requests": {"level": "INFO"},
+        "tripeaks.events": {"level": "INFO"},
+    },
+}
