@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+
+from accounts.models import User
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin[User]):
+    list_display = ("username", "display_name", "email", "is_staff", "date_joined", "last_login")
+    search_fields = ("username", "display_name", "email")
+    ordering = ("-date_joined",)
+    fieldsets = (
+        *(UserAdmin.fieldsets or ()),
+        ("Player", {"fields": ("display_name",)}),
+    )
+    add_fieldsets = (
+        *(UserAdmin.add_fieldsets or ()),
+        ("Player", {"fields": ("display_name",)}),
+    )

@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
+from django.http import HttpRequest
+
+from accounts.models import User
+from accounts.throttling import SignInGuard, throttled_message
+
+
+class SignUpForm(BaseUserCreationForm[User]):
+    class Meta:
+        model = User
+        fields = ("username", "display_name")
+
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        if User.objects.username_taken(username):
+            raise forms.ValidationError("That username is taken.", code="unique")
+        return username
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, refusing attempts while the sign-in guard says so."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "Unable to sign in with that username and password.",
+    }
+
+    def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(request, *args, **kwargs)
+        self.retry_after: int | None = None
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        if username and self.request is not None:
+            guard = SignInGuard.for_request(self.request, username)
+            self.retry_after = guard.retry_after()
+            if self.retry_after is not None:
+                raise forms.ValidationError(throttled_message(self.retry_after), code="throttled")
+            try:
+                cleaned = super().clean()
+            except forms.ValidationError:
+                guard.record_failure()
+                raise
+            guard.record_success()
+            return cleaned
+        return super().clean()

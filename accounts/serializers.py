@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from accounts.models import User
+from accounts.validators import (
+    DISPLAY_NAME_MAX_LENGTH,
+    USERNAME_MAX_LENGTH,
+    DisplayNameValidator,
+    UsernameValidator,
+)
+
+PASSWORD_MAX_LENGTH = 128
+
+
+class UserSerializer(serializers.ModelSerializer[User]):
+    """A player as the API shows them."""
+
+    class Meta:
+        model = User
+        fields = ["id", "username", "display_name", "public_name", "date_joined"]
+        read_only_fields = fields
+
+    public_name = serializers.CharField(read_only=True)
+
+
+class MeUpdateSerializer(serializers.ModelSerializer[User]):
+    display_name = serializers.CharField(
+        max_length=DISPLAY_NAME_MAX_LENGTH,
+        allow_blank=True,
+        trim_whitespace=True,
+        validators=[DisplayNameValidator()],
+    )
+
+    class Meta:
+        model = User
+        fields = ["display_name"]
+
+
+class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField(
+        max_length=USERNAME_MAX_LENGTH, validators=[UsernameValidator()]
+    )
+    password = serializers.CharField(
+        max_length=PASSWORD_MAX_LENGTH,
+        write_only=True,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+    )
+    display_name = serializers.CharField(
+        max_length=DISPLAY_NAME_MAX_LENGTH,
+        required=False,
+        allow_blank=True,
+        default="",
+        validators=[DisplayNameValidator()],
+    )
+
+    def validate_username(self, value: str) -> str:
+        if User.objects.username_taken(value):
+            raise serializers.ValidationError("That username is taken.", code="unique")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        candidate = User(username=attrs["username"], display_name=attrs.get("display_name", ""))
+        try:
+            password_validation.validate_password(attrs["password"], user=candidate)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from exc
+        return attrs
+
+
+class CredentialsSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField(max_length=USERNAME_MAX_LENGTH)
+    password = serializers.CharField(
+        max_length=PASSWORD_MAX_LENGTH,
+        write_only=True,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+    )
+
+
+class TokenSerializer(serializers.Serializer[dict[str, Any]]):
+    token = serializers.CharField(read_only=True)
+
+
+class CsrfSerializer(serializers.Serializer[dict[str, Any]]):
+    csrf_token = serializers.CharField(read_only=True)

@@ -1,0 +1,38 @@
+"""Write paths of accounts: named actions with keyword-only arguments."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+
+
+class UsernameTaken(Exception):
+    """Someone else holds this username (compared without case)."""
+
+
+@transaction.atomic
+def sign_up(*, username: str, password: str, display_name: str = "") -> User:
+    """Create a player. Inputs are already validated; a lost race for the name raises."""
+    if User.objects.username_taken(username):
+        raise UsernameTaken(username)
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(
+                username=username, password=password, display_name=display_name.strip()
+            )
+    except IntegrityError as exc:
+        raise UsernameTaken(username) from exc
+
+
+def issue_token(*, user: User) -> Token:
+    """The player's API token (one per player; made on first request)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return token
+
+
+def revoke_token(*, user: User) -> bool:
+    """Delete the player's API token. True when there was one."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return deleted > 0

@@ -1,0 +1,44 @@
+"""What a username and a display name may be."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.utils.deconstruct import deconstructible
+
+USERNAME_MIN_LENGTH = 3
+USERNAME_MAX_LENGTH = 30
+DISPLAY_NAME_MAX_LENGTH = 40
+
+USERNAME_HELP = (
+    f"{USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} characters: "
+    "letters, digits, underscores and hyphens."
+)
+
+
+@deconstructible
+class UsernameValidator(RegexValidator):
+    regex = rf"\A[A-Za-z0-9_-]{{{USERNAME_MIN_LENGTH},{USERNAME_MAX_LENGTH}}}\Z"
+    message = f"Enter a valid username: {USERNAME_HELP}"
+    code = "invalid_username"
+    flags = 0
+
+
+@deconstructible
+class DisplayNameValidator:
+    """Printable text only: no control or format characters (which could spoof other names)."""
+
+    message = "A display name may not contain control characters."
+    code = "invalid_display_name"
+
+    def __call__(self, value: str) -> None:
+        if any(unicodedata.category(ch) in {"Cc", "Cf", "Co", "Cs"} for ch in value):
+            raise ValidationError(self.message, code=self.code)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DisplayNameValidator)
+
+    def __hash__(self) -> int:
+        return hash(self.code)

@@ -1,0 +1,53 @@
+"""Browser pages: sign up, sign in, sign out (session cookie + CSRF)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from accounts import services
+from accounts.forms import SignInForm, SignUpForm
+
+
+class SignInView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    authentication_form = SignInForm
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)
+        retry_after = getattr(form, "retry_after", None)
+        if retry_after is not None:
+            response.status_code = 429
+            response["Retry-After"] = str(retry_after)
+        return response
+
+
+class SignOutView(auth_views.LogoutView):
+    """POST only (with CSRF), as Django requires."""
+
+
+@require_http_methods(["GET", "POST"])
+def sign_up(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("frontend:home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.sign_up(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data.get("display_name", ""),
+            )
+        except services.UsernameTaken:
+            form.add_error("username", "That username is taken.")
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return HttpResponseRedirect(reverse("frontend:home"))
+    return render(request, "accounts/signup.html", {"form": form})
