@@ -1,0 +1,67 @@
+"""Project-wide fixtures. The test environment itself (PostgreSQL, Redis database per worker,
+eager Celery) is set up in ``tests/settings.py``; see its docstring.
+
+Fixtures: ``password``, ``user``, ``api_client``, ``token_client``, ``session_client``, plus
+pytest-django's own (``client``, ``admin_client``, ``settings``, ``live_server``, ...). Every test
+starts with an empty cache (this worker's Redis database is flushed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Every test starts with this worker's Redis database empty (throttle counts, cache)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def password() -> str:
+    """The password every factory-made user has."""
+    from tests.factories import TEST_PASSWORD
+
+    return TEST_PASSWORD
+
+
+@pytest.fixture
+def user(db: Any) -> Any:
+    from tests.factories import UserFactory
+
+    return UserFactory()
+
+
+@pytest.fixture
+def api_client() -> Any:
+    """An anonymous DRF APIClient."""
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+@pytest.fixture
+def token_client(user: Any) -> Any:
+    """An APIClient that sends `Authorization: Token ...` for `user`."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    token, _ = Token.objects.get_or_create(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.token = token.key  # type: ignore[attr-defined]
+    return client
+
+
+@pytest.fixture
+def session_client(user: Any) -> Any:
+    """A Django test Client signed in as `user` with a session cookie (CSRF checks on)."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    return client
