@@ -1,0 +1,21 @@
+# The TriPeaks Online image: web (Daphne, ASGI), Celery worker and beat all run from it.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
+    STATIC_ROOT=/app/staticfiles
+
+WORKDIR /app
+
+COPY . .
+
+RUN pip install . \
+    && DEBUG=0 SECRET_KEY=collectstatic-only DEAL_SECRET=collectstatic-only \
+       python manage.py collectstatic --noinput \
+    && useradd --system --uid 1000 tripeaks
+
+USER tripeaks
+EXPOSE 8000
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "tripeaks.asgi:application"]
