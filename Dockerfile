@@ -18,4 +18,4 @@ RUN pip install . \
 
 USER tripeaks
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "tripeaks.asgi:application"]
+CMD ["daphne", "--access-log", "/dev/null", "-b", "0.0.0.0", "-p", "8000", "tripeaks.asgi:application"]
