@@ -156,6 +156,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# Workers and beat log through Django's LOGGING (JSON lines) instead of Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # The one beat's schedule. >>> play adds its deal-precomputing tasks here, e.g.
 #   "precompute-daily-deals": {"task": "tripeaks.play.tasks.precompute_daily_deals",
 #                              "schedule": 15 * 60},
