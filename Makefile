@@ -27,11 +27,13 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP_RUN): pyproject.toml | $(PY)
-	$(PIP) install -q -e .
+	@echo "Installing the project into $(VENV) (pinned, from pyproject.toml)..."
+	$(PIP) install -qq -e .
 	@touch $@
 
 $(STAMP_TEST): pyproject.toml | $(PY)
-	$(PIP) install -q -e '.[test]'
+	@echo "Installing the project with its test extras into $(VENV)..."
+	$(PIP) install -qq -e '.[test]'
 	@touch $@ $(STAMP_RUN)
 
 # Development runs default to DEBUG=1 (a dev SECRET_KEY and DEAL_SECRET); settings default to off.
