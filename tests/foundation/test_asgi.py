@@ -1,0 +1,49 @@
+"""The ASGI application: Django over HTTP, Channels for WebSockets."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+
+from tripeaks.asgi import application
+from tripeaks.logging_json import JsonFormatter
+
+pytestmark = pytest.mark.django_db
+
+
+def test_http_goes_through_the_asgi_app_and_is_logged_once() -> None:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter())
+    logger = logging.getLogger("tripeaks.requests")
+    logger.addHandler(handler)
+    try:
+        response = async_to_sync(
+            HttpCommunicator(
+                application, "GET", "/api/health", headers=[(b"host", b"testserver")]
+            ).get_response
+        )()
+    finally:
+        logger.removeHandler(handler)
+
+    assert response["status"] == 200
+    assert json.loads(response["body"])["status"] == "ok"
+    (line,) = stream.getvalue().splitlines()
+    assert json.loads(line)["path"] == "/api/health"
+
+
+def test_websocket_from_a_foreign_origin_is_refused() -> None:
+    async def connect() -> bool:
+        communicator = WebsocketCommunicator(
+            application, "/ws/anything/", headers=[(b"origin", b"https://evil.example")]
+        )
+        connected, _ = await communicator.connect()
+        await communicator.disconnect()
+        return bool(connected)
+
+    assert async_to_sync(connect)() is False
