@@ -16,7 +16,7 @@ url_host() { local rest="${1#*://}"; rest="${rest#*@}"; rest="${rest%%/*}"; echo
 url_port() { local rest="${1#*://}"; rest="${rest#*@}"; rest="${rest%%/*}"
              if [[ "$rest" == *:* ]]; then echo "${rest##*:}"; else echo "$2"; fi; }
 
-port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+port_open() { timeout 3 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null; }
 
 wait_port() { # host port seconds
   local i
