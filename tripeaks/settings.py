@@ -204,7 +204,9 @@ REST_FRAMEWORK = {
         "user": env.str("THROTTLE_USER", default="1200/min"),
         "signup": env.str("THROTTLE_SIGNUP", default="30/hour"),
     },
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=None),
+    # 0: the client address is REMOTE_ADDR; X-Forwarded-For is trusted only when this says how
+    # many proxies add to it (otherwise anyone could dodge per-address throttles).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 
 SPECTACULAR_SETTINGS = {

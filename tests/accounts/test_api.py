@@ -355,3 +355,10 @@ def test_unknown_api_url_is_a_json_404(api_client: APIClient) -> None:
 
     assert response.status_code == 404
     assert response.json() == {"detail": "Not found."}
+
+
+def test_a_body_over_the_upload_limit_is_a_400_with_detail(api_client: APIClient) -> None:
+    response = signup(api_client, username="x" * 3_000_000, password=STRONG)
+
+    assert response.status_code == 400
+    assert response.json()["detail"] == "The request could not be read (too large or malformed)."

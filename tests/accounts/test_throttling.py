@@ -124,3 +124,19 @@ def test_failure_counts_live_in_redis(api_client: APIClient, user: User) -> None
         client.close()
     assert len(keys) == 2  # one for the username, one for the address
     assert not any(user.username.encode() in key for key in keys)  # usernames are hashed
+
+
+def test_a_forged_x_forwarded_for_does_not_dodge_the_address_limit(
+    api_client: APIClient, user: User, password: str
+) -> None:
+    for n in range(5):
+        response = api_client.post(
+            "/api/auth/token",
+            {"username": f"nobody{n}", "password": "wrong-guess"},
+            format="json",
+            REMOTE_ADDR="10.0.0.7",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+        )
+        assert response.status_code == 400
+
+    assert token(api_client, user.username, password, address="10.0.0.7") == 429
