@@ -1,0 +1,1 @@
+"""Benchmarks with their own commands; figures printed as ratios."""

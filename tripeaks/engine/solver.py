@@ -1,0 +1,364 @@
+"""The exact solver: can a deal (or any position of a game) still be won, with every card known?
+
+Four questions, all exact (no "draw only when nothing plays" shortcut):
+
+- `solve(deal, rules, position)`: winnable or not, and a winning line (a depth-first search,
+  fast on the easy deals that are most deals);
+- `solve_min_draws(deal, rules, position)`: a winning line with the fewest draws (a search by
+  levels of draws, which is also the fastest way to exhaust a hard deal);
+- `par(deal, rules)`: the fewest moves that win the deal (layout size plays + the fewest draws);
+- `hint(state)`: the best next move: the first move of a winning line with the fewest draws.
+
+How it is fast (see docs/solver.md): a search state is (removed-cards bitmask, cards drawn,
+waste rank), and two facts shrink it.
+
+1. Only the *cards that fit now* matter, not the waste rank itself: the state is keyed by
+   `removed | playable << size`, where `playable` is the mask of free layout cards that fit the
+   waste top. A state with nothing playable can only draw, so it is never stored: the search
+   draws straight on to the next stock card that lets something play.
+2. Fewer draws dominate: from (removed, d, playable) a player can reach everything that
+   (removed, d', playable) with d' > d reaches, by drawing d' - d more times at the first point the
+   other line draws. So the memo keeps, per key, the fewest draws with which the state was found
+   lost, and prunes any later visit with as many draws or more. This removes the stock index from
+   the state space (the baseline keeps it, and re-searches each state once per stock index).
+
+Free masks are updated incrementally (playing p can only free the cards p covers), and the cards
+that fit a rank are a precomputed bitmask, so a search step is a few integer operations.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from tripeaks.engine.deal import Deal
+from tripeaks.engine.game import Draw, Play, Position, RuleError, State
+from tripeaks.engine.rules import Rules
+
+__all__ = [
+    "Hint",
+    "Solution",
+    "hint",
+    "line_tokens",
+    "par",
+    "solve",
+    "solve_min_draws",
+    "winnable",
+]
+
+# Internal move codes in a line: a layout position (0..size-1) plays it, _DRAW turns the stock.
+_DRAW: Final = -1
+
+# The depth-first search recurses once per play or draw: at most 51 + 52 frames deep.
+if sys.getrecursionlimit() < 1_000:  # pragma: no cover - CPython's default is 1,000
+    sys.setrecursionlimit(1_000)
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """`winnable`: can the position still be won? `line`: a winning line from it (empty if not)."""
+
+    winnable: bool
+    line: tuple[Play | Draw, ...] = ()
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for move in self.line if isinstance(move, Draw))
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """`move`: the best next move (first move of a winning line with the fewest draws), or None
+    when the game cannot be won from here (or is already won). `winnable`: can it still be won?"""
+
+    move: Play | Draw | None
+    winnable: bool
+
+
+class _Tables:
+    """Everything the searches need about one deal under one rule set, as ints and lists."""
+
+    __slots__ = (
+        "fitmask",
+        "free0",
+        "full",
+        "ranks",
+        "removed0",
+        "size",
+        "stock",
+        "top0",
+        "unc",
+        "drawn0",
+    )
+
+    def __init__(self, deal: Deal, rules: Rules, position: Position | None) -> None:
+        layout = deal.layout
+        size = layout.size
+        self.size = size
+        self.full = (1 << size) - 1
+        self.ranks = [card.rank for card in deal.layout_cards]
+        self.stock = [card.rank for card in deal.stock]
+        by_rank = [0] * 15
+        for p, rank in enumerate(self.ranks):
+            by_rank[rank] |= 1 << p
+        # fitmask[t]: the layout positions whose card fits a waste top of rank t (0: empty waste).
+        fitmask = [self.full] + [by_rank[t - 1] | by_rank[t + 1] for t in range(1, 14)]
+        if rules.wrap:
+            fitmask[1] |= by_rank[13]
+            fitmask[13] |= by_rank[1]
+        self.fitmask = fitmask
+        cover_masks = [sum(1 << c for c in layout.covered_by[p]) for p in range(size)]
+        # unc[p]: the cards p covers, each with the mask of all its coverers (free once all gone).
+        self.unc = [tuple((1 << q, cover_masks[q]) for q in layout.covers[p]) for p in range(size)]
+
+        if position is None:
+            if deal.start != rules.start:
+                raise RuleError(
+                    f"this deal is dealt for a {deal.start} start, the rules want {rules.start}"
+                )
+            removed, drawn, top_card = 0, 0, deal.waste
+        else:
+            removed, drawn, top_card = position.removed, position.drawn, position.waste_top
+            if removed < 0 or removed > self.full:
+                raise RuleError(
+                    f"the removed-cards mask {removed} does not fit a layout of {size} cards"
+                )
+            if not 0 <= drawn <= len(self.stock):
+                raise RuleError(f"{drawn} cards drawn, but the stock has {len(self.stock)}")
+            for p in range(size):
+                if removed >> p & 1 and cover_masks[p] & ~removed:
+                    raise RuleError(f"position {p} is removed while a card covering it is not")
+        self.removed0 = removed
+        self.drawn0 = drawn
+        self.top0 = 0 if top_card is None else top_card.rank
+        self.free0 = sum(
+            1 << p for p in range(size) if not removed >> p & 1 and not cover_masks[p] & ~removed
+        )
+
+
+def _dfs(tab: _Tables) -> list[int] | None:
+    """A winning line (internal codes) by depth-first search, or None if there is none."""
+    size = tab.size
+    full = tab.full
+    ranks = tab.ranks
+    stock = tab.stock
+    n_stock = len(stock)
+    fitmask = tab.fitmask
+    unc = tab.unc
+    lost: dict[int, int] = {}  # state key -> fewest draws with which it is known lost
+    lost_get = lost.get
+    line: list[int] = []  # built backwards as the search returns
+
+    def search(removed: int, free: int, drawn: int, top: int) -> bool:
+        playable = free & fitmask[top]
+        c = playable
+        # Plays, bottom positions first (they tend to uncover cards).
+        while c:
+            p = c.bit_length() - 1
+            bit = 1 << p
+            c ^= bit
+            after = removed | bit
+            if after == full:
+                line.append(p)
+                return True
+            rank = ranks[p]
+            free2 = free ^ bit
+            for qbit, qcover in unc[p]:
+                if not qcover & ~after:
+                    free2 |= qbit
+            fits = free2 & fitmask[rank]
+            if fits:
+                known = lost_get(after | fits << size)
+                if (known is None or known > drawn) and search(after, free2, drawn, rank):
+                    line.append(p)
+                    return True
+            else:
+                # Nothing fits the new top: the only move is to draw, until something fits.
+                d = drawn
+                while d < n_stock:
+                    rank = stock[d]
+                    d += 1
+                    fits = free2 & fitmask[rank]
+                    if fits:
+                        known = lost_get(after | fits << size)
+                        if (known is None or known > d) and search(after, free2, d, rank):
+                            line.extend([_DRAW] * (d - drawn))
+                            line.append(p)
+                            return True
+                        break
+        # The draw (again skipping straight past stock cards that let nothing play).
+        d = drawn
+        while d < n_stock:
+            rank = stock[d]
+            d += 1
+            fits = free & fitmask[rank]
+            if fits:
+                known = lost_get(removed | fits << size)
+                if (known is None or known > d) and search(removed, free, d, rank):
+                    line.extend([_DRAW] * (d - drawn))
+                    return True
+                break
+        key = removed | playable << size
+        known = lost_get(key)
+        if known is None or known > drawn:
+            lost[key] = drawn
+        return False
+
+    if tab.removed0 == full:
+        return []
+    if search(tab.removed0, tab.free0, tab.drawn0, tab.top0):
+        line.reverse()
+        return line
+    return None
+
+
+def _bfs(tab: _Tables) -> list[int] | None:
+    """A winning line with the fewest draws (internal codes), or None if there is none.
+
+    Level by level of draws: all states reachable with k draws before any with k + 1. A state
+    found at an earlier level dominates the same key at a later one, so each key is expanded once.
+    """
+    size = tab.size
+    full = tab.full
+    ranks = tab.ranks
+    stock = tab.stock
+    n_stock = len(stock)
+    fitmask = tab.fitmask
+    unc = tab.unc
+    removed0, free0, top0 = tab.removed0, tab.free0, tab.top0
+    if removed0 == full:
+        return []
+
+    # How each stored state was first reached: (parent key, position played), or (-1, removed)
+    # for a state reached by drawing onto the removed-set `removed` (None for the start).
+    came: dict[int, tuple[int, int] | None] = {}
+    # Every removed-set seen so far: its free mask, how it was first reached and at which level.
+    known: dict[int, tuple[int, int, int, int]] = {removed0: (free0, -1, -1, 0)}
+    order = [removed0]
+    # start[t]: sets order[:start[t]] have already been offered a draw of rank t.
+    offered = [0] * 14
+    level = 0
+    seed_level: dict[int, int] = {}
+    stack: list[tuple[int, int, int, int]] = []
+
+    fits0 = free0 & fitmask[top0]
+    if fits0:
+        key0 = removed0 | fits0 << size
+        came[key0] = None
+        stack.append((removed0, free0, top0, key0))
+
+    def path_to(key: int) -> list[int]:
+        moves: list[int] = []
+        while True:
+            how = came[key]
+            if how is None:
+                break
+            parent, what = how
+            if parent >= 0:
+                moves.append(what)
+                key = parent
+                continue
+            # Reached by drawing onto the removed-set `what`: draws back to where it first appeared.
+            draws = seed_level[key] - known[what][3]
+            moves.extend([_DRAW] * draws)
+            _free, via, p, _level = known[what]
+            if via == -1:
+                break
+            moves.append(p)
+            key = via
+        moves.reverse()
+        return moves
+
+    drawn = tab.drawn0
+    while True:
+        while stack:
+            removed, free, top, key = stack.pop()
+            c = free & fitmask[top]
+            while c:
+                bit = c & -c
+                c ^= bit
+                p = bit.bit_length() - 1
+                after = removed | bit
+                if after == full:
+                    return path_to(key) + [p]
+                rank = ranks[p]
+                entry = known.get(after)
+                if entry is None:
+                    free2 = free ^ bit
+                    for qbit, qcover in unc[p]:
+                        if not qcover & ~after:
+                            free2 |= qbit
+                    known[after] = (free2, key, p, level)
+                    order.append(after)
+                else:
+                    free2 = entry[0]
+                fits = free2 & fitmask[rank]
+                if fits:
+                    key2 = after | fits << size
+                    if key2 not in came:
+                        came[key2] = (key, p)
+                        stack.append((after, free2, rank, key2))
+        if drawn == n_stock:
+            return None
+        rank = stock[drawn]
+        drawn += 1
+        level += 1
+        fit_rank = fitmask[rank]
+        end = len(order)
+        for i in range(offered[rank], end):
+            removed = order[i]
+            free = known[removed][0]
+            fits = free & fit_rank
+            if fits:
+                key = removed | fits << size
+                if key not in came:
+                    came[key] = (-1, removed)
+                    seed_level[key] = level
+                    stack.append((removed, free, rank, key))
+        offered[rank] = end
+
+
+def _moves(codes: Iterable[int]) -> tuple[Play | Draw, ...]:
+    return tuple(Draw() if code == _DRAW else Play(code) for code in codes)
+
+
+def solve(deal: Deal, rules: Rules, position: Position | None = None) -> Solution:
+    """Can the deal be won from `position` (default: the deal's start)? With a winning line."""
+    codes = _dfs(_Tables(deal, rules, position))
+    return Solution(False) if codes is None else Solution(True, _moves(codes))
+
+
+def winnable(deal: Deal, rules: Rules, position: Position | None = None) -> bool:
+    return _dfs(_Tables(deal, rules, position)) is not None
+
+
+def solve_min_draws(deal: Deal, rules: Rules, position: Position | None = None) -> Solution:
+    """Like `solve`, but the line uses the fewest draws of any winning line (so the fewest moves)."""
+    codes = _bfs(_Tables(deal, rules, position))
+    return Solution(False) if codes is None else Solution(True, _moves(codes))
+
+
+def par(deal: Deal, rules: Rules) -> int | None:
+    """The fewest moves that win the deal: every layout card plus the fewest draws; None if lost."""
+    codes = _bfs(_Tables(deal, rules, None))
+    return None if codes is None else len(codes)
+
+
+def hint(state: State) -> Hint:
+    """The best next move from the game's current position, or None if it cannot be won."""
+    status = state.status
+    if status == "won":
+        return Hint(None, True)
+    if status == "lost":
+        return Hint(None, False)
+    codes = _bfs(_Tables(state.deal, state.rules, state.position))
+    if not codes:
+        return Hint(None, codes is not None)
+    return Hint(Draw() if codes[0] == _DRAW else Play(codes[0]), True)
+
+
+def line_tokens(line: Sequence[Play | Draw]) -> list[int | str]:
+    """A line as JSON-friendly tokens: an int plays that position, "draw" turns the stock."""
+    return [move.position if isinstance(move, Play) else "draw" for move in line]
