@@ -1,1 +1,0 @@
-"""Benchmarks with their own commands; figures printed as ratios."""
