@@ -3,22 +3,37 @@ eager Celery) is set up in ``tests/settings.py``; see its docstring.
 
 Fixtures: ``password``, ``user``, ``api_client``, ``token_client``, ``session_client``, plus
 pytest-django's own (``client``, ``admin_client``, ``settings``, ``live_server``, ...). Every test
-starts with an empty cache (this worker's Redis database is flushed).
+starts with an empty cache: this test process's Redis keys are deleted, nobody else's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    """Every test starts with this worker's Redis database empty (throttle counts, cache)."""
+def clear_test_cache() -> None:
+    """Delete this test process's cache and channel keys (only those: see tests/settings.py)."""
+    from django.conf import settings
     from django.core.cache import cache
 
-    cache.clear()
+    prefix = getattr(settings, "TEST_RUN_PREFIX", "")
+    if not prefix or not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+        cache.clear()
+        return
+    client = cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
+    keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+    if keys:
+        client.delete(*keys)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Every test starts with an empty cache (throttle counts, sign-in failures, cached data)."""
+    clear_test_cache()
+    yield
 
 
 @pytest.fixture

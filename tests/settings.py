@@ -5,11 +5,14 @@ conftest, so this is where the environment is shaped. The suite runs against the
 PostgreSQL and Redis (``make test`` starts them if needed):
 
 - ``DATABASE_URL`` defaults to ``postgres://postgres@127.0.0.1:5432/tripeaks``; pytest-django
-  creates ``test_tripeaks`` (``test_tripeaks_gw0``, ``_gw1`` ... under xdist) and drops it after.
-- ``REDIS_URL`` defaults to ``redis://127.0.0.1:6379``; each test process gets its own Redis
-  database number (9 without xdist, 10 + worker index under xdist), so flushing it before every
-  test (the autouse ``_fresh_cache`` fixture in conftest.py) never touches another worker's or
-  the running service's data.
+  creates the test database (see below) and drops it after.
+- ``REDIS_URL`` defaults to ``redis://127.0.0.1:6379``; the tests use Redis database 9 (without
+  xdist) or 10 + the worker index (under xdist), never the service's database, and every test
+  process writes its cache and channel keys under its own prefix (``TEST_RUN_PREFIX``). Before
+  each test the autouse ``_fresh_cache`` fixture (conftest.py) deletes that prefix's keys only,
+  so runs from other checkouts at the same time do not disturb each other.
+- The test database is ``test_tripeaks_<checkout hash>`` (plus ``_gw0``, ``_gw1`` under xdist),
+  also so that two checkouts can run their suites at once.
 - Celery tasks run eagerly (in-process, errors propagate) while the broker URL stays Redis, so
   ``/api/health`` checks a real broker.
 - DEBUG is off (the production profile), without the HTTPS redirect and the static manifest
@@ -18,6 +21,7 @@ PostgreSQL and Redis (``make test`` starts them if needed):
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from urllib.parse import urlsplit, urlunsplit
@@ -48,5 +52,12 @@ STORAGES = {
     **STORAGES,  # noqa: F405
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+_CHECKOUT = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:8]  # noqa: F405
+TEST_RUN_PREFIX = f"test-{_CHECKOUT}-{os.getpid()}"
+DATABASES["default"]["TEST"] = {"NAME": f"test_tripeaks_{_CHECKOUT}"}  # noqa: F405
+CACHES["default"]["KEY_PREFIX"] = TEST_RUN_PREFIX  # noqa: F405
+if "CONFIG" in CHANNEL_LAYERS["default"]:  # noqa: F405
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = TEST_RUN_PREFIX  # noqa: F405
+
 # Hashing passwords slowly protects nothing here.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

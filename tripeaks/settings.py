@@ -158,11 +158,26 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # Workers and beat log through Django's LOGGING (JSON lines) instead of Celery's own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
-# The one beat's schedule. >>> play adds its deal-precomputing tasks here, e.g.
-#   "precompute-daily-deals": {"task": "tripeaks.play.tasks.precompute_daily_deals",
-#                              "schedule": 15 * 60},
+# The one beat's schedule (seconds between runs).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
-# <<<
+if "tripeaks.play" in PROJECT_APPS:
+    CELERY_BEAT_SCHEDULE |= {
+        # Today's and the next days' daily deals (the day turns in DEAL_DAY_TIME_ZONE).
+        "precompute-daily-deals": {
+            "task": "tripeaks.play.tasks.precompute_daily_deals",
+            "schedule": 30 * 60,
+        },
+        # Solver-proven winnable random deals, so starting a game never waits for the solver.
+        "refill-random-pools": {
+            "task": "tripeaks.play.tasks.refill_random_pools",
+            "schedule": 10 * 60,
+        },
+    }
+
+# --------------------------------------------------------------------------- game (play)
+# Winnable random deals kept ready per rule set and layout, and the layouts that get a pool.
+RANDOM_POOL_SIZE: int = env.int("RANDOM_POOL_SIZE", default=20)
+RANDOM_POOL_LAYOUTS: list[str] = env.list("RANDOM_POOL_LAYOUTS", default=["classic"])
 
 # --------------------------------------------------------------------------- auth
 AUTH_PASSWORD_VALIDATORS = [

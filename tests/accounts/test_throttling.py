@@ -119,7 +119,7 @@ def test_failure_counts_live_in_redis(api_client: APIClient, user: User) -> None
     assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     client = redis.Redis.from_url(settings.REDIS_URL)
     try:
-        keys = client.keys("*signin-fail*")
+        keys = client.keys(f"{settings.TEST_RUN_PREFIX}:*signin-fail*")
     finally:
         client.close()
     assert len(keys) == 2  # one for the username, one for the address
