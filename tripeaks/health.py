@@ -72,7 +72,7 @@ def run_checks() -> tuple[bool, dict[str, Check]]:
         try:
             results[name] = check()
         except Exception as exc:  # any failure of a dependency is a failing check
-            logger.warning("health check %s failed: %s", name, exc.__class__.__name__)
+            logger.warning("health check %s failed", name, exc_info=True)
             results[name] = {
                 "status": "failing",
                 "detail": f"{exc.__class__.__name__}: {exc}"[:300],
