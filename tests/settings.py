@@ -11,8 +11,9 @@ PostgreSQL and Redis (``make test`` starts them if needed):
   process writes its cache and channel keys under its own prefix (``TEST_RUN_PREFIX``). Before
   each test the autouse ``_fresh_cache`` fixture (conftest.py) deletes that prefix's keys only,
   so runs from other checkouts at the same time do not disturb each other.
-- The test database is ``test_tripeaks_<checkout hash>`` (plus ``_gw0``, ``_gw1`` under xdist),
-  also so that two checkouts can run their suites at once.
+- Each test process has its own test database, ``test_tripeaks_<pid>`` (plus ``_gw0``, ``_gw1``
+  under xdist), created and dropped by pytest-django, so that two runs (from one checkout or
+  two) never collide.
 - Celery tasks run eagerly (in-process, errors propagate) while the broker URL stays Redis, so
   ``/api/health`` checks a real broker.
 - DEBUG is off (the production profile), without the HTTPS redirect and the static manifest
@@ -54,7 +55,7 @@ STORAGES = {
 }
 _CHECKOUT = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:8]  # noqa: F405
 TEST_RUN_PREFIX = f"test-{_CHECKOUT}-{os.getpid()}"
-DATABASES["default"]["TEST"] = {"NAME": f"test_tripeaks_{_CHECKOUT}"}  # noqa: F405
+DATABASES["default"]["TEST"] = {"NAME": f"test_tripeaks_{os.getpid()}"}  # noqa: F405
 CACHES["default"]["KEY_PREFIX"] = TEST_RUN_PREFIX  # noqa: F405
 if "CONFIG" in CHANNEL_LAYERS["default"]:  # noqa: F405
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = TEST_RUN_PREFIX  # noqa: F405
