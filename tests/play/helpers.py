@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.test import APIClient
+
+from tripeaks.engine.deal import from_seed
+from tripeaks.engine.game import Play
+from tripeaks.engine.layouts import get_layout
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.solver import solve
+
+
+def client_for(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def winnable_code(
+    seed: int = 7, rules: Rules | None = None, layout: str = "classic"
+) -> tuple[str, list[Any]]:
+    """A deal code the solver wins, with its winning line as API moves."""
+    rules = rules or Rules()
+    while True:
+        deal = from_seed(seed, get_layout(layout), rules.start)
+        solution = solve(deal, rules)
+        if solution.winnable:
+            return deal.code, [
+                {"action": "play", "position": m.position}
+                if isinstance(m, Play)
+                else {"action": "draw"}
+                for m in solution.line
+            ]
+        seed += 1
+
+
+def start_custom(api: APIClient, code: str, **rules: Any) -> dict[str, Any]:
+    response = api.post(
+        "/api/games", {"mode": "custom", "deal": code, "rules": rules}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def move(
+    api: APIClient,
+    game: dict[str, Any],
+    action: str,
+    position: int | None = None,
+    seq: int | None = None,
+) -> Any:
+    body: dict[str, Any] = {"seq": game["seq"] if seq is None else seq, "action": action}
+    if position is not None:
+        body["position"] = position
+    return api.post(f"/api/games/{game['id']}/moves", body, format="json")

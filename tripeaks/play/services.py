@@ -1,0 +1,218 @@
+"""Write paths of play: start a game, apply a move. Each is one transaction with the game row locked."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from leaderboard.services import record_result
+from tripeaks.dealday import deal_day
+from tripeaks.engine import game as engine
+from tripeaks.engine.layouts import get_layout
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.scoring import score
+from tripeaks.engine.solver import hint as solver_hint
+from tripeaks.play import deals
+from tripeaks.play.broadcast import broadcast_view
+from tripeaks.play.clock import clock_ms, start_clock, stop_clock
+from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConflict
+from tripeaks.play.models import Deal, Game, Move, Source
+from tripeaks.play.payloads import game_payload, hint_payload
+from tripeaks.play.state_codec import dump_state, load_state
+
+log = logging.getLogger("tripeaks.events")
+
+ENGINE_ACTIONS = {"play", "draw", "undo", "restart", "resign"}
+CLOCK_ACTIONS = {"play", "draw", "undo", "restart"}
+ACTIONS = ENGINE_ACTIONS | {"hint", "pause", "resume"}
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    view: dict[str, Any]
+    replayed: bool = False
+    hint: dict[str, Any] | None = field(default=None)
+
+
+def load_game_state(game: Game) -> engine.State:
+    rules = Rules.from_key(game.deal.rules_key)
+    return load_state(game.state, deals.engine_deal(game.deal), rules)
+
+
+def _deal_for(
+    *, mode: str, rules: Rules, layout: str, number: int | None, code: str | None, now: datetime
+) -> Deal:
+    if mode == Source.DAILY:
+        if layout != "classic" or rules.start != "waste":
+            raise BadRequest("the daily deal is played on the classic layout with the usual start")
+        return deals.daily_deal(deal_day(now), rules)
+    if mode == Source.RANDOM:
+        return deals.claim_random_deal(rules, layout)
+    if mode == Source.NUMBERED:
+        if number is None or not 1 <= number <= deals.NUMBERED_DEALS:
+            raise BadRequest(f"a numbered deal needs a number from 1 to {deals.NUMBERED_DEALS}")
+        return deals.numbered_deal(number, rules, layout)
+    if mode == Source.CUSTOM:
+        if not code:
+            raise BadRequest("a custom deal needs a deal code")
+        try:
+            return deals.custom_deal(code, rules, layout)
+        except ValueError as error:
+            raise BadRequest(str(error)) from None
+    raise BadRequest(f"unknown mode {mode!r}: use daily, random, numbered or custom")
+
+
+def start_game(
+    *,
+    user: Any,
+    mode: str,
+    rules: Rules,
+    layout: str = "classic",
+    number: int | None = None,
+    code: str | None = None,
+) -> Game:
+    """Start a game; the player's unfinished game, if any, is resigned first (a loss once it has begun)."""
+    try:
+        get_layout(layout)
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+    now = timezone.now()
+    # Solving a fresh deal can take a moment: do it before taking any lock.
+    deal = _deal_for(mode=mode, rules=rules, layout=layout, number=number, code=code, now=now)
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+        for old in Game.objects.select_for_update().filter(player=user, finished_at__isnull=True):
+            _resign(old, now)
+        state = engine.new_game(deals.engine_deal(deal), rules)
+        game = Game.objects.create(
+            player=user,
+            deal=deal,
+            state=dump_state(state),
+            cards_left=state.cards_left,
+            score=score(state, 0),
+        )
+    if deal.winnable is None:
+        from tripeaks.play.tasks import solve_deal
+
+        transaction.on_commit(lambda: solve_deal.delay(deal.pk))
+    log.info(
+        "game started",
+        extra={"game": str(game.id), "user": user.pk, "mode": mode, "rules": rules.key},
+    )
+    return game
+
+
+def _resign(game: Game, now: datetime) -> None:
+    state = engine.apply(load_game_state(game), engine.Resign())
+    game.state = dump_state(state)
+    game.seq += 1
+    Move.objects.create(
+        game=game, seq=game.seq, action="resign", at=now, elapsed_ms=clock_ms(game, now)
+    )
+    _finish(game, state, now)
+    game.save()
+
+
+def _finish(game: Game, state: engine.State, now: datetime) -> None:
+    stop_clock(game, now)
+    game.status = state.status
+    game.finished_at = now
+    game.paused = False
+    game.score = score(state, game.elapsed_ms / 1000)
+    if game.started_at is not None:
+        record_result(game=game)
+
+
+def _engine_move(action: str, position: int | None) -> engine.Move:
+    return engine.parse_move(
+        {"action": action, "position": position} if action == "play" else {"action": action}
+    )
+
+
+def _is_retry(game: Game, seq: int, action: str, position: int | None) -> bool:
+    applied = Move.objects.filter(game=game, seq=seq + 1).first()
+    return applied is not None and applied.action == action and applied.position == position
+
+
+def apply_move(
+    *, game_id: UUID | str, user: Any, seq: int, action: str, position: int | None = None
+) -> MoveOutcome:
+    """Apply one action to a player's game, or refuse it and change nothing."""
+    if action not in ACTIONS:
+        raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update()
+            .select_related("deal")
+            .filter(pk=game_id, player=user)
+            .first()
+        )
+        if game is None:
+            raise GameNotFound("no such game")
+        state = load_game_state(game)
+        now = timezone.now()
+        if seq != game.seq:
+            if 0 <= seq < game.seq and _is_retry(game, seq, action, position):
+                return MoveOutcome(game_payload(game, state, now), replayed=True)
+            raise SeqConflict(
+                f"seq {seq} is not the game's; it is at {game.seq}",
+                view=game_payload(game, state, now),
+            )
+        if game.finished:
+            raise MoveRefused(f"the game is over ({game.status})")
+        if game.paused and action not in ("resume", "resign"):
+            raise MoveRefused("the game is paused: resume it first")
+        hint = None
+        if action in ENGINE_ACTIONS:
+            try:
+                state = engine.apply(state, _engine_move(action, position))
+            except engine.RuleError as error:
+                raise MoveRefused(str(error)) from None
+            if action in CLOCK_ACTIONS and game.started_at is None:
+                game.started_at = now
+                start_clock(game, now)
+        elif action == "hint":
+            hint = hint_payload(solver_hint(state))
+            game.hints += 1
+            game.assisted = True
+        elif action == "pause":
+            if game.paused:
+                raise MoveRefused("the game is already paused")
+            game.paused = True
+            stop_clock(game, now)
+        else:
+            if not game.paused:
+                raise MoveRefused("the game is not paused")
+            game.paused = False
+            if game.started_at is not None:
+                start_clock(game, now)
+        game.seq += 1
+        Move.objects.create(
+            game=game,
+            seq=game.seq,
+            action=action,
+            position=position if action == "play" else None,
+            at=now,
+            elapsed_ms=clock_ms(game, now),
+        )
+        game.state = dump_state(state)
+        game.moves = state.moves
+        game.cards_left = state.cards_left
+        game.status = state.status
+        game.score = score(state, clock_ms(game, now) / 1000)
+        if state.over:
+            _finish(game, state, now)
+        game.save()
+        view = game_payload(game, state, now)
+        transaction.on_commit(lambda: broadcast_view(game.pk, view))
+    log.info(
+        "move", extra={"game": str(game.id), "user": user.pk, "seq": game.seq, "action": action}
+    )
+    return MoveOutcome(view, hint=hint)

@@ -1,0 +1,45 @@
+"""Engine states to and from the JSON kept in the game row (server-side only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tripeaks.engine.cards import Card, parse_card
+from tripeaks.engine.deal import Deal
+from tripeaks.engine.game import Position, State
+from tripeaks.engine.rules import Rules
+
+
+def _card(token: str | None) -> Card | None:
+    return None if token is None else parse_card(token)
+
+
+def _position_json(position: Position) -> list[Any]:
+    top = position.waste_top
+    return [position.removed, position.drawn, None if top is None else top.token]
+
+
+def _position(data: list[Any]) -> Position:
+    return Position(int(data[0]), int(data[1]), _card(data[2]))
+
+
+def dump_state(state: State) -> dict[str, Any]:
+    return {
+        "position": _position_json(state.position),
+        "history": [_position_json(p) for p in state.history],
+        "moves": state.moves,
+        "seq": state.seq,
+        "resigned": state.resigned,
+    }
+
+
+def load_state(data: dict[str, Any], deal: Deal, rules: Rules) -> State:
+    return State(
+        deal=deal,
+        rules=rules,
+        position=_position(data["position"]),
+        history=tuple(_position(p) for p in data["history"]),
+        moves=data["moves"],
+        seq=data["seq"],
+        resigned=data["resigned"],
+    )

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from tripeaks.play import api
+
+urlpatterns = [
+    path("api/games", api.GamesView.as_view(), name="games"),
+    path("api/games/current", api.CurrentGameView.as_view(), name="game-current"),
+    path("api/games/<uuid:game_id>", api.GameView.as_view(), name="game"),
+    path("api/games/<uuid:game_id>/moves", api.MovesView.as_view(), name="game-moves"),
+]
