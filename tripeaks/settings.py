@@ -286,6 +286,8 @@ LOGGING: dict[str, Any] = {
     "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
     "loggers": {
+        # Replaces Django's default console handler (plain text, DEBUG only) with JSON lines.
+        "django": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
         # One line per request comes from tripeaks.requests; these would repeat it.
         "django.server": {"level": "WARNING"},
         "django.request": {"level": "ERROR"},
