@@ -1,9 +1,27 @@
-"""Results of finished games: what every board, record and statistic is built from."""
+"""What every board, record and statistic is built from, and what is kept of them.
+
+- ``Result``: one row per finished game whose first move was made (the truth; everything else
+  here can be rebuilt from it: ``manage.py recompute_stats``).
+- ``DealBest``: a player's best ranked run on a daily or numbered deal (one line per player per
+  board), with the columns the board orders by and an index per board order.
+- ``DealRecord``: per board deal, the best run ever, who set it and when, the first winner, and
+  how many players have a line (``lines``) and a ``version`` bumped on every change of the board.
+- ``PlayerStats``: per player, one row per rule set plus one with ``rules_key="all"`` (overall).
+
+Custom deals are unranked: their results are kept (and listed in a player's recent results) but
+count in no statistic, best, record or board. Assisted (hinted) runs count in statistics but never
+rank. ``Result.hidden`` keeps a run out of boards and records (a run flagged as not humanly
+possible, issue 7) while it still counts in statistics.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+
+ALL_RULES = "all"
+BOARD_MODES = ("daily", "numbered")
 
 
 class Result(models.Model):
@@ -15,13 +33,190 @@ class Result(models.Model):
     mode = models.CharField(max_length=10)
     rules_key = models.CharField(max_length=24)
     layout = models.CharField(max_length=40)
+    day = models.DateField(null=True, blank=True, help_text="The deal day of a daily deal.")
+    number = models.PositiveIntegerField(null=True, blank=True)
     won = models.BooleanField()
     cards_left = models.PositiveSmallIntegerField()
     moves = models.PositiveIntegerField()
     time_ms = models.BigIntegerField()
     score = models.IntegerField()
     assisted = models.BooleanField()
+    ranked = models.BooleanField(help_text="False for custom deals: they count nowhere.")
+    hidden = models.BooleanField(
+        default=False, help_text="Kept out of boards and records (a flagged run)."
+    )
     finished_at = models.DateTimeField()
+    # What the player was told when the game ended.
+    first_win = models.BooleanField(default=False)
+    new_record = models.BooleanField(default=False)
+    personal_best = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["player", "-finished_at", "-id"], name="result_player_recent"),
+            models.Index(fields=["deal", "player"], name="result_deal_player"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {'won' if self.won else 'lost'} {self.deal}"
+
+
+class DealBest(models.Model):
+    """One line of a deal's board: the player's best ranked run on it."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deal_bests"
+    )
+    deal = models.ForeignKey("play.Deal", on_delete=models.CASCADE, related_name="bests")
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="+")
+    mode = models.CharField(max_length=10)
+    rules_key = models.CharField(max_length=24)
+    # The board orders (leaderboard.boards): daily (lost, time_ms, moves, finished_at, result);
+    # numbered (cards_left, moves, finished_at, result). `lost` rather than `won` so every column ascends and a
+    # row comparison can walk the index.
+    lost = models.BooleanField()
+    cards_left = models.PositiveSmallIntegerField()
+    moves = models.PositiveIntegerField()
+    time_ms = models.BigIntegerField()
+    score = models.IntegerField()
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "deal"], name="one_best_per_player_deal"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["deal", "lost", "time_ms", "moves", "finished_at", "result"],
+                condition=Q(mode="daily"),
+                name="daily_board_order",
+            ),
+            models.Index(
+                fields=["deal", "cards_left", "moves", "finished_at", "result"],
+                condition=Q(mode="numbered"),
+                name="numbered_board_order",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} on {self.deal_id}: {self.cards_left} left, {self.moves} moves"
+
+    @property
+    def won(self) -> bool:
+        return not self.lost
+
+
+class DealRecord(models.Model):
+    """The record of a board deal: its best line, its first winner, how many lines it has."""
+
+    deal = models.OneToOneField(
+        "play.Deal", on_delete=models.CASCADE, primary_key=True, related_name="record"
+    )
+    mode = models.CharField(max_length=10)
+    rules_key = models.CharField(max_length=24)
+    layout = models.CharField(max_length=40)
+    day = models.DateField(null=True, blank=True)
+    number = models.PositiveIntegerField(null=True, blank=True)
+    lines = models.PositiveIntegerField(default=0, help_text="Players with a line on the board.")
+    version = models.PositiveIntegerField(default=0, help_text="Bumped on every board change.")
+    best = models.ForeignKey(
+        Result, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    holder = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    set_at = models.DateTimeField(null=True, blank=True)
+    first_winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    first_win = models.ForeignKey(
+        Result, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    first_won_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["rules_key", "day", "layout"],
+                condition=Q(mode="daily"),
+                name="daily_board_lookup",
+            ),
+            models.Index(
+                fields=["rules_key", "number", "layout"],
+                condition=Q(mode="numbered"),
+                name="numbered_board_lookup",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"record of deal {self.deal_id}"
+
+
+class PlayerStats(models.Model):
+    """A player's statistics under one rule set, or overall (`rules_key="all"`)."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stats"
+    )
+    rules_key = models.CharField(max_length=24)
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    win_rate = models.FloatField(default=0.0, help_text="won / played, kept for the board.")
+    current_streak = models.PositiveIntegerField(default=0, help_text="Wins in a row, now.")
+    best_streak = models.PositiveIntegerField(default=0)
+    best_win_ms = models.BigIntegerField(null=True, blank=True)
+    total_win_ms = models.BigIntegerField(default=0, help_text="Sum of winning times.")
+    daily_won = models.PositiveIntegerField(default=0, help_text="Deal days with the daily won.")
+    daily_streak = models.PositiveIntegerField(
+        default=0, help_text="Consecutive won deal days ending at last_daily_day."
+    )
+    best_daily_streak = models.PositiveIntegerField(default=0)
+    last_daily_day = models.DateField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "rules_key"], name="one_stats_per_rules"),
+        ]
+        indexes = [
+            models.Index(
+                "rules_key",
+                models.F("daily_won").desc(),
+                "player",
+                condition=Q(daily_won__gt=0),
+                name="alltime_daily_wins",
+            ),
+            models.Index(
+                "rules_key",
+                models.F("best_daily_streak").desc(),
+                "player",
+                condition=Q(best_daily_streak__gt=0),
+                name="alltime_daily_streak",
+            ),
+            models.Index(
+                "rules_key",
+                models.F("win_rate").desc(),
+                models.F("played").desc(),
+                "player",
+                condition=Q(played__gte=20),
+                name="alltime_win_rate",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.rules_key}): {self.won}/{self.played}"
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won
+
+    @property
+    def average_win_ms(self) -> int | None:
+        return round(self.total_win_ms / self.won) if self.won else None

@@ -1,30 +1,222 @@
-"""Write paths of the leaderboard: the one call through which play reports a finished game."""
+"""Write paths of the leaderboard: the one call through which play reports a finished game.
+
+``record_result(game=...)`` runs inside the transaction that finishes the game. Locks, always in
+this order so two finishing games never deadlock:
+
+1. the player's statistics rows (``select_for_update``, ordered by rules key): a per-player mutex,
+   so the player's bests and streaks are updated by one transaction at a time;
+2. the deal's ``DealRecord`` row (only for daily and numbered deals, only for runs that rank).
+
+What happens after commit is best-effort (the channel layer and the Redis rank cache): a failure
+there is logged and never fails the finishing move.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
 
-from leaderboard.models import Result
+from django.db import transaction
+from django.db.models import F
+
+from leaderboard import cache
+from leaderboard.boards import improves
+from leaderboard.models import ALL_RULES, BOARD_MODES, DealBest, DealRecord, PlayerStats, Result
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
 
+log = logging.getLogger("tripeaks.events")
+
 
 def record_result(*, game: Game) -> Result:
-    """Store a finished game's result; called once, inside the transaction that finishes the game."""
+    """Store a finished game's result and update bests, records and statistics (same transaction)."""
     assert game.finished_at is not None
-    return Result.objects.create(
+    deal = game.deal
+    ranked = deal.source != "custom"
+    result = Result.objects.create(
         player_id=game.player_id,
         game=game,
         deal_id=game.deal_id,
-        mode=game.deal.source,
-        rules_key=game.deal.rules_key,
-        layout=game.deal.layout,
+        mode=deal.source,
+        rules_key=deal.rules_key,
+        layout=deal.layout,
+        day=deal.day if deal.source == "daily" else None,
+        number=deal.number if deal.source == "numbered" else None,
         won=game.status == "won",
         cards_left=game.cards_left,
         moves=game.moves,
         time_ms=game.elapsed_ms,
         score=game.score,
         assisted=game.assisted,
+        ranked=ranked,
         finished_at=game.finished_at,
     )
+    if not ranked:
+        return result
+    _count_in_stats(result)
+    if result.mode in BOARD_MODES and not result.assisted and not result.hidden:
+        _rank(result)
+    return result
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _locked_stats(player_id: int, rules_key: str) -> list[PlayerStats]:
+    wanted = sorted({rules_key, ALL_RULES})
+    PlayerStats.objects.bulk_create(
+        [PlayerStats(player_id=player_id, rules_key=key) for key in wanted],
+        ignore_conflicts=True,
+    )
+    return list(
+        PlayerStats.objects.select_for_update()
+        .filter(player_id=player_id, rules_key__in=wanted)
+        .order_by("rules_key")
+    )
+
+
+def _count_in_stats(result: Result) -> None:
+    for stats in _locked_stats(result.player_id, result.rules_key):
+        stats.played += 1
+        if result.won:
+            stats.won += 1
+            stats.current_streak += 1
+            stats.best_streak = max(stats.best_streak, stats.current_streak)
+            stats.total_win_ms += result.time_ms
+            if stats.best_win_ms is None or result.time_ms < stats.best_win_ms:
+                stats.best_win_ms = result.time_ms
+        else:
+            stats.current_streak = 0
+        stats.win_rate = stats.won / stats.played
+        if result.won and result.mode == "daily" and result.day is not None:
+            _count_daily_win(stats, result.day)
+        stats.save()
+
+
+def _count_daily_win(stats: PlayerStats, day: date) -> None:
+    last = stats.last_daily_day
+    if last == day:
+        return  # that day was already won
+    if last is None or day > last:
+        stats.daily_streak = stats.daily_streak + 1 if last == day - timedelta(days=1) else 1
+        stats.last_daily_day = day
+        stats.daily_won += 1
+        stats.best_daily_streak = max(stats.best_daily_streak, stats.daily_streak)
+        return
+    # An older day won after a newer one (rare: a game finished after the next day's): count
+    # the won days again from the results, which already include this one.
+    days = won_daily_days(stats.player_id, stats.rules_key)
+    stats.daily_won = len(days)
+    stats.daily_streak, stats.best_daily_streak = daily_streaks(days)
+    stats.last_daily_day = days[-1] if days else None
+
+
+def won_daily_days(player_id: int, rules_key: str) -> list[date]:
+    results = Result.objects.filter(player_id=player_id, mode="daily", won=True, ranked=True)
+    if rules_key != ALL_RULES:
+        results = results.filter(rules_key=rules_key)
+    return sorted({day for day in results.values_list("day", flat=True) if day is not None})
+
+
+def daily_streaks(days: list[date]) -> tuple[int, int]:
+    """(the run of consecutive days ending at the last one, the longest run) of sorted days."""
+    run = best = 0
+    previous: date | None = None
+    for day in days:
+        run = run + 1 if previous is not None and day == previous + timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    return run, best
+
+
+# --------------------------------------------------------------------------- bests and records
+
+
+def _line_fields(result: Result) -> dict[str, Any]:
+    return {
+        "result": result,
+        "lost": not result.won,
+        "cards_left": result.cards_left,
+        "moves": result.moves,
+        "time_ms": result.time_ms,
+        "score": result.score,
+        "finished_at": result.finished_at,
+    }
+
+
+def _rank(result: Result) -> None:
+    """Update the player's line on the deal's board and the deal's record; tell the player."""
+    mode = result.mode
+    best = DealBest.objects.filter(player_id=result.player_id, deal_id=result.deal_id).first()
+    new_line = best is None
+    improved = new_line or improves(mode, result, best)
+    if best is None:
+        best = DealBest.objects.create(
+            player_id=result.player_id,
+            deal_id=result.deal_id,
+            mode=mode,
+            rules_key=result.rules_key,
+            **_line_fields(result),
+        )
+    elif improved:
+        for name, value in _line_fields(result).items():
+            setattr(best, name, value)
+        best.save()
+        result.personal_best = True
+    else:
+        return  # not better than the player's own line: no record, no first win either
+
+    DealRecord.objects.bulk_create(
+        [
+            DealRecord(
+                deal_id=result.deal_id,
+                mode=mode,
+                rules_key=result.rules_key,
+                layout=result.layout,
+                day=result.day,
+                number=result.number,
+            )
+        ],
+        ignore_conflicts=True,
+    )
+    record = (
+        DealRecord.objects.select_for_update().select_related("best").get(deal_id=result.deal_id)
+    )
+    if new_line:
+        record.lines = F("lines") + 1
+    record.version = F("version") + 1
+    if record.best is None or improves(mode, result, record.best):
+        record.best, record.holder_id, record.set_at = result, result.player_id, result.finished_at
+        result.new_record = True
+    if result.won and record.first_winner_id is None:
+        record.first_winner_id, record.first_win = result.player_id, result
+        record.first_won_at = result.finished_at
+        result.first_win = True
+    record.save()
+    result.save(update_fields=["personal_best", "new_record", "first_win"])
+
+    line = best
+    transaction.on_commit(lambda: _after_commit(line))
+
+
+def _after_commit(line: DealBest) -> None:
+    cache.merge_line(line)
+    if line.mode == "daily":
+        from leaderboard.live import broadcast_line
+
+        broadcast_line(line)
+
+
+# --------------------------------------------------------------------------- hiding a run
+
+
+@transaction.atomic
+def hide_result(*, result: Result) -> None:
+    """Keep a run out of boards and records (issue 7: not humanly possible). Stats keep it."""
+    Result.objects.filter(pk=result.pk).update(hidden=True)
+    from leaderboard.recompute import rebuild_deal
+
+    rebuild_deal(result.deal_id)
+    transaction.on_commit(lambda: cache.drop(result.deal_id))

@@ -1,0 +1,188 @@
+"""A Redis sorted set per daily board: a player's rank in O(log n), rebuildable from PostgreSQL.
+
+PostgreSQL is the truth. The set only answers "what is this line's rank?" when it is marked
+ready; otherwise the rank is counted in PostgreSQL (exact, slower on a huge board) and a rebuild
+is queued. Members are fixed-width strings in board order (``boards.redis_member``) with score 0,
+so Redis orders them lexicographically and ``ZRANK`` is the line's rank - 1. A hash maps each
+player to their member.
+
+Every write is a *min-merge* (a Lua script): a player's member is replaced only by a smaller one.
+A best only ever improves, so merges commute: on-commit updates and a rebuild running at the same
+time converge on the truth whatever their order, and replaying one is harmless. The keys expire
+(``LEADERBOARD_CACHE_TTL``, default 8 days after the last write); Redis must not evict them
+otherwise (``maxmemory-policy noeviction`` or ``volatile-ttl``, not ``allkeys-*``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from leaderboard.boards import redis_member
+
+log = logging.getLogger("tripeaks.events")
+
+BATCH = 5000
+
+# KEYS: zset, hash. ARGV: ttl, then player, member pairs.
+_MERGE = """
+local ttl = tonumber(ARGV[1])
+for i = 2, #ARGV, 2 do
+  local player, member = ARGV[i], ARGV[i + 1]
+  local old = redis.call('HGET', KEYS[2], player)
+  if not old or member < old then
+    if old then redis.call('ZREM', KEYS[1], old) end
+    redis.call('ZADD', KEYS[1], 0, member)
+    redis.call('HSET', KEYS[2], player, member)
+  end
+end
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+return 1
+"""
+
+
+def client() -> Any | None:
+    """The Redis client of the default cache, or None when the cache is not Redis."""
+    if not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+        return None
+    return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
+
+
+def _ttl() -> int:
+    return int(getattr(settings, "LEADERBOARD_CACHE_TTL", 8 * 24 * 3600))
+
+
+def keys(deal_id: int) -> tuple[str, str, str, str]:
+    """(sorted set, player -> member hash, ready flag, rebuild lock) of a board."""
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    base = f"{prefix}:lb:{deal_id}"
+    return f"{base}:z", f"{base}:m", f"{base}:ready", f"{base}:lock"
+
+
+def merge(deal_id: int, pairs: Iterable[tuple[int, str]], redis: Any | None = None) -> None:
+    redis = redis or client()
+    if redis is None:
+        return
+    zset, members, _, _ = keys(deal_id)
+    script = redis.register_script(_MERGE)
+    batch: list[Any] = []
+    for player_id, member in pairs:
+        batch += [player_id, member]
+        if len(batch) >= 2 * BATCH:
+            script(keys=[zset, members], args=[_ttl(), *batch])
+            batch = []
+    if batch:
+        script(keys=[zset, members], args=[_ttl(), *batch])
+
+
+def merge_line(line: Any) -> None:
+    """Best-effort: put one DealBest line into its board's set (after commit)."""
+    try:
+        merge(line.deal_id, [(line.player_id, redis_member(line.mode, line, line.player_id))])
+    except Exception:  # best-effort: PostgreSQL stays the truth
+        log.warning("could not update the board cache", extra={"deal": line.deal_id}, exc_info=True)
+
+
+def rank(line: Any) -> int | None:
+    """The line's 1-based rank from the set, or None when the set cannot answer."""
+    redis = client()
+    if redis is None:
+        return None
+    zset, _, ready, _ = keys(line.deal_id)
+    try:
+        with redis.pipeline(transaction=False) as pipe:
+            pipe.exists(ready)
+            pipe.zrank(zset, redis_member(line.mode, line, line.player_id))
+            is_ready, position = pipe.execute()
+    except Exception:  # best-effort: PostgreSQL stays the truth
+        log.warning("board cache unreachable", extra={"deal": line.deal_id}, exc_info=True)
+        return None
+    if not is_ready or position is None:
+        return None
+    return int(position) + 1
+
+
+def is_ready(deal_id: int) -> bool:
+    redis = client()
+    try:
+        return bool(redis is not None and redis.exists(keys(deal_id)[2]))
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def rebuild(deal_id: int) -> int:
+    """Merge every line of the board from PostgreSQL into the set, then mark it ready.
+
+    Safe while results keep coming (merges commute); a lock keeps two rebuilds from racing for
+    nothing. Returns the number of lines merged (-1 if another rebuild holds the lock).
+    """
+    from leaderboard.models import DealBest
+
+    redis = client()
+    if redis is None:
+        return 0
+    _, _, ready, lock = keys(deal_id)
+    if not redis.set(lock, "1", nx=True, ex=600):
+        return -1
+    try:
+        lines = (
+            DealBest.objects.filter(deal_id=deal_id)
+            .only("mode", "lost", "cards_left", "moves", "time_ms", "finished_at", "result_id")
+            .values_list(
+                "player_id",
+                "mode",
+                "lost",
+                "cards_left",
+                "moves",
+                "time_ms",
+                "finished_at",
+                "result_id",
+            )
+            .iterator(chunk_size=BATCH)
+        )
+        count = 0
+
+        def pairs() -> Iterable[tuple[int, str]]:
+            nonlocal count
+            for player_id, mode, lost, cards_left, moves, time_ms, finished_at, result_id in lines:
+                count += 1
+                row = _Row(lost, cards_left, moves, time_ms, finished_at, result_id)
+                yield player_id, redis_member(mode, row, player_id)
+
+        merge(deal_id, pairs(), redis)
+        redis.set(ready, "1", ex=_ttl())
+        return count
+    finally:
+        redis.delete(lock)
+
+
+def drop(deal_id: int) -> None:
+    """Forget a board's set (for example after a run is hidden); the next read rebuilds it."""
+    redis = client()
+    if redis is not None:
+        redis.delete(*keys(deal_id))
+
+
+class _Row:
+    __slots__ = ("cards_left", "finished_at", "lost", "moves", "result_id", "time_ms")
+
+    def __init__(
+        self,
+        lost: bool,
+        cards_left: int,
+        moves: int,
+        time_ms: int,
+        finished_at: Any,
+        result_id: int,
+    ) -> None:
+        self.lost = lost
+        self.cards_left = cards_left
+        self.moves = moves
+        self.time_ms = time_ms
+        self.finished_at = finished_at
+        self.result_id = result_id

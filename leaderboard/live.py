@@ -1,0 +1,55 @@
+"""Live daily boards: a Channels group per rule set; best-effort, after commit.
+
+The database is the truth and the channel layer is at-most-once: every message carries the
+board's ``version`` (bumped on every change of the board, in the same transaction), so a client
+that sees a gap, or reconnects, sends ``{"type": "sync"}`` and gets the whole page again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from leaderboard.models import DealBest, DealRecord
+
+log = logging.getLogger("tripeaks.events")
+
+
+def daily_group(rules_key: str) -> str:
+    return f"leaderboard-daily-{rules_key}"
+
+
+def update_message(line: DealBest) -> dict[str, Any] | None:
+    from leaderboard.selectors import _lines, line_payload, rank_of_line
+
+    fresh = _lines(line.deal_id, line.mode).filter(pk=line.pk).first()
+    record = DealRecord.objects.filter(deal_id=line.deal_id).first()
+    if fresh is None or record is None:
+        return None
+    return {
+        "type": "update",
+        "date": record.day.isoformat() if record.day else None,
+        "rules": record.rules_key,
+        "version": record.version,
+        "total": record.lines,
+        "lines": [line_payload(fresh, rank_of_line(fresh))],
+    }
+
+
+def broadcast_line(line: DealBest) -> None:
+    """Tell everyone watching the daily board of this rule set that `line` changed."""
+    try:
+        message = update_message(line)
+        layer = get_channel_layer()
+        if message is None or layer is None:
+            return
+        async_to_sync(layer.group_send)(
+            daily_group(line.rules_key), {"type": "board.update", "message": message}
+        )
+    except Exception:  # best-effort: PostgreSQL stays the truth
+        log.warning(
+            "could not broadcast a board update", extra={"deal": line.deal_id}, exc_info=True
+        )

@@ -1,0 +1,159 @@
+"""Rebuild statistics, bests and records from the results table (the truth).
+
+Written independently of the incremental path in ``services`` (aggregates and set-based SQL
+here, one result at a time there), so a test can check that the two always agree.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Count, Min, Q, Sum
+
+from leaderboard.boards import order_of
+from leaderboard.models import ALL_RULES, BOARD_MODES, DealBest, DealRecord, PlayerStats, Result
+from leaderboard.services import daily_streaks
+
+
+def _streaks(outcomes: Iterable[bool]) -> tuple[int, int]:
+    current = best = 0
+    for won in outcomes:
+        current = current + 1 if won else 0
+        best = max(best, current)
+    return current, best
+
+
+@transaction.atomic
+def recompute_stats(player_ids: Iterable[int] | None = None) -> int:
+    """Replace the statistics of these players (default: everybody); returns rows written."""
+    results = Result.objects.filter(ranked=True)
+    stats = PlayerStats.objects.all()
+    if player_ids is not None:
+        ids = list(player_ids)
+        results = results.filter(player_id__in=ids)
+        stats = stats.filter(player_id__in=ids)
+    # Lock what is replaced: a game finishing meanwhile waits, then counts on top.
+    list(stats.select_for_update().values_list("pk", flat=True))
+    stats.delete()
+
+    rows: dict[tuple[int, str], PlayerStats] = {}
+    for group in (("player_id", "rules_key"), ("player_id",)):
+        aggregates = results.values(*group).annotate(
+            n=Count("id"),
+            w=Count("id", filter=Q(won=True)),
+            total=Sum("time_ms", filter=Q(won=True)),
+            fastest=Min("time_ms", filter=Q(won=True)),
+        )
+        for row in aggregates:
+            key = (row["player_id"], row.get("rules_key", ALL_RULES))
+            rows[key] = PlayerStats(
+                player_id=key[0],
+                rules_key=key[1],
+                played=row["n"],
+                won=row["w"],
+                win_rate=row["w"] / row["n"],
+                total_win_ms=row["total"] or 0,
+                best_win_ms=row["fastest"],
+            )
+
+    outcomes: dict[tuple[int, str], list[bool]] = defaultdict(list)
+    daily: dict[tuple[int, str], set[date]] = defaultdict(set)
+    ordered = results.order_by("finished_at", "id").values_list(
+        "player_id", "rules_key", "won", "mode", "day"
+    )
+    for player_id, rules_key, won, mode, day in ordered.iterator(chunk_size=5000):
+        for key in ((player_id, rules_key), (player_id, ALL_RULES)):
+            outcomes[key].append(won)
+            if won and mode == "daily" and day is not None:
+                daily[key].add(day)
+    for key, stat in rows.items():
+        stat.current_streak, stat.best_streak = _streaks(outcomes[key])
+        days = sorted(daily[key])
+        stat.daily_won = len(days)
+        stat.daily_streak, stat.best_daily_streak = daily_streaks(days)
+        stat.last_daily_day = days[-1] if days else None
+    PlayerStats.objects.bulk_create(rows.values(), batch_size=2000)
+    return len(rows)
+
+
+def _order_sql(mode: str) -> str:
+    columns = {"lost": "NOT won", "result_id": "id"}
+    return ", ".join(columns.get(column, column) for column in order_of(mode))
+
+
+@transaction.atomic
+def rebuild_deal(deal_id: int) -> None:
+    """Rebuild one board deal's lines and record from its results."""
+    record = DealRecord.objects.select_for_update().filter(deal_id=deal_id).first()
+    sample = (
+        Result.objects.filter(deal_id=deal_id)
+        .values("mode", "rules_key", "layout", "day", "number")
+        .first()
+    )
+    DealBest.objects.filter(deal_id=deal_id).delete()
+    if sample is None or sample["mode"] not in BOARD_MODES:
+        DealRecord.objects.filter(deal_id=deal_id).delete()
+        return
+    mode = sample["mode"]
+    order = _order_sql(mode)
+    where = "deal_id = %s AND ranked AND NOT assisted AND NOT hidden"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            INSERT INTO leaderboard_dealbest
+                (player_id, deal_id, result_id, mode, rules_key, lost, cards_left, moves,
+                 time_ms, score, finished_at)
+            SELECT DISTINCT ON (player_id) player_id, deal_id, id, mode, rules_key, NOT won,
+                 cards_left, moves, time_ms, score, finished_at
+            FROM leaderboard_result WHERE {where}
+            ORDER BY player_id, {order}
+            """,
+            [deal_id],
+        )
+        cursor.execute(
+            f"SELECT id FROM leaderboard_result WHERE {where} ORDER BY {order} LIMIT 1",
+            [deal_id],
+        )
+        best = cursor.fetchone()
+        cursor.execute(
+            f"SELECT id FROM leaderboard_result WHERE {where} AND won "
+            "ORDER BY finished_at, id LIMIT 1",
+            [deal_id],
+        )
+        first = cursor.fetchone()
+    lines = DealBest.objects.filter(deal_id=deal_id).count()
+    if best is None:
+        DealRecord.objects.filter(deal_id=deal_id).delete()
+        return
+    best_result = Result.objects.get(pk=best[0])
+    first_result = Result.objects.get(pk=first[0]) if first else None
+    fields: dict[str, Any] = {
+        "mode": mode,
+        "rules_key": sample["rules_key"],
+        "layout": sample["layout"],
+        "day": sample["day"],
+        "number": sample["number"],
+        "lines": lines,
+        "version": (record.version + 1) if record else 0,
+        "best": best_result,
+        "holder_id": best_result.player_id,
+        "set_at": best_result.finished_at,
+        "first_winner_id": first_result.player_id if first_result else None,
+        "first_win": first_result,
+        "first_won_at": first_result.finished_at if first_result else None,
+    }
+    DealRecord.objects.update_or_create(deal_id=deal_id, defaults=fields)
+
+
+def rebuild_boards() -> int:
+    """Rebuild every board deal's lines and record; returns how many deals."""
+    deal_ids = list(
+        Result.objects.filter(mode__in=BOARD_MODES).values_list("deal_id", flat=True).distinct()
+    )
+    for deal_id in deal_ids:
+        rebuild_deal(deal_id)
+    return len(deal_ids)

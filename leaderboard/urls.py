@@ -1,0 +1,19 @@
+from django.urls import path
+
+from leaderboard import api
+
+urlpatterns = [
+    path("api/leaderboards/daily", api.DailyBoardView.as_view(), name="leaderboard-daily"),
+    path(
+        "api/leaderboards/numbered/<str:number>",
+        api.NumberedBoardView.as_view(),
+        name="leaderboard-numbered",
+    ),
+    path(
+        "api/leaderboards/alltime/<str:board>",
+        api.AllTimeBoardView.as_view(),
+        name="leaderboard-alltime",
+    ),
+    path("api/players/<str:username>/stats", api.PlayerStatsView.as_view(), name="player-stats"),
+    path("api/me/stats", api.MyStatsView.as_view(), name="my-stats"),
+]
