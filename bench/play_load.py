@@ -1,0 +1,324 @@
+"""Load benchmark: simulated players play whole games over WebSocket against real servers.
+
+    .venv/bin/python -m bench.play_load [--players 200] [--seconds 30] [--servers 2]
+
+It makes its own PostgreSQL database (tripeaks_bench_play) and uses Redis database 5, starts
+`--servers` Daphne processes on loopback (state lives in PostgreSQL, fan-out in Redis, so any
+number of them can serve one game), signs in `--players` players and has each play the daily
+deal move by move over /ws/games/{id}/, starting a new game when one ends. Every reply is a
+move the server validated and stored. First a single player plays alone for a few seconds: that
+is the baseline the figures are compared with. It prints moves/s, round-trip p50/p95/p99, errors,
+each server's memory at the start and the end, and checks afterwards that every game's stored
+state is the replay of its move log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_DB = "tripeaks_bench_play"
+GOAL_MOVES_PER_S = 1000
+GOAL_P99_MS = 50.0
+REPLY_TIMEOUT_S = 15.0
+
+
+def bench_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=os.environ.get(
+            "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
+        ),
+        REDIS_URL=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"),
+        DEBUG="0",
+        SECRET_KEY="bench-secret-key-" + "x" * 40,
+        DEAL_SECRET="bench-deal-secret",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        CELERY_TASK_ALWAYS_EAGER="1",
+        LOG_LEVEL="WARNING",
+        CONN_MAX_AGE="60",
+        DJANGO_SETTINGS_MODULE="tripeaks.settings",
+    )
+    return env
+
+
+def create_database(url: str) -> None:
+    """The bench's own database, made anew each run so that earlier runs weigh nothing."""
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_players(count: int) -> list[tuple[str, str]]:
+    """Players with a session cookie (for the socket) and a token (for starting games)."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.cache import cache
+    from rest_framework.authtoken.models import Token
+
+    from tripeaks.dealday import deal_day
+    from tripeaks.engine.rules import Rules
+    from tripeaks.play.deals import daily_deal
+
+    cache.clear()
+    daily_deal(deal_day(), Rules())
+    users = get_user_model()
+    players = []
+    for i in range(count):
+        user, _ = users.objects.get_or_create(username=f"bench{i}")
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        token, _ = Token.objects.get_or_create(user=user)
+        players.append((session.session_key or "", token.key))
+    return players
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
+    servers = []
+    for i in range(count):
+        command = [
+            str(ROOT / ".venv/bin/daphne"),
+            "--access-log",
+            "/dev/null",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(base_port + i),
+            "tripeaks.asgi:application",
+        ]
+        servers.append(
+            subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+        )
+    for i in range(count):
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(
+                    f"http://127.0.0.1:{base_port + i}/api/health", timeout=2
+                ).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"server on port {base_port + i} did not come up") from None
+                time.sleep(0.2)
+    return servers
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    games: set[str] = field(default_factory=set)
+
+
+def start_game(port: int, token: str) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/games",
+        data=json.dumps({"mode": "daily"}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return dict(json.load(response))
+
+
+def choose(view: dict[str, Any], chooser: random.Random) -> dict[str, Any]:
+    if view["playable"]:
+        return {"action": "play", "position": chooser.choice(view["playable"])}
+    if view["stock_left"]:
+        return {"action": "draw"}
+    return {"action": "resign"}
+
+
+async def player(
+    port: int, session: str, token: str, until: float, tally: Tally, seed: int
+) -> None:
+    import websockets
+
+    chooser = random.Random(seed)
+    headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
+    while time.monotonic() < until:
+        try:
+            await play_one_game(port, token, headers, until, tally, chooser)
+        except (websockets.ConnectionClosed, TimeoutError, OSError) as error:
+            tally.errors.append(f"{type(error).__name__}: {error}")
+
+
+async def play_one_game(
+    port: int,
+    token: str,
+    headers: dict[str, str],
+    until: float,
+    tally: Tally,
+    chooser: random.Random,
+) -> None:
+    import websockets
+
+    game = await asyncio.to_thread(start_game, port, token)
+    tally.games.add(game["id"])
+    async with websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/games/{game['id']}/", additional_headers=headers
+    ) as socket:
+        view = json.loads(await asyncio.wait_for(socket.recv(), REPLY_TIMEOUT_S))["game"]
+        while view["status"] in ("playing", "stuck") and time.monotonic() < until:
+            sent = time.perf_counter()
+            await socket.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
+            reply = json.loads(await asyncio.wait_for(socket.recv(), REPLY_TIMEOUT_S))
+            tally.latencies.append((time.perf_counter() - sent) * 1000)
+            if reply["type"] != "view":
+                tally.errors.append(reply.get("detail", "?"))
+                view = reply.get("game", view)
+                continue
+            view = reply["game"]
+
+
+async def run_players(
+    players: list[tuple[str, str]], ports: list[int], seconds: float
+) -> tuple[Tally, float]:
+    tally = Tally()
+    started = time.monotonic()
+    until = started + seconds
+    await asyncio.gather(
+        *(
+            player(ports[i % len(ports)], session, token, until, tally, i)
+            for i, (session, token) in enumerate(players)
+        )
+    )
+    return tally, time.monotonic() - started
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def verify_replays(game_ids: set[str]) -> tuple[int, int]:
+    from tripeaks.engine import game as engine
+    from tripeaks.engine.rules import Rules
+    from tripeaks.play.deals import engine_deal
+    from tripeaks.play.models import Game
+    from tripeaks.play.services import load_game_state
+
+    checked = bad = 0
+    for game in Game.objects.select_related("deal").filter(pk__in=game_ids).prefetch_related("log"):
+        state = engine.new_game(engine_deal(game.deal), Rules.from_key(game.deal.rules_key))
+        for logged in game.log.all():
+            if logged.action in ("play", "draw", "undo", "restart", "resign"):
+                data: dict[str, Any] = {"action": logged.action}
+                if logged.action == "play":
+                    data["position"] = logged.position
+                state = engine.apply(state, engine.parse_move(data))
+        stored = load_game_state(game)
+        checked += 1
+        bad += (stored.position, stored.history, stored.moves) != (
+            state.position,
+            state.history,
+            state.moves,
+        )
+    return checked, bad
+
+
+def report(name: str, tally: Tally, elapsed: float) -> float:
+    rate = len(tally.latencies) / elapsed
+    print(
+        f"{name:>10}: {len(tally.latencies):7d} moves in {elapsed:5.1f} s = {rate:7.1f} moves/s; "
+        f"round trip p50 {percentile(tally.latencies, 0.5):6.1f} ms, p95 {percentile(tally.latencies, 0.95):6.1f} ms, "
+        f"p99 {percentile(tally.latencies, 0.99):6.1f} ms; refused {len(tally.errors)}; games {len(tally.games)}"
+    )
+    return rate
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--port", type=int, default=18600)
+    parser.add_argument("--baseline-seconds", type=float, default=5.0)
+    args = parser.parse_args(argv)
+    if not 1 <= args.players <= 1000 or not 1 <= args.seconds <= 900 or not 1 <= args.servers <= 8:
+        parser.error("keep it bounded: 1-1000 players, 1-900 seconds, 1-8 servers")
+
+    env = bench_env()
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    create_database(env["DATABASE_URL"])
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    players = setup_players(args.players)
+    ports = [args.port + i for i in range(args.servers)]
+    servers = start_servers(args.servers, args.port, env)
+    try:
+        baseline, baseline_elapsed = asyncio.run(
+            run_players(players[:1], ports[:1], args.baseline_seconds)
+        )
+        rss_start = [rss_kb(server.pid) for server in servers]
+        tally, elapsed = asyncio.run(run_players(players, ports, args.seconds))
+        rss_end = [rss_kb(server.pid) for server in servers]
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=10)
+    print(
+        f"TriPeaks play load: {args.players} players, {args.servers} Daphne servers, {os.cpu_count()} cores, loopback"
+    )
+    base_rate = report("1 player", baseline, baseline_elapsed)
+    rate = report(f"{args.players} players", tally, elapsed)
+    print(
+        f"throughput vs 1 player: {rate / base_rate:.1f}x; vs goal {GOAL_MOVES_PER_S}/s: {rate / GOAL_MOVES_PER_S:.2f}x"
+    )
+    print(
+        f"p99 vs goal {GOAL_P99_MS:.0f} ms: {percentile(tally.latencies, 0.99) / GOAL_P99_MS:.2f}x (below 1 meets it)"
+    )
+    for i, (before, after) in enumerate(zip(rss_start, rss_end, strict=True)):
+        print(
+            f"server {i} RSS: {before / 1024:.1f} MB at start, {after / 1024:.1f} MB at end ({(after - before) / 1024:+.1f} MB)"
+        )
+    if tally.errors:
+        print("refusals:", sorted(set(tally.errors))[:5])
+    checked, bad = verify_replays(tally.games | baseline.games)
+    print(f"replayed {checked} games from their move logs: {bad} differ from their stored state")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
