@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import secrets
 from datetime import date
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -13,7 +14,7 @@ from django.db import IntegrityError, transaction
 from tripeaks.engine.deal import Deal as EngineDeal
 from tripeaks.engine.deal import from_seed, parse_code
 from tripeaks.engine.layouts import get_layout
-from tripeaks.engine.rules import Rules
+from tripeaks.engine.rules import Rules, Start
 from tripeaks.engine.solver import par, solve
 from tripeaks.play.models import Deal, Source
 
@@ -35,8 +36,13 @@ def secret_seed(*parts: object) -> int:
 
 
 def engine_deal(deal: Deal) -> EngineDeal:
-    rules = Rules.from_key(deal.rules_key)
-    return parse_code(deal.code, get_layout(deal.layout), rules.start)
+    return _parsed(deal.code, deal.layout, Rules.from_key(deal.rules_key).start)
+
+
+@lru_cache(maxsize=4096)
+def _parsed(code: str, layout: str, start: Start) -> EngineDeal:
+    # Every move rebuilds its game's state from the row; a deal's cards never change, so parse once.
+    return parse_code(code, get_layout(layout), start)
 
 
 def _first_winnable(rules: Rules, layout: str, seeds: list[int]) -> tuple[int, EngineDeal, int]:
