@@ -182,7 +182,9 @@ def _rank(result: Result) -> None:
         ignore_conflicts=True,
     )
     record = (
-        DealRecord.objects.select_for_update().select_related("best").get(deal_id=result.deal_id)
+        DealRecord.objects.select_for_update(of=("self",))
+        .select_related("best")
+        .get(deal_id=result.deal_id)
     )
     if new_line:
         record.lines = F("lines") + 1
