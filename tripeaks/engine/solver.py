@@ -138,16 +138,21 @@ class _Tables:
         )
 
 
-def _dfs(tab: _Tables) -> list[int] | None:
-    """A winning line (internal codes) by depth-first search, or None if there is none."""
+def _dfs(tab: _Tables, limit: int | None = None, lost: dict[int, int] | None = None) -> list[int] | None:
+    """A winning line (internal codes) by depth-first search, or None if there is none.
+
+    `limit`: draw at most up to that many stock cards in all (default: the whole stock).
+    `lost`: the memo of lost states, kept between calls; a state lost under a limit is lost
+    under any lower limit too, so the memo stays valid while the limit only goes down."""
     size = tab.size
     full = tab.full
     ranks = tab.ranks
     stock = tab.stock
-    n_stock = len(stock)
+    n_stock = len(stock) if limit is None else min(limit, len(stock))
     fitmask = tab.fitmask
     unc = tab.unc
-    lost: dict[int, int] = {}  # state key -> fewest draws with which it is known lost
+    if lost is None:
+        lost = {}  # state key -> fewest draws with which it is known lost
     lost_get = lost.get
     line: list[int] = []  # built backwards as the search returns
 
@@ -214,6 +219,22 @@ def _dfs(tab: _Tables) -> list[int] | None:
     return None
 
 
+def _dfs_min_draws(tab: _Tables) -> list[int] | None:
+    """A winning line with the fewest draws, by branch and bound: find any line, then search
+    again for one that draws less, keeping the memo of lost states, until none exists."""
+    lost: dict[int, int] = {}
+    best = _dfs(tab, None, lost)
+    while best:
+        draws = best.count(_DRAW)
+        if draws == 0:
+            break
+        better = _dfs(tab, tab.drawn0 + draws - 1, lost)
+        if better is None:
+            break
+        best = better
+    return best
+
+
 def _bfs(tab: _Tables) -> list[int] | None:
     """A winning line with the fewest draws (internal codes), or None if there is none.
 
@@ -231,42 +252,46 @@ def _bfs(tab: _Tables) -> list[int] | None:
     if removed0 == full:
         return []
 
-    # How each stored state was first reached: (parent key, position played), or (-1, removed)
-    # for a state reached by drawing onto the removed-set `removed` (None for the start).
-    came: dict[int, tuple[int, int] | None] = {}
-    # Every removed-set seen so far: its free mask, how it was first reached and at which level.
-    known: dict[int, tuple[int, int, int, int]] = {removed0: (free0, -1, -1, 0)}
+    # How each stored state (key: removed | playable << size) was first reached: the key of the
+    # state it was played from (the card played is the difference of the removed-sets), ~removed
+    # (a negative number) when reached by drawing onto `removed`, or its own key for the start.
+    came: dict[int, int] = {}
+    came_get = came.get
+    # Every removed-set seen so far, its free mask, and the state and level where it first appeared.
+    free_of: dict[int, int] = {removed0: free0}
+    free_get = free_of.get
+    first: dict[int, tuple[int, int]] = {removed0: (-1, 0)}
     order = [removed0]
-    # start[t]: sets order[:start[t]] have already been offered a draw of rank t.
+    order_free = [free0]
+    # offered[t]: the sets order[:offered[t]] have already been offered a draw of rank t.
     offered = [0] * 14
     level = 0
     seed_level: dict[int, int] = {}
-    stack: list[tuple[int, int, int, int]] = []
+    stack: list[tuple[int, int, int]] = []  # (removed, free, playable)
 
     fits0 = free0 & fitmask[top0]
     if fits0:
         key0 = removed0 | fits0 << size
-        came[key0] = None
-        stack.append((removed0, free0, top0, key0))
+        came[key0] = key0
+        stack.append((removed0, free0, fits0))
 
     def path_to(key: int) -> list[int]:
         moves: list[int] = []
         while True:
-            how = came[key]
-            if how is None:
+            parent = came[key]
+            if parent == key:
                 break
-            parent, what = how
             if parent >= 0:
-                moves.append(what)
+                moves.append(((key ^ parent) & full).bit_length() - 1)
                 key = parent
                 continue
-            # Reached by drawing onto the removed-set `what`: draws back to where it first appeared.
-            draws = seed_level[key] - known[what][3]
-            moves.extend([_DRAW] * draws)
-            _free, via, p, _level = known[what]
+            # Reached by drawing onto a removed-set: draws back to where that set first appeared.
+            removed = ~parent
+            via, at_level = first[removed]
+            moves.extend([_DRAW] * (seed_level[key] - at_level))
             if via == -1:
                 break
-            moves.append(p)
+            moves.append(((removed ^ via) & full).bit_length() - 1)
             key = via
         moves.reverse()
         return moves
@@ -274,32 +299,31 @@ def _bfs(tab: _Tables) -> list[int] | None:
     drawn = tab.drawn0
     while True:
         while stack:
-            removed, free, top, key = stack.pop()
-            c = free & fitmask[top]
+            removed, free, c = stack.pop()
+            key = removed | c << size
             while c:
                 bit = c & -c
                 c ^= bit
-                p = bit.bit_length() - 1
                 after = removed | bit
                 if after == full:
-                    return path_to(key) + [p]
-                rank = ranks[p]
-                entry = known.get(after)
-                if entry is None:
+                    return [*path_to(key), bit.bit_length() - 1]
+                p = bit.bit_length() - 1
+                free2 = free_get(after)
+                if free2 is None:
                     free2 = free ^ bit
                     for qbit, qcover in unc[p]:
                         if not qcover & ~after:
                             free2 |= qbit
-                    known[after] = (free2, key, p, level)
+                    free_of[after] = free2
+                    first[after] = (key, level)
                     order.append(after)
-                else:
-                    free2 = entry[0]
-                fits = free2 & fitmask[rank]
+                    order_free.append(free2)
+                fits = free2 & fitmask[ranks[p]]
                 if fits:
                     key2 = after | fits << size
-                    if key2 not in came:
-                        came[key2] = (key, p)
-                        stack.append((after, free2, rank, key2))
+                    if came_get(key2) is None:
+                        came[key2] = key
+                        stack.append((after, free2, fits))
         if drawn == n_stock:
             return None
         rank = stock[drawn]
@@ -307,16 +331,15 @@ def _bfs(tab: _Tables) -> list[int] | None:
         level += 1
         fit_rank = fitmask[rank]
         end = len(order)
-        for i in range(offered[rank], end):
-            removed = order[i]
-            free = known[removed][0]
+        begin = offered[rank]
+        for removed, free in zip(order[begin:end], order_free[begin:end], strict=True):
             fits = free & fit_rank
             if fits:
                 key = removed | fits << size
-                if key not in came:
-                    came[key] = (-1, removed)
+                if came_get(key) is None:
+                    came[key] = ~removed
                     seed_level[key] = level
-                    stack.append((removed, free, rank, key))
+                    stack.append((removed, free, fits))
         offered[rank] = end
 
 
