@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tripeaks.dealday import deal_day, next_day_start
+from tripeaks.engine.layouts import DEFAULT_LAYOUT, LAYOUTS
+from tripeaks.engine.rules import CLASSIC_RULE_SETS
+from tripeaks.engine.view import layout_view
 from tripeaks.play import services
 from tripeaks.play.errors import GameNotFound, PlayError
 from tripeaks.play.models import Game
-from tripeaks.play.payloads import game_payload
+from tripeaks.play.payloads import game_payload, rules_payload
 from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
 
 
@@ -113,3 +119,43 @@ class MovesView(APIView):
         if outcome.replayed:
             body["replayed"] = True
         return Response(body)
+
+
+class LayoutsView(APIView):
+    """Public: every layout's shape (no cards), for drawing thumbnails and the table."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: OpenApiResponse(description="Every layout: name, title, size, slots")}
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            {
+                "default": DEFAULT_LAYOUT,
+                "layouts": [layout_view(layout) for layout in LAYOUTS.values()],
+            }
+        )
+
+
+class TodayView(APIView):
+    """Public: which deal day it is and when the next daily deal appears."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(description="The deal day, its time zone and the next turn")
+        }
+    )
+    def get(self, request: Request) -> Response:
+        now = timezone.now()
+        return Response(
+            {
+                "day": deal_day(now).isoformat(),
+                "time_zone": settings.DEAL_DAY_TIME_ZONE,
+                "next_day_at": next_day_start(now).isoformat(),
+                "server_time": now.isoformat(),
+                "rule_sets": [rules_payload(rules) for rules in CLASSIC_RULE_SETS],
+            }
+        )
