@@ -23,8 +23,16 @@ def stats(player: Any, rules_key: str = "all") -> PlayerStats:
 def test_played_won_lost_streaks_and_winning_times(make_user: Any) -> None:
     player = make_user()
     for i, (won, ms) in enumerate(
-        [(True, 90_000), (True, 60_000), (False, 5_000), (True, 80_000), (True, 70_000),
-         (True, 100_000), (False, 1_000), (True, 50_000)]
+        [
+            (True, 90_000),
+            (True, 60_000),
+            (False, 5_000),
+            (True, 80_000),
+            (True, 70_000),
+            (True, 100_000),
+            (False, 1_000),
+            (True, 50_000),
+        ]
     ):
         finish(player, other(), won=won, time_ms=ms, at=T0 + timedelta(minutes=i))
     row = stats(player)
@@ -42,7 +50,12 @@ def test_statistics_per_rule_set_and_overall(make_user: Any) -> None:
     assert (stats(player, "wrap-closed").played, stats(player, "wrap-closed").won) == (1, 1)
     assert (stats(player, "nowrap-open").played, stats(player, "nowrap-open").won) == (1, 0)
     overall = stats(player)
-    assert (overall.played, overall.won, overall.current_streak, overall.best_streak) == (2, 1, 0, 1)
+    assert (overall.played, overall.won, overall.current_streak, overall.best_streak) == (
+        2,
+        1,
+        0,
+        1,
+    )
 
 
 def kathmandu(y: int, m: int, d: int, hh: int, mm: int) -> datetime:

@@ -1,0 +1,83 @@
+"""Real games through play's services end in the game-over info of result_for_game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.play.helpers import client_for, move
+from tripeaks.engine.game import Play
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.solver import solve
+from tripeaks.play import deals
+from tripeaks.play.models import Deal
+
+pytestmark = pytest.mark.django_db
+
+
+def winnable_numbered() -> tuple[Deal, list[dict[str, Any]]]:
+    for number in range(1, 30):
+        deal = deals.record_verdict(deals.numbered_deal(number, Rules()))
+        if deal.winnable:
+            line = solve(deals.engine_deal(deal), Rules()).line
+            return deal, [
+                {"action": "play", "position": m.position}
+                if isinstance(m, Play)
+                else {"action": "draw"}
+                for m in line
+            ]
+    raise AssertionError("no winnable numbered deal among the first 29")
+
+
+def play_through(user: Any, number: int, line: list[dict[str, Any]], hint: bool = False) -> Any:
+    api = client_for(user)
+    response = api.post("/api/games", {"mode": "numbered", "number": number}, format="json")
+    assert response.status_code == 201, response.content
+    game = response.json()
+    if hint:
+        game = move(api, game, "hint").json()
+    for step in line:
+        game = move(api, game, step["action"], step.get("position")).json()
+    assert game["status"] == "won", game
+    return game
+
+
+def test_winning_a_numbered_deal_first_tells_the_player_everything(make_user: Any) -> None:
+    deal, line = winnable_numbered()
+    game = play_through(make_user("pioneer"), deal.number, line)
+
+    result = game["result"]
+    assert result["won"] and result["mode"] == "numbered" and result["number"] == deal.number
+    assert result["par"] == deal.par
+    assert result["matched_par"] == (len(line) <= deal.par)
+    kinds = {news["kind"] for news in result["announcements"]}
+    assert kinds == {"first_win", "record"}
+    assert result["board"]["rank"] == 1 and result["board"]["lines"] == 1
+    assert result["board"]["this_run"] is True
+    assert result["stats"]["played"] == 1 and result["stats"]["won"] == 1
+    assert result["stats"]["current_streak"] == 1
+
+
+def test_a_hinted_win_counts_in_statistics_but_does_not_rank(make_user: Any) -> None:
+    deal, line = winnable_numbered()
+    play_through(make_user("first"), deal.number, line)
+    game = play_through(make_user("helped"), deal.number, line, hint=True)
+
+    result = game["result"]
+    assert result["assisted"] is True
+    assert result["announcements"] == [] and result["board"] is None
+    assert result["stats"]["won"] == 1
+
+
+def test_custom_games_are_unranked(make_user: Any) -> None:
+    from tests.play.helpers import start_custom, winnable_code
+
+    user = make_user("tinker")
+    api = client_for(user)
+    code, line = winnable_code()
+    game = start_custom(api, code)
+    for step in line:
+        game = move(api, game, step["action"], step.get("position")).json()
+    result = game["result"]
+    assert result["ranked"] is False and result["stats"] is None and result["board"] is None
