@@ -14,6 +14,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Count, Min, Q, Sum
 
+from leaderboard import cache
 from leaderboard.boards import order_of
 from leaderboard.models import ALL_RULES, BOARD_MODES, DealBest, DealRecord, PlayerStats, Result
 from leaderboard.services import daily_streaks
@@ -88,6 +89,8 @@ def _order_sql(mode: str) -> str:
 @transaction.atomic
 def rebuild_deal(deal_id: int) -> None:
     """Rebuild one board deal's lines and record from its results."""
+    # The rank set may hold lines that are gone (a hidden run): forget it; reads rebuild it.
+    transaction.on_commit(lambda: cache.drop(deal_id))
     record = DealRecord.objects.select_for_update().filter(deal_id=deal_id).first()
     sample = (
         Result.objects.filter(deal_id=deal_id)

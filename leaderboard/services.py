@@ -221,4 +221,3 @@ def hide_result(*, result: Result) -> None:
     from leaderboard.recompute import rebuild_deal
 
     rebuild_deal(result.deal_id)
-    transaction.on_commit(lambda: cache.drop(result.deal_id))
