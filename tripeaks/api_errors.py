@@ -1,8 +1,10 @@
 """Every API error is JSON with a readable ``detail``.
 
 DRF's own errors keep their status; validation errors also carry the per-field ``errors`` and
-a ``detail`` naming the first problem. Anything unexpected becomes a logged 500 with a JSON
-body (never a traceback). ``json_404``/``json_500`` serve the same shape for ``/api/`` URLs
+a ``detail`` naming the first problem. A database or cache that cannot be reached (a restart, an
+outage) is a 503 with ``Retry-After`` and ``code: "unavailable"``; the transaction was rolled back,
+so nothing is half-written and the client may retry. Anything else unexpected becomes a logged 500
+with a JSON body (never a traceback). ``json_404``/``json_500`` serve the same shape for ``/api/`` URLs
 that no view handled.
 """
 
@@ -11,7 +13,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import redis
 from django.core.exceptions import SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -19,6 +23,27 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 logger = logging.getLogger("tripeaks.api")
+
+UNAVAILABLE_RETRY_AFTER = 5
+_UNAVAILABLE = (
+    OperationalError,
+    InterfaceError,
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+)
+
+
+def unavailable_response(exc: Exception) -> Response:
+    logger.warning("A backing service is unavailable: %s", exc.__class__.__name__, exc_info=exc)
+    response = Response(
+        {
+            "detail": "The service is briefly unavailable. Try again in a few seconds.",
+            "code": "unavailable",
+        },
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+    )
+    response["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER)
+    return response
 
 
 def _first_message(errors: Any, prefix: str = "") -> str:
@@ -34,6 +59,8 @@ def _first_message(errors: Any, prefix: str = "") -> str:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, SuspiciousOperation):
         exc = exceptions.ParseError("The request could not be read (too large or malformed).")
+    if isinstance(exc, _UNAVAILABLE):
+        return unavailable_response(exc)
     response = drf_exception_handler(exc, context)
     if response is None:
         logger.exception("Unhandled error in API view", exc_info=exc)

@@ -117,6 +117,14 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+# A persistent connection is checked before reuse, so one broken by a database restart is
+# replaced instead of failing the next request.
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # A database that does not answer fails the request fast (503) rather than hanging it.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=3)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --------------------------------------------------------------------------- redis: cache, channels
@@ -152,6 +160,20 @@ CELERY_RESULT_BACKEND: str | None = (
 CELERY_TASK_ALWAYS_EAGER: bool = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# A worker killed mid-task leaves its message unacknowledged: the child's death requeues it at
+# once, the whole worker's death after the visibility timeout (tasks are idempotent).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+}
+# Publishing while the broker is down fails fast (the caller logs it) rather than hanging a request.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -210,9 +232,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tripeaks.api_errors.exception_handler",
+    # DRF's own rates, letting requests through when Redis is down (tripeaks/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "tripeaks.throttling.FailOpenAnonRateThrottle",
+        "tripeaks.throttling.FailOpenUserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON", default="300/min"),
@@ -223,6 +246,22 @@ REST_FRAMEWORK = {
     # many proxies add to it (otherwise anyone could dodge per-address throttles).
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+
+# Play limits (tripeaks/throttling.py), per player and per client address, over REST and the
+# game socket alike; 429 with Retry-After (an error frame on the socket). A human plays a few
+# moves a second at most and starts a game every minute or so.
+PLAY_THROTTLE_RATES: dict[str, str | None] = {
+    "move": env.str("THROTTLE_MOVES", default="20/s"),
+    "move_address": env.str("THROTTLE_MOVES_ADDRESS", default="100/s"),
+    "game_start": env.str("THROTTLE_GAME_STARTS", default="30/min"),
+    "game_start_address": env.str("THROTTLE_GAME_STARTS_ADDRESS", default="300/min"),
+}
+
+# Fair play: a finished ranked run that averaged fewer milliseconds a move than this (measured
+# from its move log's server timestamps, over at least FAIR_PLAY_MIN_MOVES moves) is held off the
+# boards and flagged for staff. 0 switches the check off.
+FAIR_PLAY_MIN_MS_PER_MOVE: int = env.int("FAIR_PLAY_MIN_MS_PER_MOVE", default=150)
+FAIR_PLAY_MIN_MOVES: int = env.int("FAIR_PLAY_MIN_MOVES", default=10)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "TriPeaks Online API",

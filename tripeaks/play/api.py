@@ -22,6 +22,12 @@ from tripeaks.play.errors import GameNotFound, PlayError
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import game_payload, rules_payload
 from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
+from tripeaks.throttling import (
+    FailOpenAnonRateThrottle,
+    FailOpenUserRateThrottle,
+    GameStartThrottle,
+    MoveThrottle,
+)
 
 
 def error_response(error: PlayError) -> Response:
@@ -36,12 +42,15 @@ def view_of(game: Game) -> dict[str, Any]:
 
 
 GAME_VIEW = OpenApiResponse(description="The game as its player may see it.")
+THROTTLED = OpenApiResponse(description="Too many requests; see `Retry-After`.")
 
 
 class GamesView(APIView):
+    throttle_classes = [FailOpenAnonRateThrottle, FailOpenUserRateThrottle, GameStartThrottle]
+
     @extend_schema(
         request=StartGameSerializer,
-        responses={201: GAME_VIEW, 400: OpenApiResponse(description="Bad input")},
+        responses={201: GAME_VIEW, 400: OpenApiResponse(description="Bad input"), 429: THROTTLED},
     )
     def post(self, request: Request) -> Response:
         serializer = StartGameSerializer(data=request.data)
@@ -90,6 +99,8 @@ class GameView(APIView):
 
 
 class MovesView(APIView):
+    throttle_classes = [FailOpenAnonRateThrottle, FailOpenUserRateThrottle, MoveThrottle]
+
     @extend_schema(
         request=MoveSerializer,
         responses={
@@ -97,6 +108,7 @@ class MovesView(APIView):
             400: OpenApiResponse(description="Illegal move or bad input"),
             404: OpenApiResponse(description="No such game"),
             409: OpenApiResponse(description="seq mismatch; carries the current view as `game`"),
+            429: THROTTLED,
         },
     )
     def post(self, request: Request, game_id: str) -> Response:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError
 from rest_framework.exceptions import ValidationError
 
+from tripeaks import throttling
 from tripeaks.play import services
 from tripeaks.play.api import view_of
 from tripeaks.play.broadcast import game_group
@@ -19,6 +22,9 @@ from tripeaks.play.serializers import MoveSerializer
 MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = 4429
+# Frames refused in a row for going over the move rate before the socket is closed as a flood.
+MAX_THROTTLED_IN_A_ROW = 50
 
 
 def _first_error(detail: Any) -> str:
@@ -35,6 +41,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     group: str
     # The newest seq this socket has been sent: a broadcast of a move it already answered is dropped.
     seen_seq = -1
+    throttled_in_a_row = 0
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -54,6 +61,36 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # Every frame counts against the player's move rate, junk included.
+        wait = await sync_to_async(throttling.check)(self._limits())
+        if wait is not None:
+            self.throttled_in_a_row += 1
+            if self.throttled_in_a_row > MAX_THROTTLED_IN_A_ROW:
+                await self.close(code=CLOSE_FLOOD)
+                return
+            await self._send(
+                {
+                    "type": "error",
+                    "detail": f"Too many messages. Try again in {wait} seconds.",
+                    "code": "throttled",
+                    "retry_after": wait,
+                }
+            )
+            return
+        self.throttled_in_a_row = 0
+        try:
+            await self._receive(text_data, bytes_data)
+        except DatabaseError:
+            # The database is unreachable (restarting): say so; the client retries with its seq.
+            await self._error("the service is briefly unavailable; try again", code="unavailable")
+
+    def _limits(self) -> list[throttling.Limit]:
+        client = self.scope.get("client") or [None]
+        return throttling.play_limits(
+            "move", user_id=self.scope["user"].pk, address=client[0] if client else None
+        )
+
+    async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
         if text_data is None:
             await self._error("send JSON text frames, not binary")
             return

@@ -99,14 +99,22 @@ def start_game(
             score=score(state, 0),
         )
     if deal.winnable is None:
-        from tripeaks.play.tasks import solve_deal
-
-        transaction.on_commit(lambda: solve_deal.delay(deal.pk))
+        transaction.on_commit(lambda: _queue_solve(deal.pk))
     log.info(
         "game started",
         extra={"game": str(game.id), "user": user.pk, "mode": mode, "rules": rules.key},
     )
     return game
+
+
+def _queue_solve(deal_id: int) -> None:
+    """Best-effort: with the broker down the verdict waits for the next game on the deal."""
+    from tripeaks.play.tasks import solve_deal
+
+    try:
+        solve_deal.delay(deal_id)
+    except Exception:  # the game is stored; a lost verdict job must not fail its start
+        log.warning("could not queue solving a deal", extra={"deal": deal_id}, exc_info=True)
 
 
 def _resign(game: Game, now: datetime) -> None:

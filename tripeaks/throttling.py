@@ -1,0 +1,139 @@
+"""Request-rate limits shared by every server process (Redis), per player and per client address.
+
+Counts live in the default cache (Redis when ``REDIS_URL`` is set) in fixed windows: one atomic
+``INCR`` per request and limit, so any number of Daphne processes share one budget. A limit is
+``"N/period"`` with the period in ``s``, ``min``, ``hour`` or ``day`` (``"20/s"``, ``"30/min"``);
+``None`` switches a limit off.
+
+``PLAY_THROTTLE_RATES`` (settings) holds the play limits:
+
+- ``move`` / ``move_address``: moves (REST and WebSocket frames alike), per player and per
+  address. A human makes a few moves a second at most; a flood makes thousands.
+- ``game_start`` / ``game_start_address``: new games, per player and per address.
+
+Throttles *fail open*: when the cache is unreachable (Redis down) a request is let through and a
+warning is logged, so an outage of the cache never stops play (PostgreSQL is the truth).
+``FailOpenUserRateThrottle`` / ``FailOpenAnonRateThrottle`` give DRF's default request rates the
+same behaviour.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from rest_framework.request import Request
+from rest_framework.throttling import AnonRateThrottle, BaseThrottle, UserRateThrottle
+
+log = logging.getLogger("tripeaks.throttle")
+
+_PERIODS = {"s": 1, "sec": 1, "min": 60, "m": 60, "hour": 3600, "h": 3600, "day": 86400, "d": 86400}
+
+
+def parse_rate(rate: str | None) -> tuple[int, int] | None:
+    """``"20/s"`` -> (20, 1); ``None`` -> None (no limit)."""
+    if not rate:
+        return None
+    count, _, period = rate.partition("/")
+    return int(count), _PERIODS[period.strip()]
+
+
+@dataclass(frozen=True)
+class Limit:
+    scope: str
+    ident: str
+
+    def hit(self) -> int | None:
+        """Count one request; seconds to wait if it is over the limit, else None.
+
+        Fails open (None) when the cache cannot be reached.
+        """
+        parsed = parse_rate(settings.PLAY_THROTTLE_RATES.get(self.scope))
+        if parsed is None:
+            return None
+        allowed, period = parsed
+        now = time.time()
+        window = int(now // period)
+        key = f"throttle:{self.scope}:{self.ident}:{window}"
+        try:
+            # add() creates the counter with the window's lifetime; incr() is atomic in Redis.
+            cache.add(key, 0, timeout=period + 1)
+            try:
+                count = cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.set(key, 1, timeout=period + 1)
+                count = 1
+        except Exception:  # fail open: a cache outage must not stop play
+            log.warning("throttle cache unreachable; letting the request through", exc_info=True)
+            return None
+        if count <= allowed:
+            return None
+        return max(1, math.ceil((window + 1) * period - now))
+
+
+def check(limits: list[Limit]) -> int | None:
+    """Count the request against every limit; the longest wait among those it is over."""
+    waits = [wait for wait in (limit.hit() for limit in limits) if wait is not None]
+    return max(waits) if waits else None
+
+
+def play_limits(kind: str, *, user_id: Any, address: str | None) -> list[Limit]:
+    """The per-player and per-address limits of ``kind`` (``move`` or ``game_start``)."""
+    limits = [Limit(kind, f"u{user_id}")]
+    if address:
+        limits.append(Limit(f"{kind}_address", address))
+    return limits
+
+
+class _PlayThrottle(BaseThrottle):
+    kind = ""
+    _wait: int | None = None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        user = request.user
+        if user is None or not user.is_authenticated:
+            return True  # permission checks answer 401 first
+        self._wait = check(play_limits(self.kind, user_id=user.pk, address=self.get_ident(request)))
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait
+
+
+class MoveThrottle(_PlayThrottle):
+    """Moves over REST, per player and per address (``PLAY_THROTTLE_RATES["move*"]``)."""
+
+    kind = "move"
+
+
+class GameStartThrottle(_PlayThrottle):
+    """New games, per player and per address (``PLAY_THROTTLE_RATES["game_start*"]``)."""
+
+    kind = "game_start"
+
+
+class FailOpenUserRateThrottle(UserRateThrottle):
+    """DRF's per-user request rate, letting requests through when the cache is down."""
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except Exception:  # fail open: a cache outage must not stop play
+            log.warning("throttle cache unreachable; letting the request through", exc_info=True)
+            return True
+
+
+class FailOpenAnonRateThrottle(AnonRateThrottle):
+    """DRF's per-address anonymous request rate, letting requests through when the cache is down."""
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except Exception:  # fail open: a cache outage must not stop play
+            log.warning("throttle cache unreachable; letting the request through", exc_info=True)
+            return True
