@@ -13,6 +13,7 @@ plays" shortcut, which is not exact.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import math
@@ -71,7 +72,9 @@ def baseline_winnable(deal: Deal, rules: Rules) -> bool:
     return search(0, 0, waste)
 
 
-def pick_solver() -> tuple[str, Solver]:
+def pick_solver(choice: str = "auto") -> tuple[str, Solver]:
+    if choice == "baseline":
+        return "bench baseline DFS", baseline_winnable
     try:
         engine_solver = importlib.import_module("tripeaks.engine.solver")
     except ImportError:
@@ -84,14 +87,21 @@ def pick_solver() -> tuple[str, Solver]:
     return "tripeaks.engine.solver.solve", winnable
 
 
-def count_wins(job: tuple[str, int, int]) -> tuple[str, int, int, float]:
-    name, first, last = job
+def solver_digest() -> str | None:
+    """The SHA-256 of tripeaks/engine/solver.py, to tie a measurement to one solver version."""
+    path = Path(__file__).resolve().parent.parent / "tripeaks" / "engine" / "solver.py"
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
+
+
+def count_wins(job: tuple[str, int, int, str]) -> tuple[str, list[int], float]:
+    """Solve seeds first..last-1 of one layout; give back the seeds that cannot be won."""
+    name, first, last, choice = job
     layout = get_layout(name)
-    _, winnable = pick_solver()
+    _, winnable = pick_solver(choice)
     rules = Rules()
     started = time.perf_counter()
-    wins = sum(winnable(from_seed(seed, layout), rules) for seed in range(first, last))
-    return name, wins, last - first, time.perf_counter() - started
+    lost = [seed for seed in range(first, last) if not winnable(from_seed(seed, layout), rules)]
+    return name, lost, time.perf_counter() - started
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -115,16 +125,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--chunk", type=int, default=100, help="deals per task (default 100)")
     parser.add_argument("--markdown", action="store_true", help="print the docs table")
+    parser.add_argument("--solver", choices=("auto", "baseline"), default="auto",
+                        help="auto: the engine's solver when importable (default); baseline: this script's DFS")
     parser.add_argument("--json", type=Path, help="also write the results to this JSON file")
     args = parser.parse_args(argv)
 
     names = args.layouts or list(LAYOUTS)
     for name in names:
         get_layout(name)
-    solver_name, _ = pick_solver()
+    solver_name, _ = pick_solver(args.solver)  # imported once here; the worker processes inherit it
+    digest = solver_digest() if solver_name != "bench baseline DFS" else None
     print(f"solver: {solver_name}; {len(names)} layouts x {args.deals} deals, wrap on, {args.jobs} process(es)", file=sys.stderr)
-    jobs = [(name, first, min(first + args.chunk, args.deals)) for name in names for first in range(0, args.deals, args.chunk)]
-    wins = dict.fromkeys(names, 0)
+    jobs = [(name, first, min(first + args.chunk, args.deals), args.solver) for name in names for first in range(0, args.deals, args.chunk)]
+    lost: dict[str, list[int]] = {name: [] for name in names}
     seconds = dict.fromkeys(names, 0.0)
     started = time.perf_counter()
     if args.jobs > 1:
@@ -132,9 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             results = list(pool.imap_unordered(count_wins, jobs))
     else:
         results = [count_wins(job) for job in jobs]
-    for name, won, _, spent in results:
-        wins[name] += won
+    for name, unwinnable, spent in results:
+        lost[name] += unwinnable
         seconds[name] += spent
+    wins = {name: args.deals - len(lost[name]) for name in names}
     elapsed = time.perf_counter() - started
 
     rows = []
@@ -146,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "number": number, "name": name, "title": layout.title, "cards": layout.size,
             "face_down": face_down(layout), "wins": wins[name], "deals": args.deals,
             "solvability": round(share, 3), "low": round(low, 3), "high": round(high, 3),
-            "seconds": round(seconds[name], 2),
+            "seconds": round(seconds[name], 2), "lost": sorted(lost[name]),
         })
     if args.markdown:
         print("| # | Name | Title | Cards | Face down | Solvability | 95% CI |")
@@ -163,7 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"min {shares[0]:.3f} median {shares[len(shares) // 2]:.3f} max {shares[-1]:.3f}; "
           f"{elapsed:.0f}s wall with {solver_name}", file=sys.stderr)
     if args.json:
-        args.json.write_text(json.dumps({"solver": solver_name, "seconds": round(elapsed, 1), "rows": rows}, indent=1) + "\n")
+        summary = {"solver": solver_name, "solver_sha256": digest, "deals": args.deals, "seconds": round(elapsed, 1)}
+        args.json.write_text(json.dumps({**summary, "rows": rows}) + "\n")
     return 0
 
 
