@@ -75,4 +75,4 @@ def classic_slots() -> tuple[Slot, ...]:
     return tuple(tops + second + third + bottom)
 
 
-CLASSIC = Layout("classic", "Three Peaks", classic_slots())
+CLASSIC = Layout("classic", "Three Peaks", classic_slots(), solvability=0.96)

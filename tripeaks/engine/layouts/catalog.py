@@ -38,37 +38,37 @@ def from_grid(name: str, title: str, solvability: float | None, grid: str) -> La
 
 CATALOG: tuple[Layout, ...] = (
     CLASSIC,
-    from_grid("twin-peaks", "Twin Peaks", None, """
+    from_grid("twin-peaks", "Twin Peaks", 0.985, """
         ...0.......0...
         ..1.1.....1.1..
         .2.2.2.2.2.2.2.
         3.3.3.3.3.3.3.3
     """),
-    from_grid("four-peaks", "Four Peaks", None, """
+    from_grid("four-peaks", "Four Peaks", 1.0, """
         ..0...0...0...0..
         .1.1.1.1.1.1.1.1.
         2.2.2.2.2.2.2.2.2
     """),
-    from_grid("five-peaks", "Five Peaks", None, """
+    from_grid("five-peaks", "Five Peaks", 1.0, """
         .0...0...0...0...0.
         1.1.1.1.1.1.1.1.1.1
         .2.2.2.2.2.2.2.2.2.
     """),
-    from_grid("mountain-range", "Mountain Range", None, """
+    from_grid("mountain-range", "Mountain Range", 0.961, """
         ........0..........
         ...1...1.1.........
         ..2.2.2.2.2...2....
         .3.3.3.3.3.3.3.3.3.
         4.4.4.4.4.4.4.4.4.4
     """),
-    from_grid("pyramid", "Pyramid", None, """
+    from_grid("pyramid", "Pyramid", 0.862, """
         ....0
         ...1.1
         ..2.2.2
         .3.3.3.3
         4.4.4.4.4
     """),
-    from_grid("great-pyramid", "Great Pyramid", None, """
+    from_grid("great-pyramid", "Great Pyramid", 0.959, """
         ......0
         .....1.1
         ....2.2.2
@@ -77,34 +77,34 @@ CATALOG: tuple[Layout, ...] = (
         .2.2.2.2.2.2
         3.3.3.3.3.3.3
     """),
-    from_grid("twin-pyramids", "Twin Pyramids", None, """
+    from_grid("twin-pyramids", "Twin Pyramids", 0.737, """
         ....0.........0
         ...1.1.......1.1
         ..2.2.2.....2.2.2
         .3.3.3.3...3.3.3.3
         4.4.4.4.4.4.4.4.4.4
     """),
-    from_grid("cascade", "Cascade", None, """
+    from_grid("cascade", "Cascade", 0.834, """
         ....4
         ...3.3
         ..2.2.2
         .1.1.1.1
         0.0.0.0.0
     """),
-    from_grid("funnel", "Funnel", None, """
+    from_grid("funnel", "Funnel", 0.829, """
         0.0.0.0.0
         .1.1.1.1
         ..2.2.2
         ...3.3
         ....4
     """),
-    from_grid("three-valleys", "Three Valleys", None, """
+    from_grid("three-valleys", "Three Valleys", 0.954, """
         0.0.0.0.0.0.0.0.0.0
         .1.1.1.1.1.1.1.1.1
         ..2.2...2.2...2.2
         ...3.....3.....3
     """),
-    from_grid("diamond", "Diamond", None, """
+    from_grid("diamond", "Diamond", 0.765, """
         ....0....
         ...1.1...
         ..2.2.2..
@@ -115,7 +115,7 @@ CATALOG: tuple[Layout, ...] = (
         ...1.1...
         ....0....
     """),
-    from_grid("hourglass", "Hourglass", None, """
+    from_grid("hourglass", "Hourglass", 0.95, """
         3.3.3.3.3
         .2.2.2.2.
         ..1.1.1..
@@ -124,13 +124,13 @@ CATALOG: tuple[Layout, ...] = (
         .2.2.2.2.
         3.3.3.3.3
     """),
-    from_grid("mesa", "Mesa", None, """
+    from_grid("mesa", "Mesa", 0.937, """
         ...0.0.0.0
         ..1.1.1.1.1
         .2.2.2.2.2.2
         3.3.3.3.3.3.3
     """),
-    from_grid("wedge", "Wedge", None, """
+    from_grid("wedge", "Wedge", 0.841, """
         0
         .1.1
         2.2.2
@@ -138,72 +138,72 @@ CATALOG: tuple[Layout, ...] = (
         4.4.4.4.4
         .5.5.5.5.5.5
     """),
-    from_grid("ziggurat", "Ziggurat", None, """
+    from_grid("ziggurat", "Ziggurat", 1.0, """
         0.0.0.0.0
         .1.1.1.1.
         0.02020.0
         .1.1.1.1.
         0.0.0.0.0
     """),
-    from_grid("checkerboard", "Checkerboard", None, """
+    from_grid("checkerboard", "Checkerboard", 1.0, """
         0.0.0.0.0.0
         .1.1.1.1.1
         0.0.0.0.0.0
         .1.1.1.1.1
         0.0.0.0.0.0
     """),
-    from_grid("wall", "The Wall", None, """
+    from_grid("wall", "The Wall", 0.926, """
         0.0.0.0.0.0.
         .1.1.1.1.1.1
         2.2.2.2.2.2.
         .3.3.3.3.3.3
     """),
-    from_grid("great-wall", "Great Wall", None, """
+    from_grid("great-wall", "Great Wall", 0.996, """
         0.0.0.0.0.0.0.0.0.
         .1.1.1.1.1.1.1.1.1
         2.2.2.2.2.2.2.2.2.
     """),
-    from_grid("stone-wall", "Stone Wall", None, """
+    from_grid("stone-wall", "Stone Wall", 1.0, """
         010101010
         .........
         101010101
         .........
         010101010
     """),
-    from_grid("ruined-wall", "Ruined Wall", None, """
+    from_grid("ruined-wall", "Ruined Wall", 0.976, """
         0.0...0.0.0...
         .1.1.1.1...1.1
         2.2.2.2.2.2.2.
         .3.3...3.3.3.3
     """),
-    from_grid("fence", "Fence", None, """
+    from_grid("fence", "Fence", 0.998, """
         0.....0.....0.....0
         14.4.414.4.414.4.41
         2.....2.....2.....2
         3.....3.....3.....3
     """),
-    from_grid("castle", "Castle", None, """
+    from_grid("castle", "Castle", 0.876, """
         0.0.0.......0.0.0
         .1.1.........1.1.
         2.2.2.2.2.2.2.2.2
         .3.3.3.....3.3.3.
         4.4...........4.4
     """),
-    from_grid("five-towers", "Five Towers", None, """
+    from_grid("five-towers", "Five Towers", 0.961, """
         0...0...0...0...0
         1...1...1...1...1
         2...2...2...2...2
         3...3...3...3...3
         4...4...4...4...4
     """),
-    from_grid("twin-towers", "Twin Towers", None, """
+    from_grid("twin-towers", "Twin Towers", 0.988, """
         0.0.........0.0
         1.1.........1.1
         2.25.5.5.5.52.2
         3.3.........3.3
         4.4.........4.4
     """),
-    from_grid("skyline", "Skyline", None, """
+    from_grid("skyline", "Skyline", 0.993, """
         ......0......
         ..1...1.....1
         ..2...2.2...2
@@ -211,7 +211,7 @@ CATALOG: tuple[Layout, ...] = (
         4.4.4.4.4.4.4
         5.5.5.5.5.5.5
     """),
-    from_grid("lighthouse", "Lighthouse", None, """
+    from_grid("lighthouse", "Lighthouse", 1.0, """
         0..0.0..0
         ....1
         ...0.0
@@ -222,14 +222,14 @@ CATALOG: tuple[Layout, ...] = (
         ..1.1.1
         .2.2.2.2
     """),
-    from_grid("staircase", "Staircase", None, """
+    from_grid("staircase", "Staircase", 0.791, """
         0.0.0.0
         .1.1.1.1
         ..2.2.2.2
         ...3.3.3.3
         ....4.4.4.4
     """),
-    from_grid("steps", "Steps", None, """
+    from_grid("steps", "Steps", 1.0, """
         0.0.0............
         ..1.1.1..........
         ....2.2.2........
@@ -238,14 +238,14 @@ CATALOG: tuple[Layout, ...] = (
         ..........5.5.5..
         ............6.6.6
     """),
-    from_grid("bridge", "Bridge", None, """
+    from_grid("bridge", "Bridge", 0.992, """
         0.0.0.0.0.0.0.0.0.0
         .1.......1.......1.
         .2.......2.......2.
         .3.......3.......3.
         .4.......4.......4.
     """),
-    from_grid("suspension-bridge", "Suspension Bridge", None, """
+    from_grid("suspension-bridge", "Suspension Bridge", 0.97, """
         ...0...........0
         ...1...........1
         ...2...........2
@@ -253,13 +253,13 @@ CATALOG: tuple[Layout, ...] = (
         ...4...........4
         ...5...........5
     """),
-    from_grid("rope-bridge", "Rope Bridge", None, """
+    from_grid("rope-bridge", "Rope Bridge", 0.999, """
         0.................0
         210.............012
         3..101.......101..3
         4.....0101010.....4
     """),
-    from_grid("arch", "Arch", None, """
+    from_grid("arch", "Arch", 0.965, """
         ....4.454.4
         ...3.3...3.3
         ..2.2.....2.2
@@ -268,13 +268,13 @@ CATALOG: tuple[Layout, ...] = (
         1.1.........1.1
         0.0.........0.0
     """),
-    from_grid("aqueduct", "Aqueduct", None, """
+    from_grid("aqueduct", "Aqueduct", 0.997, """
         0.0.0.0.0.0.0.0.0.0
         .1.1.1.1.1.1.1.1.1.
         2.....2.....2.....2
         3.....3.....3.....3
     """),
-    from_grid("temple", "Temple", None, """
+    from_grid("temple", "Temple", 1.0, """
         .......4
         ......5.5
         .6.6.6.6.6.6.6
@@ -283,7 +283,7 @@ CATALOG: tuple[Layout, ...] = (
         .2...2...2...2
         3.3.3.3.3.3.3.3
     """),
-    from_grid("torii", "Torii Gate", None, """
+    from_grid("torii", "Torii Gate", 0.999, """
         6.6.6.6.6.6.6.6.6
         ...0.........0
         ...1.........1
@@ -292,7 +292,7 @@ CATALOG: tuple[Layout, ...] = (
         ...4.........4
         ...5.........5
     """),
-    from_grid("pagoda", "Pagoda", None, """
+    from_grid("pagoda", "Pagoda", 1.0, """
         .....0
         ....1.1.1
         .....0.0
@@ -301,7 +301,7 @@ CATALOG: tuple[Layout, ...] = (
         1.1.1.1.1.1.1
         .0.0.0.0.0.0
     """),
-    from_grid("ladder", "Ladder", None, """
+    from_grid("ladder", "Ladder", 0.908, """
         0.......0
         17.7.7.71
         2.......2
@@ -310,13 +310,13 @@ CATALOG: tuple[Layout, ...] = (
         57.7.7.75
         6.......6
     """),
-    from_grid("crown", "Crown", None, """
+    from_grid("crown", "Crown", 0.987, """
         .0.......0.......0.
         1.1..1..1.1..1..1.1
         .2.2.2.2.2.2.2.2.2.
         3.3.3.3.3.3.3.3.3.3
     """),
-    from_grid("zigzag", "Zigzag", None, """
+    from_grid("zigzag", "Zigzag", 1.0, """
         0.....0.....0
         .1...1.1...1.1
         0.0.0.0.0.0.0.0
@@ -324,7 +324,7 @@ CATALOG: tuple[Layout, ...] = (
         ..0.0...0.0...0
         ...1.....1
     """),
-    from_grid("waves", "Waves", None, """
+    from_grid("waves", "Waves", 1.0, """
         01..01..01
         ..01..01
         .
@@ -334,14 +334,14 @@ CATALOG: tuple[Layout, ...] = (
         01..01..01
         ..01..01
     """),
-    from_grid("butterfly", "Butterfly", None, """
+    from_grid("butterfly", "Butterfly", 1.0, """
         .0.0.......0.0
         1.1.1..3..1.1.1
         ..2.2.2.2.2.2
         1.1.1..3..1.1.1
         .0.0.......0.0
     """),
-    from_grid("bowtie", "Bow Tie", None, """
+    from_grid("bowtie", "Bow Tie", 0.834, """
         0.......0
         .1.....1
         0.2...2.0
@@ -350,7 +350,7 @@ CATALOG: tuple[Layout, ...] = (
         .1.....1
         0.......0
     """),
-    from_grid("cross", "Cross", None, """
+    from_grid("cross", "Cross", 1.0, """
         .....0.0
         .....1.1
         .....0.0
@@ -360,7 +360,7 @@ CATALOG: tuple[Layout, ...] = (
         .....3.3
         .....2.2
     """),
-    from_grid("saltire", "Saltire", None, """
+    from_grid("saltire", "Saltire", 0.962, """
         4.......4
         .3.....3
         ..2...2
@@ -371,7 +371,7 @@ CATALOG: tuple[Layout, ...] = (
         .3.....3
         4.......4
     """),
-    from_grid("heart", "Heart", None, """
+    from_grid("heart", "Heart", 1.0, """
         .2.2...2.2
         1.1.1.1.1.1
         .0.0.0.0.0
@@ -380,7 +380,7 @@ CATALOG: tuple[Layout, ...] = (
         ....0.0
         .....2
     """),
-    from_grid("arrow", "Arrow", None, """
+    from_grid("arrow", "Arrow", 0.992, """
         ......0.0
         1.1....1.1
         .2.2....2.2
@@ -389,7 +389,7 @@ CATALOG: tuple[Layout, ...] = (
         1.1....1.1
         ......0.0
     """),
-    from_grid("frame", "Picture Frame", None, """
+    from_grid("frame", "Picture Frame", 0.984, """
         0.0.0.0.0.0.0
         .1.........1
         2...........2
@@ -397,7 +397,7 @@ CATALOG: tuple[Layout, ...] = (
         4...........4
         .5.5.5.5.5.5
     """),
-    from_grid("pine-tree", "Pine Tree", None, """
+    from_grid("pine-tree", "Pine Tree", 0.984, """
         .....0
         ....1.1
         ...2.2.2
@@ -407,7 +407,7 @@ CATALOG: tuple[Layout, ...] = (
         .....3
         .....4
     """),
-    from_grid("cottage", "Cottage", None, """
+    from_grid("cottage", "Cottage", 0.991, """
         ...0..0
         ..1.1.1
         .2.2.2
@@ -416,7 +416,7 @@ CATALOG: tuple[Layout, ...] = (
         3.3.3.3
         .4...4
     """),
-    from_grid("sailboat", "Sailboat", None, """
+    from_grid("sailboat", "Sailboat", 0.731, """
         .....0
         ....1.1..1
         ...2.2.2.2
@@ -424,7 +424,7 @@ CATALOG: tuple[Layout, ...] = (
         4.4.4.4.4.4.4
         .5.5.5.5.5.5
     """),
-    from_grid("dice", "Dice", None, """
+    from_grid("dice", "Dice", 1.0, """
         0.0...0.0...0.0
         .1.....1.....1
         0.0...0.0...0.0
@@ -433,7 +433,7 @@ CATALOG: tuple[Layout, ...] = (
         ....1.....1.....1
         ...0.0...0.0...0.0
     """),
-    from_grid("dominoes", "Dominoes", None, """
+    from_grid("dominoes", "Dominoes", 1.0, """
         01.01.01.01.01
         .
         .0..0..0..0..0
@@ -441,7 +441,7 @@ CATALOG: tuple[Layout, ...] = (
         .
         01.01.01.01.01
     """),
-    from_grid("horseshoe", "Horseshoe", None, """
+    from_grid("horseshoe", "Horseshoe", 1.0, """
         0...........0
         1...........1
         0...........0
