@@ -13,13 +13,13 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaderboard import selectors
-from leaderboard.models import ALL_RULES
+from leaderboard import selectors, services
+from leaderboard.models import ALL_RULES, Result
 from tripeaks.dealday import deal_day
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules, RulesError
@@ -218,3 +218,67 @@ class MyStatsView(APIView):
     @extend_schema(responses={200: STATS})
     def get(self, request: Request) -> Response:
         return Response(selectors.player_stats(request.user))
+
+
+# --------------------------------------------------------------------------- staff (fair play)
+
+
+class RemovalSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+
+
+class RemoveFromBoardsView(APIView):
+    """Staff only: take a player off every board (their statistics stay)."""
+
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(
+        request=RemovalSerializer,
+        responses={
+            200: OpenApiResponse(description="`player` and the board `deals` rebuilt"),
+            403: OpenApiResponse(description="Not staff"),
+            404: OpenApiResponse(description="No such player"),
+        },
+    )
+    def post(self, request: Request, username: str) -> Response:
+        serializer = RemovalSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = get_user_model().objects.filter(username__iexact=username).first()
+        if user is None:
+            raise NotFound("no such player")
+        deals = services.remove_player_from_boards(
+            player=user, reason=serializer.validated_data["reason"], by=request.user
+        )
+        return Response({"player": selectors.player_payload(user), "deals": deals})
+
+
+class FlaggedRunsView(APIView):
+    """Staff only: the latest runs held off the boards for their timing."""
+
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(description="`results`: the 100 latest flagged runs"),
+            403: OpenApiResponse(description="Not staff"),
+        }
+    )
+    def get(self, request: Request) -> Response:
+        flagged = (
+            Result.objects.filter(flagged=True)
+            .select_related("player")
+            .order_by("-finished_at")[:100]
+        )
+        return Response(
+            {
+                "results": [
+                    selectors.result_payload(result)
+                    | {
+                        "player": selectors.player_payload(result.player),
+                        "game": str(result.game_id),
+                        "reason": result.flag_reason,
+                    }
+                    for result in flagged
+                ]
+            }
+        )

@@ -45,6 +45,10 @@ class Result(models.Model):
     hidden = models.BooleanField(
         default=False, help_text="Kept out of boards and records (a flagged run)."
     )
+    flagged = models.BooleanField(
+        default=False, help_text="For staff to review: the run's timing is not humanly possible."
+    )
+    flag_reason = models.CharField(max_length=200, blank=True, default="")
     finished_at = models.DateTimeField()
     # What the player was told when the game ended.
     first_win = models.BooleanField(default=False)
@@ -55,6 +59,7 @@ class Result(models.Model):
         indexes = [
             models.Index(fields=["player", "-finished_at", "-id"], name="result_player_recent"),
             models.Index(fields=["deal", "player"], name="result_deal_player"),
+            models.Index(fields=["-finished_at"], condition=Q(flagged=True), name="result_flagged"),
         ]
 
     def __str__(self) -> str:
@@ -220,3 +225,22 @@ class PlayerStats(models.Model):
     @property
     def average_win_ms(self) -> int | None:
         return round(self.total_win_ms / self.won) if self.won else None
+
+
+class BoardExclusion(models.Model):
+    """A player staff removed from every board: their runs stay in statistics, off the boards."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="board_exclusion",
+    )
+    reason = models.CharField(max_length=200, blank=True, default="")
+    excluded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.player} off the boards"

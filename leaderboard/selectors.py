@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.db.models.fields.tuple_lookups import (  # type: ignore[import-untyped]
     Tuple,
     TupleGreaterThan,
@@ -23,7 +23,14 @@ from django.db.models.fields.tuple_lookups import (  # type: ignore[import-untyp
 
 from leaderboard import cache
 from leaderboard.boards import line_key, order_of
-from leaderboard.models import ALL_RULES, DealBest, DealRecord, PlayerStats, Result
+from leaderboard.models import (
+    ALL_RULES,
+    BoardExclusion,
+    DealBest,
+    DealRecord,
+    PlayerStats,
+    Result,
+)
 from tripeaks.dealday import deal_day
 
 if TYPE_CHECKING:
@@ -256,7 +263,11 @@ def alltime_board(
     viewer: Any = None,
 ) -> Page:
     board = ALLTIME_BOARDS[name]
-    rows_qs = PlayerStats.objects.filter(board.where, rules_key=rules_key).select_related("player")
+    rows_qs = (
+        PlayerStats.objects.filter(board.where, rules_key=rules_key)
+        .exclude(Exists(BoardExclusion.objects.filter(player_id=OuterRef("player_id"))))
+        .select_related("player")
+    )
     ordered = rows_qs.order_by(*(F(c).desc() for c in board.order), "player_id")
     kind = f"alltime-{name}-{rules_key}"
     types = tuple(float if c == "win_rate" else int for c in board.order) + (int,)

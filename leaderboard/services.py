@@ -20,9 +20,17 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.db.models import F
 
-from leaderboard import cache
+from leaderboard import cache, fairplay
 from leaderboard.boards import improves
-from leaderboard.models import ALL_RULES, BOARD_MODES, DealBest, DealRecord, PlayerStats, Result
+from leaderboard.models import (
+    ALL_RULES,
+    BOARD_MODES,
+    BoardExclusion,
+    DealBest,
+    DealRecord,
+    PlayerStats,
+    Result,
+)
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
@@ -35,6 +43,15 @@ def record_result(*, game: Game) -> Result:
     assert game.finished_at is not None
     deal = game.deal
     ranked = deal.source != "custom"
+    # Issue 7: a run no human could play, or by a player staff took off the boards, is kept (it
+    # counts in statistics) but held off every board and record.
+    flag_reason = fairplay.timing_flag(game) if ranked else ""
+    hidden = bool(flag_reason) or (ranked and fairplay.is_excluded(game.player_id))
+    if flag_reason:
+        log.warning(
+            "run flagged for staff",
+            extra={"game": str(game.pk), "user": game.player_id, "reason": flag_reason},
+        )
     result = Result.objects.create(
         player_id=game.player_id,
         game=game,
@@ -51,6 +68,9 @@ def record_result(*, game: Game) -> Result:
         score=game.score,
         assisted=game.assisted,
         ranked=ranked,
+        hidden=hidden,
+        flagged=bool(flag_reason),
+        flag_reason=flag_reason,
         finished_at=game.finished_at,
     )
     if not ranked:
@@ -221,3 +241,26 @@ def hide_result(*, result: Result) -> None:
     from leaderboard.recompute import rebuild_deal
 
     rebuild_deal(result.deal_id)
+
+
+@transaction.atomic
+def remove_player_from_boards(*, player: Any, reason: str = "", by: Any = None) -> list[int]:
+    """Take a player off every board: hide their runs, rebuild each board deal they were on, and
+    keep their future runs off (``BoardExclusion``). Every board's Redis rank set is dropped when
+    the one transaction commits, so no cached board shows them a moment longer; their statistics
+    stay. Returns the ids of the board deals rebuilt."""
+    BoardExclusion.objects.update_or_create(
+        player_id=player.pk, defaults={"reason": reason[:200], "excluded_by": by}
+    )
+    runs = Result.objects.select_for_update().filter(player_id=player.pk, mode__in=BOARD_MODES)
+    deal_ids = sorted(set(runs.values_list("deal_id", flat=True)))
+    runs.update(hidden=True)
+    from leaderboard.recompute import rebuild_deal
+
+    for deal_id in deal_ids:
+        rebuild_deal(deal_id)
+    log.warning(
+        "player removed from the boards",
+        extra={"user": player.pk, "by": getattr(by, "pk", None), "deals": len(deal_ids)},
+    )
+    return deal_ids

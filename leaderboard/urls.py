@@ -16,4 +16,10 @@ urlpatterns = [
     ),
     path("api/players/<str:username>/stats", api.PlayerStatsView.as_view(), name="player-stats"),
     path("api/me/stats", api.MyStatsView.as_view(), name="my-stats"),
+    path("api/staff/flagged-runs", api.FlaggedRunsView.as_view(), name="staff-flagged-runs"),
+    path(
+        "api/staff/players/<str:username>/remove-from-boards",
+        api.RemoveFromBoardsView.as_view(),
+        name="staff-remove-from-boards",
+    ),
 ]
