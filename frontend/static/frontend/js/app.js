@@ -1,0 +1,90 @@
+// The single-page app: hash routes, each page a module loaded on demand; theme and sound.
+
+import { api, ApiError, layouts } from './api.js';
+import { sprite } from './cards.js';
+
+const boot = JSON.parse(document.getElementById('boot').textContent);
+const root = document.getElementById('app');
+const title = document.getElementById('page-title');
+let pendingGame = null;
+let cleanup = null;
+
+const ROUTES = {
+  '': ['start', 'TriPeaks Online'],
+  play: ['play', 'Play'],
+  layouts: ['layouts', 'Layouts'],
+  numbered: ['numbered', 'Numbered deals'],
+  boards: ['boards', 'Leaderboards'],
+  stats: ['stats', 'Statistics'],
+};
+
+// ---------------------------------------------------------------- theme: system, light, dark
+const THEMES = ['system', 'light', 'dark'];
+function applyTheme(t) {
+  if (t === 'system') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = t;
+  const b = document.getElementById('theme-toggle');
+  if (b) b.textContent = `Theme: ${t}`;
+}
+function cycleTheme() {
+  const now = localStorage.getItem('tp.theme') || 'system';
+  const next = THEMES[(THEMES.indexOf(now) + 1) % THEMES.length];
+  localStorage.setItem('tp.theme', next);
+  applyTheme(next);
+}
+applyTheme(localStorage.getItem('tp.theme') || 'system');
+document.getElementById('theme-toggle')?.addEventListener('click', cycleTheme);
+
+// ---------------------------------------------------------------- what pages share
+const ctx = {
+  user: boot.user,
+  hasGame: Boolean(boot.has_game),
+  cycleTheme,
+  takeGame() { const g = pendingGame; pendingGame = null; return g; },
+  layoutName: () => localStorage.getItem('tp.layout') || 'classic',
+  layoutTitle: () => localStorage.getItem('tp.layoutTitle') || 'Three Peaks',
+  async startGame(body) {
+    if (!boot.user) { location.href = '/accounts/login/?next=/%23/'; return; }
+    try {
+      pendingGame = await api('games', { method: 'POST', body });
+      ctx.hasGame = true;
+    } catch (e) {
+      notice(e instanceof ApiError ? e.message : 'Could not start the deal');
+      return;
+    }
+    if (location.hash === '#/play') route();
+    else location.hash = '#/play';
+  },
+  layouts,
+};
+
+export function notice(text) {
+  const n = document.getElementById('notice');
+  n.textContent = text;
+  n.hidden = !text;
+}
+
+async function route() {
+  const [name, ...params] = location.hash.replace(/^#\/?/, '').split('/');
+  const [page, heading] = ROUTES[name] || ROUTES[''];
+  if (cleanup) { cleanup(); cleanup = null; }
+  notice('');
+  title.textContent = heading;
+  document.title = name && ROUTES[name] ? `${heading} · TriPeaks Online` : 'TriPeaks Online';
+  document.querySelectorAll('.site-nav a').forEach((a) => {
+    if (a.getAttribute('href') === `#/${name}`) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  });
+  try {
+    const mod = await import(`./pages/${page}.js`);
+    cleanup = (await mod.mount(root, ctx, params)) || null;
+  } catch (e) {
+    console.warn(e);
+    root.innerHTML = '';
+    notice(e instanceof ApiError ? e.message : 'Something went wrong: please reload the page.');
+  }
+}
+
+document.body.insertAdjacentHTML('afterbegin', sprite());
+window.addEventListener('hashchange', route);
+route();

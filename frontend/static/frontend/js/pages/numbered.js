@@ -1,0 +1,40 @@
+// Numbered deals: enter a number, see the record holder and your best, play it.
+
+import { api, ApiError } from '../api.js';
+import { clock, rulesTitle, parseKey } from '../format.js';
+import { esc } from '../dialog.js';
+
+const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
+const line = (l) => (l ? `${esc(l.player.display_name)}: ${l.won ? 'won' : `${l.cards_left} cards left`} in ${l.moves} moves, ${clock(l.time_ms)}` : '–');
+
+export async function mount(root, ctx) {
+  root.innerHTML = `<form class="panel board-form" data-testid="numbered-form">
+      <label>Deal number (1 to 50,000) <input type="number" name="number" min="1" max="50000" required value="${Math.floor(Math.random() * 50000) + 1}"></label>
+      <label>Rules <select name="rules">${RULES.map((r) => `<option value="${r}">${esc(rulesTitle(r))}</option>`).join('')}</select></label>
+      <button class="button secondary" type="submit">Look it up</button>
+      <button class="button" type="button" data-play>Play this deal</button>
+      <p class="small">Layout: ${esc(ctx.layoutTitle())} (<a href="#/layouts">change</a>). Numbered deals rank by fewest cards left, then fewest moves.</p>
+    </form><div class="numbered-out" aria-live="polite"></div>`;
+  const form = root.querySelector('form');
+  const out = root.querySelector('.numbered-out');
+  const read = () => { const f = new FormData(form); return { number: Number(f.get('number')), rules: f.get('rules') }; };
+  const look = async () => {
+    const { number, rules } = read();
+    if (!(number >= 1 && number <= 50000)) { out.innerHTML = '<p class="error">A deal number is 1 to 50,000.</p>'; return; }
+    try {
+      const page = await api(`leaderboards/numbered/${number}?rules=${rules}&layout=${ctx.layoutName()}`);
+      out.innerHTML = `<dl class="results"><div><dt>Record</dt><dd data-testid="record">${line(page.lines[0])}</dd></div>
+        <div><dt>Your best</dt><dd>${ctx.user ? line(page.me) : 'sign in to keep yours'}</dd></div><div><dt>Players</dt><dd>${page.total}</dd></div></dl>`;
+    } catch (e) {
+      out.innerHTML = `<p class="error">${esc(e instanceof ApiError ? e.message : 'Could not look it up')}</p>`;
+    }
+  };
+  form.addEventListener('submit', (e) => { e.preventDefault(); look(); });
+  form.querySelector('[data-play]').addEventListener('click', () => {
+    const { number, rules } = read();
+    const r = parseKey(rules);
+    ctx.startGame({ mode: 'numbered', number, rules: { wrap: r.wrap, open: r.open }, layout: ctx.layoutName() });
+  });
+  look();
+  return null;
+}

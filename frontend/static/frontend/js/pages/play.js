@@ -1,0 +1,308 @@
+// The game page: top bar, table, controls and dialogs around one game, played over the socket
+// (REST when the socket is down), surviving reloads and dropped connections.
+
+import { api, ApiError, layouts } from '../api.js';
+import { LiveSocket } from '../socket.js';
+import { MoveQueue } from '../protocol.js';
+import { Table } from '../table.js';
+import { bindKeys } from '../input.js';
+import { openDialog, closeDialog, dialogOpen, esc } from '../dialog.js';
+import { clock, elapsedNow, cardName, rulesTitle, pct } from '../format.js';
+import * as sound from '../sound.js';
+
+function dealTitle(v) {
+  const what = v.mode === 'daily' ? `Daily deal ${v.day}` : v.mode === 'numbered' ? `Deal #${v.number}` : v.mode === 'custom' ? 'Custom deal' : 'New deal';
+  return `${what} · ${rulesTitle(v.rules)}`;
+}
+
+const NO_GAME = '<section class="panel narrow"><h2>No deal in progress</h2><p><a class="button" href="#/">Choose a deal</a></p></section>';
+
+export async function mount(root, ctx) {
+  if (!ctx.user) {
+    root.innerHTML = `<section class="panel narrow"><h2>Sign in to play</h2><p>Anyone can look at the boards; playing keeps your scores, so it needs an account.</p>
+      <p><a class="button" href="/accounts/login/?next=/%23/play">Sign in</a> <a href="/accounts/signup/">Create an account</a></p></section>`;
+    return null;
+  }
+  let view = ctx.takeGame();
+  if (!view && !ctx.hasGame) {
+    root.innerHTML = NO_GAME;
+    return null;
+  }
+  if (!view) {
+    try {
+      view = await api('games/current');
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 404) throw e;
+      ctx.hasGame = false;
+      root.innerHTML = NO_GAME;
+      return null;
+    }
+  }
+  const all = await layouts();
+  const layout = all.layouts.find((l) => l.name === view.layout) || all.layouts[0];
+  document.body.classList.add('playing');
+  root.innerHTML = `<section class="play" aria-label="Game">
+    <div class="topbar">
+      <button type="button" class="icon" data-act="pause" aria-label="Menu (pauses the game)" aria-keyshortcuts="P Escape">☰</button>
+      <dl class="scores">
+        <div><dt>Score</dt><dd data-testid="score">0</dd></div>
+        <div><dt>Time</dt><dd data-testid="time">0:00</dd></div>
+        <div><dt>Moves</dt><dd data-testid="moves">0</dd></div>
+        <div><dt>Stock</dt><dd data-testid="stock-left">0</dd></div>
+      </dl>
+      <span class="deal-title" data-testid="deal-title"></span>
+    </div>
+    <div class="table-wrap"></div>
+    <div class="controls" role="toolbar" aria-label="Game controls">
+      <button type="button" class="button secondary" data-act="undo" aria-keyshortcuts="Z U Backspace">Undo</button>
+      <button type="button" class="button secondary" data-act="hint" aria-keyshortcuts="H">Hint</button>
+      <button type="button" class="button secondary" data-act="restart">Start again</button>
+      <button type="button" class="button secondary" data-act="new" aria-keyshortcuts="N">New deal</button>
+    </div>
+    <p class="sr-only" aria-live="polite" data-testid="announce"></p>
+    <p class="conn" data-testid="connection" hidden>Reconnecting…</p>
+  </section>`;
+  const $ = (sel) => root.querySelector(sel);
+  const announce = (text) => { $('[data-testid=announce]').textContent = text; };
+  let receivedAt = performance.now();
+  let dropFrom = null;
+  let sentVia = 'ws';
+  let finishedShown = false;
+  let socket = null;
+
+  const rest = async (move) => {
+    try {
+      const body = await api(`games/${view.id}/moves`, { method: 'POST', body: move });
+      queue.receive({ type: 'view', game: body, hint: body.hint, replayed: body.replayed });
+    } catch (e) {
+      if (e instanceof ApiError && e.body && e.body.code) queue.receive({ type: 'error', ...e.body });
+      else if (e instanceof ApiError && e.status < 500) queue.receive({ type: 'error', code: 'invalid', detail: e.message });
+      else setTimeout(() => { if (queue.inflight === move) transmit(move); }, 1000);
+    }
+  };
+  const transmit = (move) => {
+    if (socket && socket.send(move)) { sentVia = 'ws'; return; }
+    sentVia = 'rest';
+    rest(move);
+  };
+
+  const table = new Table($('.table-wrap'), layout, {
+    onCard: (p, opts = {}) => playCard(p, opts),
+    onStock: () => act('draw'),
+  });
+
+  const queue = new MoveQueue({
+    transmit,
+    onView: (v, extra) => show(v, extra),
+    onRefused: (move, detail) => {
+      if (move.action === 'play') table.shake(move.position);
+      else if (move.action === 'draw') table.shake('stock');
+      sound.play('shake');
+      announce(detail || 'That move is not allowed');
+    },
+    onError: (detail) => announce(detail),
+  });
+
+  function show(v, extra = {}) {
+    const prev = view;
+    view = v;
+    receivedAt = performance.now();
+    table.render(v, { dropFrom });
+    dropFrom = null;
+    $('[data-testid=score]').textContent = v.score;
+    $('[data-testid=moves]').textContent = v.moves;
+    $('[data-testid=stock-left]').textContent = v.stock_left;
+    $('[data-testid=deal-title]').textContent = dealTitle(v);
+    $('[data-act=undo]').setAttribute('aria-disabled', String(!v.can_undo));
+    tick();
+    if (prev && prev.seq < v.seq && !extra.resynced) {
+      if (v.waste !== prev.waste && v.waste) {
+        sound.play(v.stock_left < prev.stock_left ? 'draw' : 'play');
+        announce(`Waste: ${cardName(v.waste)}`);
+      } else if (v.moves > prev.moves) sound.play('undo');
+    }
+    if (extra.hint) {
+      const m = extra.hint.move;
+      table.hint(m ? (m.action === 'draw' ? 'stock' : m.position) : null);
+      announce(m ? (m.action === 'draw' ? 'Hint: draw from the stock' : `Hint: play the ${cardName(v.positions[m.position].card)}`) : 'No move helps any more');
+    }
+    if (v.status === 'won' || v.status === 'lost') finish(v);
+    else if (v.paused) pauseMenu();
+    else if (v.status === 'stuck') stuckDialog();
+    else if (dialogOpen('pause') || dialogOpen('stuck')) closeDialog();
+  }
+
+  function tick() {
+    $('[data-testid=time]').textContent = clock(elapsedNow(view, receivedAt, performance.now()));
+  }
+  const timer = setInterval(tick, 250);
+
+  function playCard(p, opts = {}) {
+    const v = view;
+    if (v.paused || v.status === 'won' || v.status === 'lost') return;
+    const pos = v.positions[p];
+    if (pos.removed) return;
+    // Obvious misfits shake at once; the server stays the judge of everything else.
+    if (!queue.busy && !v.playable.includes(p)) {
+      table.shake(p);
+      sound.play('shake');
+      announce(pos.card ? `The ${cardName(pos.card)} ${pos.free ? 'does not fit' : 'is covered'}` : 'That card is face down');
+      return;
+    }
+    dropFrom = opts.dropFrom || null;
+    queue.push('play', p);
+  }
+
+  function act(action) {
+    const v = view;
+    if (v.status === 'won' || v.status === 'lost') return;
+    if (action === 'draw' && !queue.busy && (v.stock_left === 0 || v.paused)) {
+      table.shake('stock');
+      sound.play('shake');
+      announce('The stock is empty');
+      return;
+    }
+    if (action === 'undo' && !queue.busy && !v.can_undo) { announce('Nothing to undo'); return; }
+    if (v.paused && action !== 'resume' && action !== 'resign') return;
+    queue.push(action);
+  }
+
+  function pauseMenu() {
+    if (dialogOpen('pause')) return;
+    openDialog({
+      id: 'pause', title: 'Paused',
+      body: '<p>The clock is stopped and the cards are hidden.</p>',
+      buttons: [
+        { label: 'Resume', primary: true, run: () => { closeDialog(); act('resume'); } },
+        { label: 'Start again', run: () => { closeDialog(); queue.push('resume'); queue.push('restart'); } },
+        { label: 'New deal', run: () => newDeal() },
+        { label: `Sound: ${sound.soundOn() ? 'on' : 'off'}`, run: () => { sound.setSound(!sound.soundOn()); closeDialog(); pauseMenu(); } },
+        { label: 'Switch theme', run: () => ctx.cycleTheme() },
+      ],
+      cancel: () => { closeDialog(); act('resume'); },
+    });
+  }
+
+  function stuckDialog() {
+    if (dialogOpen('stuck')) return;
+    sound.play('stuck');
+    openDialog({
+      id: 'stuck', title: 'No more moves',
+      body: '<p>The stock is spent and no card fits. Undo, start again, or end this deal (it counts as lost).</p>',
+      buttons: [
+        { label: 'Undo', primary: true, run: () => { closeDialog(); act('undo'); } },
+        { label: 'Start again', run: () => { closeDialog(); act('restart'); } },
+        { label: 'New deal', run: () => newDeal() },
+        { label: 'End deal', run: () => { closeDialog(); act('resign'); } },
+      ],
+      cancel: () => closeDialog(),
+    });
+  }
+
+  function newDeal() {
+    const v = view;
+    const unfinished = v.status !== 'won' && v.status !== 'lost' && v.moves > 0;
+    const r = v.rules;
+    openDialog({
+      id: 'new-deal', title: 'New deal',
+      body: `<fieldset class="rules"><legend>Rules</legend>
+        <label><input type="checkbox" name="wrap" ${r.wrap ? 'checked' : ''}> King and Ace connect</label>
+        <label><input type="checkbox" name="open" ${r.open ? 'checked' : ''}> Peaks open (all cards face up)</label></fieldset>
+        <p>Layout: <strong>${esc(ctx.layoutTitle())}</strong> (<a href="#/layouts">change</a>)</p>
+        ${unfinished ? '<p class="warn">This deal is not finished: it will count as lost.</p>' : ''}`,
+      buttons: [
+        { label: 'Deal', primary: true, run: async () => {
+          const d = document.querySelector('dialog[open]');
+          const rules = { wrap: d.querySelector('[name=wrap]').checked, open: d.querySelector('[name=open]').checked };
+          closeDialog();
+          await ctx.startGame({ mode: 'random', rules, layout: ctx.layoutName() });
+        } },
+        { label: 'Cancel', run: () => { closeDialog(); if (view.paused) pauseMenu(); } },
+      ],
+      cancel: () => { closeDialog(); if (view.paused) pauseMenu(); },
+    });
+  }
+
+  async function finish(v) {
+    if (finishedShown) return;
+    finishedShown = true;
+    ctx.hasGame = false;
+    clearInterval(timer);
+    tick();
+    if (v.status === 'won') {
+      sound.play('win');
+      announce('You cleared the peaks!');
+      await table.bounce();
+    }
+    let stats = v.result && v.result.stats;
+    if (!stats) {
+      try { stats = (await api('me/stats')).overall; } catch { stats = null; }
+    }
+    const res = v.result || {};
+    const board = res.board;
+    const rank = board ? `#${board.rank} of ${board.lines}` : res.ranked === false ? 'Not ranked (custom deal or hint)' : '–';
+    const news = (res.announcements || []).map((a) => `<li class="news">${esc(a.text)}</li>`).join('');
+    const row = (k, val, tid) => `<div><dt>${k}</dt><dd${tid ? ` data-testid="${tid}"` : ''}>${esc(val)}</dd></div>`;
+    openDialog({
+      id: 'results', wide: true, title: v.status === 'won' ? 'You won!' : 'Deal over',
+      body: `${news ? `<ul class="news-list">${news}</ul>` : ''}<dl class="results">
+        ${row('Score', v.score, 'result-score')}${row('Time', clock(v.elapsed_ms))}${row('Moves', v.moves)}
+        ${row('Layout', layout.title)}${row('Par', v.deal && v.deal.par != null ? `${v.deal.par} moves` : '–')}${row('Rank', rank, 'result-rank')}
+        ${row('Cards left', v.cards_left)}</dl>
+        ${stats ? `<h3>Your statistics</h3><dl class="results">${row('Wins', stats.won)}${row('Losses', stats.lost)}${row('Win rate', pct(stats.win_rate))}
+        ${row('Streak', stats.current_streak)}${row('Best streak', stats.best_streak)}${row('Daily streak', stats.daily_streak)}</dl>` : ''}`,
+      buttons: [
+        { label: 'New deal', primary: true, run: () => newDeal() },
+        { label: 'Leaderboards', run: () => { closeDialog(); location.hash = '#/boards'; } },
+        { label: 'Home', run: () => { closeDialog(); location.hash = '#/'; } },
+      ],
+      cancel: () => closeDialog(),
+    });
+  }
+
+  const unbind = bindKeys((action) => {
+    if (action === 'draw') act('draw');
+    else if (['left', 'right', 'up', 'down'].includes(action)) table.move(action);
+    else if (action === 'activate') {
+      if (table.focusId === null) table.move('right');
+      else if (table.focusId === 'stock') act('draw');
+      else playCard(table.focusId);
+    } else if (action === 'undo') act('undo');
+    else if (action === 'hint') act('hint');
+    else if (action === 'new') newDeal();
+    else if (action === 'pause') { if (!view.paused && view.status !== 'won' && view.status !== 'lost') act('pause'); }
+  });
+
+  root.querySelector('.topbar').addEventListener('click', (e) => {
+    if (e.target.closest('[data-act=pause]')) act('pause');
+  });
+  root.querySelector('.controls').addEventListener('click', (e) => {
+    const b = e.target.closest('[data-act]');
+    if (!b) return;
+    if (b.dataset.act === 'new') newDeal();
+    else act(b.dataset.act);
+  });
+
+  socket = new LiveSocket(`/ws/games/${view.id}/`, {
+    onMessage: (m) => queue.receive(m),
+    onOpen: () => { $('[data-testid=connection]').hidden = true; },
+    onClose: () => {
+      $('[data-testid=connection]').hidden = false;
+      // The answer to a move sent over the socket may be lost: send it again (same seq) by REST.
+      if (queue.inflight && sentVia === 'ws') transmit(queue.inflight);
+    },
+  });
+  window.__tpGame = { drop: () => socket.drop(), view: () => view };
+  queue.accept(view);
+  table.roving(false);
+
+  return () => {
+    clearInterval(timer);
+    unbind();
+    socket.close();
+    table.destroy();
+    closeDialog();
+    document.body.classList.remove('playing');
+    delete window.__tpGame;
+  };
+}

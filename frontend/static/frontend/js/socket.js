@@ -1,0 +1,51 @@
+// A WebSocket that reconnects by itself (backing off up to 5 s) and says when it is up or down.
+
+export class LiveSocket {
+  constructor(path, { onMessage, onOpen = () => {}, onClose = () => {} }) {
+    this.url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + path;
+    this.onMessage = onMessage;
+    this.onOpen = onOpen;
+    this.onClose = onClose;
+    this.delay = 250;
+    this.closed = false;
+    this.ws = null;
+    this.connect();
+  }
+
+  get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
+
+  connect() {
+    if (this.closed) return;
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.onopen = () => { this.delay = 250; this.onOpen(); };
+    ws.onmessage = (e) => {
+      let msg = null;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      this.onMessage(msg);
+    };
+    ws.onclose = (e) => {
+      if (this.ws !== ws) return;
+      this.onClose(e.code);
+      // 4401/4404: not signed in or not this player's game: do not hammer the server.
+      if (this.closed || e.code === 4401 || e.code === 4404) return;
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    };
+    ws.onerror = () => {};
+  }
+
+  send(obj) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  // For tests and a lost network: drop the connection and let it come back by itself.
+  drop() { if (this.ws) this.ws.close(); }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,246 @@
+// The table on screen: one button per layout card, the stock and the waste, placed by
+// geometry.fit, redrawn from each view; the card animations (fly, shake, bounce) live here.
+
+import { face, back, slot } from './cards.js';
+import { fit } from './geometry.js';
+import { cardName } from './format.js';
+import { step, ordered } from './nav.js';
+
+const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+export class Table {
+  constructor(wrap, layout, { onCard, onStock }) {
+    this.wrap = wrap;
+    this.layout = layout;
+    this.onCard = onCard;
+    this.onStock = onStock;
+    this.el = document.createElement('div');
+    this.el.className = 'table';
+    this.el.setAttribute('role', 'group');
+    this.el.setAttribute('aria-label', 'Table');
+    this.cards = layout.slots.map((s) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'pc';
+      b.dataset.pos = s.position;
+      b.tabIndex = -1;
+      b.addEventListener('click', (e) => {
+        if (this.dragged) { this.dragged = false; return; }
+        e.preventDefault();
+        this.focusId = s.position;
+        this.onCard(s.position);
+      });
+      b.addEventListener('pointerdown', (e) => this.dragStart(e, b, s.position));
+      this.el.append(b);
+      return b;
+    });
+    this.stock = document.createElement('button');
+    this.stock.type = 'button';
+    this.stock.className = 'pc stock';
+    this.stock.dataset.place = 'stock';
+    this.stock.addEventListener('click', () => { this.focusId = 'stock'; this.onStock(); });
+    this.waste = document.createElement('div');
+    this.waste.className = 'pc waste';
+    this.waste.setAttribute('role', 'img');
+    this.el.append(this.stock, this.waste);
+    wrap.replaceChildren(this.el);
+    this.focusId = null;
+    this.view = null;
+    this.geo = null;
+    this.shown = {};
+    this.seen = new Set();
+    this.resize = () => this.place();
+    window.addEventListener('resize', this.resize);
+    this.place();
+  }
+
+  destroy() { window.removeEventListener('resize', this.resize); }
+
+  place() {
+    const r = this.wrap.getBoundingClientRect();
+    const g = fit(this.layout.slots, Math.max(200, r.width), Math.max(160, r.height));
+    this.geo = g;
+    this.el.style.width = g.width + 'px';
+    this.el.style.height = g.height + 'px';
+    this.el.style.setProperty('--cw', g.cardW + 'px');
+    this.el.classList.toggle('beside', g.mode === 'beside');
+    const put = (el, box, z) => {
+      el.style.left = box.left + 'px';
+      el.style.top = box.top + 'px';
+      el.style.width = g.cardW + 'px';
+      el.style.height = g.cardH + 'px';
+      if (z !== undefined) el.style.zIndex = z;
+    };
+    this.cards.forEach((b, p) => put(b, g.cards[p], g.cards[p].z + 1));
+    put(this.stock, g.stock, 1);
+    put(this.waste, g.waste, 1);
+  }
+
+  // Places the arrow keys move between: free cards still on the table, and the stock.
+  places() {
+    const v = this.view, g = this.geo;
+    if (!v || !g) return [];
+    const list = [];
+    v.positions.forEach((p) => {
+      if (!p.removed && p.free) list.push({ id: p.position, x: g.cards[p.position].left + g.cardW / 2, y: g.cards[p.position].top + g.cardH / 2 });
+    });
+    if (v.stock_left > 0) list.push({ id: 'stock', x: g.stock.left + g.cardW / 2, y: g.stock.top + g.cardH / 2 });
+    return list;
+  }
+
+  elementOf(id) { return id === 'stock' ? this.stock : this.cards[id]; }
+
+  move(dir) {
+    const places = this.places();
+    if (!places.length) return;
+    const current = places.some((p) => p.id === this.focusId) ? this.focusId : ordered(places)[0].id;
+    this.focusId = places.some((p) => p.id === this.focusId) ? step(places, current, dir) : current;
+    this.roving(true);
+  }
+
+  roving(focus) {
+    const places = this.places();
+    if (!places.some((p) => p.id === this.focusId)) this.focusId = places.length ? ordered(places)[0].id : null;
+    for (const b of [...this.cards, this.stock]) b.tabIndex = -1;
+    const el = this.focusId === null ? null : this.elementOf(this.focusId);
+    if (el) {
+      el.tabIndex = 0;
+      if (focus) el.focus();
+    }
+  }
+
+  render(view, { dropFrom } = {}) {
+    const prev = this.view;
+    this.view = view;
+    const hidden = view.paused;
+    this.el.classList.toggle('paused', hidden);
+    view.positions.forEach((p) => {
+      const b = this.cards[p.position];
+      const key = p.removed ? 'x' : hidden ? 'h' : p.card ? p.card + (p.free ? '' : '-') : 'b';
+      if (this.shown[p.position] === key) return;
+      this.shown[p.position] = key;
+      b.hidden = p.removed;
+      if (p.removed) return;
+      if (p.card) this.seen.add(p.card);
+      b.innerHTML = p.card ? face(p.card) : back();
+      b.classList.toggle('free', p.free);
+      b.classList.toggle('up', Boolean(p.card));
+      const name = hidden ? 'hidden while paused' : cardName(p.card);
+      b.setAttribute('aria-label', p.card && !p.free ? `${name}, covered` : name);
+      b.setAttribute('aria-disabled', String(!p.free));
+    });
+    const stockKey = `${view.stock_left}`;
+    if (this.shown.stock !== stockKey) {
+      this.shown.stock = stockKey;
+      this.stock.innerHTML = (view.stock_left ? back() : slot()) + `<span class="count" aria-hidden="true">${view.stock_left}</span>`;
+      this.stock.setAttribute('aria-label', view.stock_left ? `Stock, ${view.stock_left} cards left: draw` : 'Stock is empty');
+      this.stock.setAttribute('aria-disabled', String(!view.stock_left));
+    }
+    const wasteKey = hidden ? 'h' : view.waste || '';
+    if (this.shown.waste !== wasteKey) {
+      this.shown.waste = wasteKey;
+      this.waste.innerHTML = view.waste && !hidden ? face(view.waste) : slot();
+      this.waste.setAttribute('aria-label', view.waste && !hidden ? `Waste: ${cardName(view.waste)}` : 'Waste is empty');
+      if (view.waste) this.seen.add(view.waste);
+      if (prev && prev.id === view.id && !hidden && view.waste && prev.waste !== view.waste) this.flyIn(prev, view, dropFrom);
+    }
+    this.hint(null);
+    this.roving(this.el.contains(document.activeElement));
+  }
+
+  // The new waste card arrives from where it was: a layout card or the stock.
+  flyIn(prev, view, dropFrom) {
+    if (reduced()) return;
+    let from = null;
+    const played = prev.positions.find((p, i) => !p.removed && view.positions[i].removed && p.card === view.waste);
+    if (dropFrom) from = dropFrom;
+    else if (played) from = this.geo.cards[played.position];
+    else if (view.stock_left < prev.stock_left) from = this.geo.stock;
+    if (!from) return;
+    const to = this.geo.waste;
+    this.waste.style.zIndex = 60;
+    const anim = this.waste.animate(
+      [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` }, { transform: 'translate(0,0)' }],
+      { duration: 220, easing: 'cubic-bezier(.2,.7,.3,1)' },
+    );
+    anim.onfinish = () => { this.waste.style.zIndex = 1; };
+  }
+
+  shake(id) {
+    const el = this.elementOf(id);
+    if (!el) return;
+    el.dataset.shaken = Number(el.dataset.shaken || 0) + 1; // a count tests can wait on
+    el.classList.add('refused');
+    setTimeout(() => el.classList.remove('refused'), 450);
+    if (reduced()) return;
+    el.animate(
+      [0, -7, 7, -5, 5, -2, 0].map((x) => ({ transform: `translateX(${x}px)` })),
+      { duration: 360, easing: 'ease-out' },
+    );
+  }
+
+  hint(id) {
+    for (const b of [...this.cards, this.stock]) b.classList.remove('hinted');
+    if (id === null || id === undefined) return;
+    const el = this.elementOf(id);
+    if (el) el.classList.add('hinted');
+  }
+
+  // Dragging a free card onto the waste plays it.
+  dragStart(e, b, position) {
+    if (e.button !== 0 || !this.view || !this.view.positions[position].free) return;
+    const sx = e.clientX, sy = e.clientY;
+    let moving = false;
+    const onMove = (ev) => {
+      const dx = ev.clientX - sx, dy = ev.clientY - sy;
+      if (!moving && Math.hypot(dx, dy) < 8) return;
+      moving = true;
+      b.classList.add('dragging');
+      b.style.transform = `translate(${dx}px, ${dy}px)`;
+    };
+    const onUp = (ev) => {
+      window.removeEventListener('pointermove', onMove);
+      window.removeEventListener('pointerup', onUp);
+      window.removeEventListener('pointercancel', onUp);
+      if (!moving) return;
+      this.dragged = true;
+      setTimeout(() => { this.dragged = false; }, 0);
+      const dx = ev.clientX - sx, dy = ev.clientY - sy;
+      b.classList.remove('dragging');
+      b.style.transform = '';
+      const g = this.geo, c = g.cards[position];
+      const left = c.left + dx, top = c.top + dy;
+      const over = Math.abs(left - g.waste.left) < g.cardW * 0.75 && Math.abs(top - g.waste.top) < g.cardH * 0.75;
+      if (over) this.onCard(position, { dropFrom: { left, top } });
+    };
+    window.addEventListener('pointermove', onMove);
+    window.addEventListener('pointerup', onUp);
+    window.addEventListener('pointercancel', onUp);
+  }
+
+  // A win: the cards bounce off the table (skipped when motion is reduced). Resolves when done.
+  bounce() {
+    if (reduced()) return Promise.resolve();
+    const g = this.geo;
+    const tokens = [...this.seen].slice(-16);
+    const floor = g.height - g.cardH;
+    const runs = tokens.map((token, i) => {
+      const el = document.createElement('div');
+      el.className = 'pc flying';
+      el.innerHTML = face(token);
+      Object.assign(el.style, { left: g.waste.left + 'px', top: g.waste.top + 'px', width: g.cardW + 'px', height: g.cardH + 'px', zIndex: 80 + i });
+      this.el.append(el);
+      let x = 0, y = 0, vx = (i % 2 ? 1 : -1) * (4 + (i * 7) % 6), vy = -10 - (i % 4) * 2;
+      const frames = [];
+      for (let t = 0; t < 70; t++) {
+        x += vx; y += vy; vy += 1.2;
+        if (g.waste.top + y > floor) { y = floor - g.waste.top; vy = -vy * 0.7; }
+        frames.push({ transform: `translate(${Math.round(x)}px, ${Math.round(y)}px) rotate(${Math.round(x / 4)}deg)` });
+      }
+      frames.push({ transform: frames.at(-1).transform, opacity: 0 });
+      const anim = el.animate(frames, { duration: 1400, delay: i * 70, easing: 'linear', fill: 'forwards' });
+      return anim.finished.catch(() => {}).then(() => el.remove());
+    });
+    return Promise.all(runs);
+  }
+}

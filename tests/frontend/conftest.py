@@ -1,0 +1,143 @@
+"""Browser tests against a real ASGI server (Daphne: HTTP and WebSockets) on loopback.
+
+The server runs in a forked process (channels' DaphneProcess) against this test process's own
+test database and Redis prefix, so it works under xdist; tests use ``transactional_db`` so the
+server sees what they write and everything is flushed after. Chromium is Debian's
+(/usr/bin/chromium); Playwright never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "frontend"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+PASSWORD = "tri-peaks-Solitaire-42"
+
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
+
+
+@pytest.fixture(scope="session")
+def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
+    from channels.testing.live import make_application, set_database_connection
+    from daphne.testing import DaphneProcess
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.db import connections
+
+    process = DaphneProcess(
+        "127.0.0.1",
+        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+        setup=set_database_connection,
+    )
+    # Forked while database access is allowed, so the server process may use the database;
+    # it must not share this process's connections.
+    with django_db_blocker.unblock():
+        connections.close_all()
+        process.start()
+    deadline = time.monotonic() + 30
+    while not process.ready.wait(timeout=0.5):
+        if not process.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the Daphne test server did not start")
+    yield f"http://127.0.0.1:{process.port.value}"
+    process.terminate()
+    process.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+class Pages:
+    """New browser pages on the test server; each collects console errors, checked at the end."""
+
+    def __init__(self, browser: Any, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def new(
+        self,
+        *,
+        viewport: dict[str, int] = DESKTOP,
+        dark: bool = False,
+        reduced_motion: bool = False,
+    ) -> Any:
+        context = self.browser.new_context(
+            base_url=self.base_url,
+            viewport=viewport,
+            color_scheme="dark" if dark else "light",
+            reduced_motion="reduce" if reduced_motion else "no-preference",
+        )
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any, server_url: str, transactional_db: Any) -> Iterator[Pages]:
+    made = Pages(browser, server_url)
+    yield made
+    made.close()
+    assert made.errors == [], f"console errors: {made.errors}"
+
+
+def sign_up(page: Any, username: str, display_name: str = "") -> None:
+    """Through the site's own sign-up page; ends signed in on the start page."""
+    page.goto("/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Display name").fill(display_name or username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_selector("[data-testid=signed-in-as]")
+
+
+def api_post(page: Any, path: str, body: dict[str, Any]) -> Any:
+    """POST JSON as the page's signed-in player (session cookie and CSRF header)."""
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    return page.request.post(path, data=body, headers={"X-CSRFToken": token})
+
+
+def shot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+Shot = Callable[[Any, str], Path]

@@ -1,0 +1,49 @@
+"""Helpers for the browser tests: read the page's game, drive it, make deals we can win."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tripeaks.engine.deal import parse_code
+from tripeaks.engine.game import Play
+from tripeaks.engine.layouts import get_layout
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.solver import solve
+
+
+def view(page: Any) -> dict[str, Any]:
+    return page.evaluate("window.__tpGame.view()")  # type: ignore[no-any-return]
+
+
+def wait_seq(page: Any, seq: int) -> dict[str, Any]:
+    page.wait_for_function(f"window.__tpGame && window.__tpGame.view().seq >= {seq}")
+    return view(page)
+
+
+def line_for(code: str, rules: Rules | None = None) -> list[dict[str, Any]]:
+    """The solver's winning line for a deal code, as API moves."""
+    rules = rules or Rules()
+    deal = parse_code(code, get_layout("classic"), rules.start)
+    solution = solve(deal, rules)
+    assert solution.winnable
+    return [
+        {"action": "play", "position": m.position} if isinstance(m, Play) else {"action": "draw"}
+        for m in solution.line
+    ]
+
+
+def click_move(page: Any, move: dict[str, Any]) -> None:
+    """Make one move with the mouse and wait for the server's answer."""
+    seq = view(page)["seq"]
+    if move["action"] == "draw":
+        page.locator(".table .stock").click()
+    else:
+        page.locator(f".table .pc[data-pos='{move['position']}']").click()
+    wait_seq(page, seq + 1)
+
+
+def open_game(page: Any) -> dict[str, Any]:
+    """Load the game page afresh (a deal started through the API is news to an open page)."""
+    page.goto("/#/play")
+    page.reload()
+    return wait_seq(page, 0)
