@@ -124,7 +124,7 @@ def sign_up(page: Any, username: str, display_name: str = "") -> None:
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
-    page.wait_for_selector("[data-testid=signed-in-as]")
+    page.wait_for_selector("[data-testid=signed-in-as]", state="attached")
 
 
 def api_post(page: Any, path: str, body: dict[str, Any]) -> Any:

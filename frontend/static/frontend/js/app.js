@@ -8,6 +8,7 @@ const root = document.getElementById('app');
 const title = document.getElementById('page-title');
 let pendingGame = null;
 let cleanup = null;
+let routeId = 0;
 
 const ROUTES = {
   '': ['start', 'TriPeaks Online'],
@@ -72,15 +73,25 @@ async function route() {
   title.textContent = heading;
   document.title = name && ROUTES[name] ? `${heading} · TriPeaks Online` : 'TriPeaks Online';
   document.querySelectorAll('.site-nav a').forEach((a) => {
-    if (a.getAttribute('href') === `#/${name}`) a.setAttribute('aria-current', 'page');
+    if (a.getAttribute("href") === `/#/${name}`) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   });
+  const mine = ++routeId;
+  // Each page mounts into its own element: a slow page that finishes after the player has
+  // moved on writes into a detached element and is cleaned up at once.
+  const el = document.createElement('div');
+  el.className = `page page-${page}`;
+  root.replaceChildren(el);
   try {
     const mod = await import(`./pages/${page}.js`);
-    cleanup = (await mod.mount(root, ctx, params)) || null;
+    const done = (await mod.mount(el, ctx, params)) || null;
+    if (mine !== routeId) { if (done) done(); return; }
+    cleanup = done;
+    if (!performance.getEntriesByName('tp-first-screen').length) performance.mark('tp-first-screen');
   } catch (e) {
+    if (mine !== routeId) return;
     console.warn(e);
-    root.innerHTML = '';
+    el.innerHTML = '';
     notice(e instanceof ApiError ? e.message : 'Something went wrong: please reload the page.');
   }
 }

@@ -103,7 +103,9 @@ export async function mount(root, ctx) {
     onError: (detail) => announce(detail),
   });
 
+  let gone = false;
   function show(v, extra = {}) {
+    if (gone) return;
     const prev = view;
     view = v;
     receivedAt = performance.now();
@@ -133,6 +135,7 @@ export async function mount(root, ctx) {
   }
 
   function tick() {
+    if (gone) return;
     $('[data-testid=time]').textContent = clock(elapsedNow(view, receivedAt, performance.now()));
   }
   const timer = setInterval(tick, 250);
@@ -249,7 +252,7 @@ export async function mount(root, ctx) {
         ${row('Score', v.score, 'result-score')}${row('Time', clock(v.elapsed_ms))}${row('Moves', v.moves)}
         ${row('Layout', layout.title)}${row('Par', v.deal && v.deal.par != null ? `${v.deal.par} moves` : '–')}${row('Rank', rank, 'result-rank')}
         ${row('Cards left', v.cards_left)}</dl>
-        ${stats ? `<h3>Your statistics</h3><dl class="results">${row('Wins', stats.won)}${row('Losses', stats.lost)}${row('Win rate', pct(stats.win_rate))}
+        ${stats ? `<h3>Your statistics (ranked deals)</h3><dl class="results">${row('Wins', stats.won)}${row('Losses', stats.lost)}${row('Win rate', pct(stats.win_rate))}
         ${row('Streak', stats.current_streak)}${row('Best streak', stats.best_streak)}${row('Daily streak', stats.daily_streak)}</dl>` : ''}`,
       buttons: [
         { label: 'New deal', primary: true, run: () => newDeal() },
@@ -297,6 +300,7 @@ export async function mount(root, ctx) {
   table.roving(false);
 
   return () => {
+    gone = true;
     clearInterval(timer);
     unbind();
     socket.close();
