@@ -219,22 +219,6 @@ def _dfs(tab: _Tables, limit: int | None = None, lost: dict[int, int] | None = N
     return None
 
 
-def _dfs_min_draws(tab: _Tables) -> list[int] | None:
-    """A winning line with the fewest draws, by branch and bound: find any line, then search
-    again for one that draws less, keeping the memo of lost states, until none exists."""
-    lost: dict[int, int] = {}
-    best = _dfs(tab, None, lost)
-    while best:
-        draws = best.count(_DRAW)
-        if draws == 0:
-            break
-        better = _dfs(tab, tab.drawn0 + draws - 1, lost)
-        if better is None:
-            break
-        best = better
-    return best
-
-
 def _bfs(tab: _Tables) -> list[int] | None:
     """A winning line with the fewest draws (internal codes), or None if there is none.
 
