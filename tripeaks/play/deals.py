@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -55,33 +57,33 @@ def _first_winnable(rules: Rules, layout: str, seeds: list[int]) -> tuple[int, E
     raise DealUnavailable(f"no winnable {layout} deal under {rules.key} in {len(seeds)} tries")
 
 
-def daily_deal(day: date, rules: Rules, layout: str = "classic") -> Deal:
-    """The day's deal for these rules, made on the spot if the precompute task has not run yet."""
-    existing = Deal.objects.filter(
-        source=Source.DAILY, day=day, rules_key=rules.key, layout=layout
-    ).first()
+def _unique_deal(lookup: dict[str, Any], make: Callable[[], dict[str, Any]]) -> Deal:
+    """The one deal matching `lookup`, made with `make()` if missing. When two workers make it at
+    the same moment, the unique constraint keeps one and the other reads it."""
+    existing = Deal.objects.filter(**lookup).first()
     if existing:
         return existing
-    seeds = [
-        secret_seed("daily", day.isoformat(), rules.key, layout, attempt)
-        for attempt in range(MAX_SEED_TRIES)
-    ]
-    seed, made, moves = _first_winnable(rules, layout, seeds)
+    fields = make()
     try:
         with transaction.atomic():
-            return Deal.objects.create(
-                source=Source.DAILY,
-                day=day,
-                rules_key=rules.key,
-                layout=layout,
-                code=made.code,
-                seed=seed,
-                winnable=True,
-                par=moves,
-            )
+            return Deal.objects.create(**lookup, **fields)
     except IntegrityError:
-        # Another worker made the same deal at the same moment: the constraint keeps one, use it.
-        return Deal.objects.get(source=Source.DAILY, day=day, rules_key=rules.key, layout=layout)
+        return Deal.objects.get(**lookup)
+
+
+def daily_deal(day: date, rules: Rules, layout: str = "classic") -> Deal:
+    """The day's deal for these rules, made on the spot if the precompute task has not run yet."""
+
+    def make() -> dict[str, Any]:
+        seeds = [
+            secret_seed("daily", day.isoformat(), rules.key, layout, attempt)
+            for attempt in range(MAX_SEED_TRIES)
+        ]
+        seed, made, moves = _first_winnable(rules, layout, seeds)
+        return {"code": made.code, "seed": seed, "winnable": True, "par": moves}
+
+    lookup = {"source": Source.DAILY, "day": day, "rules_key": rules.key, "layout": layout}
+    return _unique_deal(lookup, make)
 
 
 def make_random_deal(rules: Rules, layout: str, *, claimed: bool) -> Deal:
@@ -128,27 +130,13 @@ def refill_pool(rules: Rules, layout: str, target: int) -> int:
 
 def numbered_deal(number: int, rules: Rules, layout: str = "classic") -> Deal:
     """Deal #number: the same cards for everybody, forever. Its verdict may still be pending."""
-    existing = Deal.objects.filter(
-        source=Source.NUMBERED, number=number, rules_key=rules.key, layout=layout
-    ).first()
-    if existing:
-        return existing
-    seed = secret_seed("numbered", layout, rules.key, number)
-    made = from_seed(seed, get_layout(layout), rules.start)
-    try:
-        with transaction.atomic():
-            return Deal.objects.create(
-                source=Source.NUMBERED,
-                number=number,
-                rules_key=rules.key,
-                layout=layout,
-                code=made.code,
-                seed=seed,
-            )
-    except IntegrityError:
-        return Deal.objects.get(
-            source=Source.NUMBERED, number=number, rules_key=rules.key, layout=layout
-        )
+
+    def make() -> dict[str, Any]:
+        seed = secret_seed("numbered", layout, rules.key, number)
+        return {"code": from_seed(seed, get_layout(layout), rules.start).code, "seed": seed}
+
+    lookup = {"source": Source.NUMBERED, "number": number, "rules_key": rules.key, "layout": layout}
+    return _unique_deal(lookup, make)
 
 
 def custom_deal(code: str, rules: Rules, layout: str) -> Deal:
