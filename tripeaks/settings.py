@@ -164,10 +164,19 @@ CELERY_TASK_ACKS_LATE = True
 # once, the whole worker's death after the visibility timeout (tasks are idempotent).
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    # Look for such orphaned messages every this many seconds (kombu's default is every 100).
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": 1,
 }
 # Publishing while the broker is down fails fast (the caller logs it) rather than hanging a request.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Every task is fire-and-forget (nobody waits on a result): not subscribing to results keeps a
+# down result store from stalling `.delay()` for its 20 reconnection attempts.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {
+    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+}
 CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
     "max_retries": 1,
     "interval_start": 0,

@@ -1,0 +1,308 @@
+"""Faults on a private stack (stack.py): a killed ASGI server, a restarting PostgreSQL, Redis
+down, a killed Celery worker, two servers racing on one game. Nothing acknowledged is lost,
+nothing is half-written, failures are clear 503s, and everything comes back."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from bench.play_load import choose
+from tests.reliability.stack import Stack, request, wait_until
+
+pytestmark = pytest.mark.slow
+
+
+def start(server: Any, token: str, **body: Any) -> dict[str, Any]:
+    status, game, _, _ = request("POST", f"{server.url}/api/games", {"mode": "daily", **body}, token)
+    assert status == 201, game
+    return game
+
+
+def send(server: Any, token: str, game: dict[str, Any], seq: int | None = None, **move: Any) -> Any:
+    body = {"seq": game["seq"] if seq is None else seq, **move}
+    return request("POST", f"{server.url}/api/games/{game['id']}/moves", body, token)
+
+
+def assert_consistent(stack: Stack) -> dict[str, Any]:
+    report = stack.python(
+        "from tests.reliability.stack import check_database\nprint(json.dumps(check_database()))"
+    )
+    assert report["replay_mismatches"] == 0, report
+    assert report["seq_gaps"] == 0, report
+    assert report["stats_equal_recomputed"], report
+    return report
+
+
+# --------------------------------------------------------------------------- the ASGI server
+
+
+def test_sigkill_of_the_server_mid_game_loses_no_acknowledged_move(stack: Stack) -> None:
+    ((_, token),) = stack.players(1, "crash")
+    server = stack.start_server("crash")
+    first = start(server, token)
+    chooser = random.Random(3)
+    acked = first
+    for _ in range(10):
+        status, acked, _, _ = send(server, token, acked, **choose(acked, chooser))
+        assert status == 200, acked
+    # One more move in flight when the server dies: it is either stored or not, never half.
+    in_flight = choose(acked, chooser)
+
+    def fly() -> None:
+        with contextlib.suppress(OSError):  # the server dies under it: no answer
+            send(server, token, acked, **in_flight)
+
+    flight = threading.Thread(target=fly, daemon=True)
+    flight.start()
+    time.sleep(random.uniform(0, 0.02))
+    killed_at = time.monotonic()
+    server.kill()
+    flight.join(timeout=20)
+    again = stack.start_server("crash-restarted", port=server.port)
+    back_after = time.monotonic() - killed_at
+
+    status, now, _, _ = request("GET", f"{again.url}/api/games/current", token=token)
+    assert status == 200 and now["id"] == first["id"]
+    assert now["seq"] in (acked["seq"], acked["seq"] + 1)
+    if now["seq"] == acked["seq"]:
+        assert now["positions"] == acked["positions"]
+    # The client retries its unanswered move: applied exactly once either way.
+    status, retried, _, _ = send(again, token, acked, **in_flight)
+    assert status == 200 and retried["seq"] == acked["seq"] + 1, retried
+    assert retried.get("replayed", False) == (now["seq"] == acked["seq"] + 1)
+    # The undo history survived the crash: undo back to the deal as dealt.
+    view = retried
+    for _ in range(100):
+        status, body, _, _ = send(again, token, view, action="undo")
+        if status != 200:
+            assert status == 400 and "nothing to undo" in body["detail"]
+            break
+        view = body
+    assert view["positions"] == first["positions"]
+    assert_consistent(stack)
+    print(f"server SIGKILLed and back in {back_after:.1f} s")
+
+
+def test_two_moves_at_once_from_two_servers_exactly_one_applies(stack: Stack) -> None:
+    ((_, token),) = stack.players(1, "race")
+    one, two = stack.start_server("race-1"), stack.start_server("race-2")
+    game = start(one, token)
+    seq = game["seq"]
+    for round_ in range(16):
+        barrier = threading.Barrier(2)
+        answers: list[Any] = []
+        moves = [{"action": "draw"}, {"action": "undo" if round_ % 2 else "draw"}]
+
+        def race(
+            server: Any,
+            move: dict[str, Any],
+            barrier: threading.Barrier = barrier,
+            answers: list[Any] = answers,
+            seq: int = seq,
+        ) -> None:
+            barrier.wait()
+            answers.append((move, send(server, token, game, seq=seq, **move)))
+
+        threads = [
+            threading.Thread(target=race, args=pair) for pair in zip((one, two), moves, strict=True)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=20)
+        applied = [a for a in answers if a[1][0] == 200 and not a[1][1].get("replayed")]
+        others = [a for a in answers if a not in applied]
+        assert len(applied) == 1, answers
+        (move, (status, body, _, _)) = others[0]
+        # The loser is told (409 with the current view), or it was the very same move (a retry).
+        assert status == 409 or (status == 200 and body.get("replayed")), answers
+        seq += 1
+    logged = stack.sql('SELECT count(*) FROM play_move WHERE game_id = %s', game["id"])[0][0]
+    assert logged == seq == 16
+    assert_consistent(stack)
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+def test_postgres_restart_while_players_move_gives_clear_503s_then_recovers(
+    stack: Stack,
+) -> None:
+    players = stack.players(4, "pgfault")
+    servers = [stack.start_server("pg-1"), stack.start_server("pg-2")]
+    seen: list[tuple[float, int, dict[str, Any], dict[str, str], float]] = []
+    stop = threading.Event()
+    t0 = time.monotonic()
+
+    def play(i: int, token: str) -> None:
+        server = servers[i % 2]
+        chooser = random.Random(i)
+        game: dict[str, Any] | None = None
+        while not stop.is_set():
+            if game is None or game["status"] not in ("playing", "stuck"):
+                status, body, headers, took = request(
+                    "POST", f"{server.url}/api/games", {"mode": "daily"}, token
+                )
+                if status == 201:
+                    game = body
+            else:
+                status, body, headers, took = send(server, token, game, **choose(game, chooser))
+                if status in (200, 409):
+                    game = body.get("game", body) if status == 409 else body
+            seen.append((time.monotonic() - t0, status, body, headers, took))
+            if status == 503:
+                time.sleep(0.2)
+
+    threads = [
+        threading.Thread(target=play, args=(i, token), daemon=True)
+        for i, (_, token) in enumerate(players)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(2)
+    down_at = time.monotonic() - t0
+    stack.stop_postgres(mode="fast")
+    time.sleep(3)
+    stack.start_postgres()
+    up_at = time.monotonic() - t0
+    time.sleep(4)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    statuses = [s for _, s, _, _, _ in seen]
+    assert set(statuses) <= {200, 201, 409, 503}, sorted(set(statuses))
+    unavailable = [(b, h) for _, s, b, h, _ in seen if s == 503]
+    assert unavailable, "no request met the outage"
+    for body, headers in unavailable:
+        assert body["code"] == "unavailable" and "unavailable" in body["detail"]
+        assert "Traceback" not in json.dumps(body) and int(headers["Retry-After"]) > 0
+    slowest = max(took for _, _, _, _, took in seen)
+    assert slowest < 10, f"a request hung for {slowest:.1f} s"
+    first_ok_after = min(
+        (t for t, s, _, _, _ in seen if t > up_at and s in (200, 201)), default=None
+    )
+    assert first_ok_after is not None and first_ok_after - up_at < 5
+    assert_consistent(stack)
+    print(
+        f"postgres down {down_at:.1f}-{up_at:.1f} s: {len(seen)} requests, {len(unavailable)} "
+        f"answered 503, slowest {slowest * 1000:.0f} ms, ok again {first_ok_after - up_at:.2f} s "
+        "after it was back"
+    )
+
+
+# --------------------------------------------------------------------------- Redis
+
+
+def test_redis_down_rest_play_goes_on_live_boards_degrade_and_health_says_so(
+    stack: Stack,
+) -> None:
+    from websockets.sync.client import connect
+
+    ((_, token),) = stack.players(1, "nored")
+    server = stack.start_server("nored")
+    ws_url = f"ws://127.0.0.1:{server.port}/ws/leaderboards/daily/wrap-closed/"
+    origin = {"Origin": server.url}
+    game = start(server, token)
+    stack.stop_redis()
+
+    chooser = random.Random(5)
+    slowest = 0.0
+    for _ in range(8):
+        status, game, _, took = send(server, token, game, **choose(game, chooser))
+        assert status == 200, game
+        slowest = max(slowest, took)
+    status, game, _, took = send(server, token, game, action="resign")  # a result, a board line
+    assert status == 200 and game["status"] == "lost", game
+    rank = game["result"]["board"]["rank"]  # counted in PostgreSQL without the cache
+    assert rank >= 1
+    status, another, _, _ = request("POST", f"{server.url}/api/games", {"mode": "daily"}, token)
+    assert status == 201, another
+    status, board, _, _ = request("GET", f"{server.url}/api/leaderboards/daily", token=token)
+    assert status == 200 and board["me"]["rank"] == rank
+
+    status, health, _, _ = request("GET", f"{server.url}/api/health")
+    assert status == 503 and health["checks"]["redis"]["status"] == "failing"
+    assert health["checks"]["database"]["status"] == "ok"
+    with (
+        pytest.raises(Exception),  # noqa: B017 - the live board cannot be served: refused or closed
+        connect(ws_url, additional_headers=origin, open_timeout=10) as socket,
+    ):
+        socket.recv(timeout=5)
+
+    stack.start_redis()
+    status, health, _, _ = wait_until(
+        lambda: (r := request("GET", f"{server.url}/api/health"))[0] == 200 and r, 15, "health"
+    )
+    assert health["checks"]["redis"]["status"] == "ok"
+    with connect(ws_url, additional_headers=origin, open_timeout=10) as socket:
+        live = json.loads(socket.recv(timeout=5))
+    assert live["type"] == "board"
+    assert "nored0" in {line["player"]["username"] for line in live["lines"]}
+    assert slowest < 3, f"a move took {slowest:.1f} s with Redis down"
+    assert_consistent(stack)
+    print(f"Redis down: slowest REST move {slowest * 1000:.0f} ms")
+
+
+# --------------------------------------------------------------------------- Celery
+
+
+def test_a_worker_killed_mid_precompute_duplicates_and_loses_nothing(stack: Stack) -> None:
+    from datetime import timedelta
+
+    from tripeaks.dealday import deal_day
+
+    days_ahead = 7
+    expected = (days_ahead + 1) * 4
+    ((_, token),) = stack.players(1, "early")
+    server = stack.start_server("celery-web")
+    stack.sql("DELETE FROM play_deal WHERE source = 'daily' AND NOT EXISTS "
+              "(SELECT 1 FROM play_game WHERE deal_id = play_deal.id)")
+
+    def dailies() -> int:
+        return int(stack.sql("SELECT count(*) FROM play_deal WHERE source = 'daily'")[0][0])
+
+    # No worker yet: a daily deal nobody precomputed is made on request.
+    before = dailies()
+    game = start(server, token, rules={"wrap": False, "open": True})
+    assert game["mode"] == "daily" and dailies() == before + 1
+
+    worker = stack.start_worker("precompute-1")
+    stack.python(
+        "from tripeaks.play.tasks import precompute_daily_deals\n"
+        f"print(json.dumps(precompute_daily_deals.delay({days_ahead}).id))"
+    )
+    wait_until(lambda: dailies() >= 8, 30, "the precompute to be under way")
+    worker.kill()
+    killed = time.monotonic()
+    at_kill = dailies()
+    assert at_kill < expected
+    second = stack.start_worker("precompute-2")
+    try:
+        wait_until(lambda: dailies() == expected, 60, "the next worker to finish the work", 0.2)
+    except TimeoutError:
+        raise AssertionError(
+            f"{dailies()}/{expected} deals; worker log:\n{second.log_text()[-4000:]}"
+        ) from None
+    finished = time.monotonic()
+    time.sleep(1)
+    assert dailies() == expected
+    duplicates = stack.sql(
+        "SELECT day, rules_key, layout, count(*) FROM play_deal WHERE source = 'daily' "
+        "GROUP BY 1, 2, 3 HAVING count(*) > 1"
+    )
+    assert duplicates == []
+    days = {row[0] for row in stack.sql("SELECT DISTINCT day FROM play_deal WHERE source = 'daily'")}
+    today = deal_day()
+    assert {today + timedelta(days=d) for d in range(days_ahead + 1)} <= days
+    print(
+        f"worker killed with {at_kill}/{expected} daily deals made; the next worker made the rest "
+        f"in {finished - killed:.1f} s (visibility timeout 4 s, sweep every 1 s)"
+    )
