@@ -106,12 +106,16 @@ class Stack:
     redis_port: int
     processes: list[Process] = field(default_factory=list)
     redis: subprocess.Popen[bytes] | None = None
+    # Environment every process of the stack gets on top of env()'s (e.g. the soak's rates).
+    overrides: dict[str, str] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
-    def create(cls) -> Stack:
+    def create(cls, overrides: dict[str, str] | None = None) -> Stack:
         root = Path(tempfile.mkdtemp(prefix="tripeaks-stack-"))
-        stack = cls(root=root, pg_port=free_port(), redis_port=free_port())
+        stack = cls(
+            root=root, pg_port=free_port(), redis_port=free_port(), overrides=overrides or {}
+        )
         try:
             stack._initdb()
             stack.start_postgres()
@@ -174,6 +178,7 @@ class Stack:
             FAIR_PLAY_MIN_MS_PER_MOVE="0",
             PYTHONUNBUFFERED="1",
         )
+        env.update(self.overrides)
         env.update(extra)
         return env
 
@@ -298,6 +303,15 @@ class Stack:
         log.close()
         wait_until(self.redis_up, 15, "redis-server")
 
+    def redis_pid(self) -> int | None:
+        return None if self.redis is None else self.redis.pid
+
+    def postgres_pids(self) -> list[int]:
+        """The postmaster and every process it started (backends, checkpointer, ...)."""
+        postmaster = int((self.pgdata / "postmaster.pid").read_text().split()[0])
+        children = Path(f"/proc/{postmaster}/task/{postmaster}/children").read_text().split()
+        return [postmaster, *map(int, children)]
+
     def stop_redis(self) -> None:
         if self.redis is not None and self.redis.poll() is None:
             self.redis.kill()
@@ -339,11 +353,15 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def start_server(self, name: str = "daphne", port: int | None = None) -> Process:
+    def start_server(
+        self, name: str = "daphne", port: int | None = None, access_log: bool = True
+    ) -> Process:
         port = port or free_port()
+        quiet = [] if access_log else ["--access-log", "/dev/null"]
         server = self._spawn(
             name,
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "tripeaks.asgi:application"],
+            [str(BIN / "daphne"), *quiet, "-b", "127.0.0.1", "-p", str(port)]
+            + ["tripeaks.asgi:application"],
             port,
         )
 
