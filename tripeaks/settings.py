@@ -81,6 +81,7 @@ AUTH_USER_MODEL = "accounts.User"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tripeaks.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tripeaks.logging_json.RequestLogMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -311,6 +312,16 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# HTML pages only (tripeaks/security.py). Report-only until the page shell's inline script carries
+# the nonce; CSP_REPORT_ONLY=0 enforces it.
+CONTENT_SECURITY_POLICY: str = env.str(
+    "CONTENT_SECURITY_POLICY",
+    default="default-src 'self'; script-src 'self' 'nonce-{nonce}'; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'",
+)
+CSP_REPORT_ONLY: bool = env.bool("CSP_REPORT_ONLY", default=True)
 if not DEBUG:
     # Production profile: HTTPS only. Behind a TLS-terminating proxy, set
     # SECURE_PROXY_SSL_HEADER_ENABLED=1 so Django trusts X-Forwarded-Proto.

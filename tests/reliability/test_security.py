@@ -194,3 +194,21 @@ def test_deal_rows_are_never_serialised_to_players(user: Any) -> None:
     deal = Deal.objects.get(games__id=game["id"])
     for text in texts:
         assert deal.code not in text and '"code"' not in text and '"seed"' not in text
+
+
+def test_the_page_shell_carries_a_content_security_policy(client: Any, settings: Any) -> None:
+    first, second = client.get("/"), client.get("/")
+    assert first.status_code == 200
+    policy = first["Content-Security-Policy-Report-Only"]
+    for part in (
+        "default-src 'self'",
+        "script-src 'self' 'nonce-",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+    ):
+        assert part in policy
+    assert policy != second["Content-Security-Policy-Report-Only"]  # a fresh nonce each time
+    assert "Content-Security-Policy" not in client.get("/api/today")  # JSON needs none
+    settings.CSP_REPORT_ONLY = False
+    assert "script-src 'self' 'nonce-" in client.get("/")["Content-Security-Policy"]
