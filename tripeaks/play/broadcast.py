@@ -16,12 +16,17 @@ def game_group(game_id: UUID | str) -> str:
     return f"game-{game_id}"
 
 
-def broadcast_view(game_id: UUID | str, view: dict[str, Any]) -> None:
+async def send_view(game_id: UUID | str, view: dict[str, Any]) -> None:
     """The database is the truth; the channel layer is at-most-once, so a failure here only logs."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(game_group(game_id), {"type": "game.view", "view": view})
+        await layer.group_send(game_group(game_id), {"type": "game.view", "view": view})
     except Exception:  # a broken channel layer must not fail a stored move
         log.warning("could not broadcast game view", extra={"game": str(game_id)}, exc_info=True)
+
+
+def broadcast_view(game_id: UUID | str, view: dict[str, Any]) -> None:
+    """`send_view` from synchronous code (a REST request)."""
+    async_to_sync(send_view)(game_id, view)

@@ -14,7 +14,7 @@ from rest_framework.exceptions import ValidationError
 from tripeaks import throttling
 from tripeaks.play import services
 from tripeaks.play.api import view_of
-from tripeaks.play.broadcast import game_group
+from tripeaks.play.broadcast import game_group, send_view
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game
 from tripeaks.play.serializers import MoveSerializer
@@ -117,12 +117,15 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         data = serializer.validated_data
         try:
-            outcome = await database_sync_to_async(services.apply_move)(
+            # Not thread-sensitive: moves of different games run in parallel threads (each with its
+            # own connection), so one game's commit does not queue every other socket behind it.
+            outcome = await database_sync_to_async(services.apply_move, thread_sensitive=False)(
                 game_id=self.game_id,
                 user=self.scope["user"],
                 seq=data["seq"],
                 action=data["action"],
                 position=data.get("position"),
+                broadcast=False,
             )
         except PlayError as error:
             body: dict[str, Any] = {"type": "error", "detail": error.message, "code": error.code}
@@ -136,6 +139,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         if outcome.replayed:
             reply["replayed"] = True
         await self._send(reply)
+        if not outcome.replayed:
+            await send_view(self.game_id, outcome.view)
 
     async def game_view(self, event: dict[str, Any]) -> None:
         """A move made elsewhere (another tab, the REST API) on this game."""
