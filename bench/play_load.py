@@ -19,6 +19,8 @@ import asyncio
 import json
 import os
 import random
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -54,7 +56,12 @@ def bench_env() -> dict[str, str]:
     )
     # Every simulated player comes from 127.0.0.1 and moves at machine speed: the throttles meant
     # for people on the open internet would measure themselves, not the server.
-    for name in ("THROTTLE_MOVES", "THROTTLE_MOVES_ADDRESS", "THROTTLE_GAME_STARTS", "THROTTLE_GAME_STARTS_ADDRESS"):
+    for name in (
+        "THROTTLE_MOVES",
+        "THROTTLE_MOVES_ADDRESS",
+        "THROTTLE_GAME_STARTS",
+        "THROTTLE_GAME_STARTS_ADDRESS",
+    ):
         env[name] = "1000000/s"
     env["THROTTLE_USER"] = env["THROTTLE_ANON"] = "1000000/s"
     return env
@@ -114,6 +121,12 @@ def rss_kb(pid: int) -> int:
 
 
 def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subprocess.Popen[bytes]]:
+    for port in range(base_port, base_port + count):
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                raise SystemExit(
+                    f"port {port} is taken (a server left from an earlier run?); use --port"
+                )
     # Server logs go to a file: a pipe nobody reads would fill up and stall the server.
     log = (Path(tempfile.gettempdir()) / "tripeaks-bench-servers.log").open("ab")
     servers = []
@@ -128,11 +141,7 @@ def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subpr
             str(base_port + i),
             "tripeaks.asgi:application",
         ]
-        servers.append(
-            subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=log, stderr=log
-            )
-        )
+        servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log))
     for i in range(count):
         deadline = time.monotonic() + 30
         while True:
@@ -146,6 +155,17 @@ def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subpr
                     raise SystemExit(f"server on port {base_port + i} did not come up") from None
                 time.sleep(0.2)
     return servers
+
+
+def stop_servers(servers: list[subprocess.Popen[bytes]]) -> None:
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 @dataclass
@@ -201,12 +221,12 @@ async def play_one_game(
     tally.games.add(game["id"])
     async with websockets.connect(
         f"ws://127.0.0.1:{port}/ws/games/{game['id']}/", additional_headers=headers
-    ) as socket:
-        view = json.loads(await asyncio.wait_for(socket.recv(), REPLY_TIMEOUT_S))["game"]
+    ) as connection:
+        view = json.loads(await asyncio.wait_for(connection.recv(), REPLY_TIMEOUT_S))["game"]
         while view["status"] in ("playing", "stuck") and time.monotonic() < until:
             sent = time.perf_counter()
-            await socket.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
-            reply = json.loads(await asyncio.wait_for(socket.recv(), REPLY_TIMEOUT_S))
+            await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
+            reply = json.loads(await asyncio.wait_for(connection.recv(), REPLY_TIMEOUT_S))
             tally.latencies.append((time.perf_counter() - sent) * 1000)
             if reply["type"] != "view":
                 tally.errors.append(reply.get("detail", "?"))
@@ -284,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.players <= 1000 or not 1 <= args.seconds <= 900 or not 1 <= args.servers <= 8:
         parser.error("keep it bounded: 1-1000 players, 1-900 seconds, 1-8 servers")
 
+    # A SIGTERM (a timeout, Ctrl-C from a supervisor) must still run the `finally` that stops the servers.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     env = bench_env()
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
@@ -302,10 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         tally, elapsed = asyncio.run(run_players(players, ports, args.seconds))
         rss_end = [rss_kb(server.pid) for server in servers]
     finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            server.wait(timeout=10)
+        stop_servers(servers)
     print(
         f"TriPeaks play load: {args.players} players, {args.servers} Daphne servers, {os.cpu_count()} cores, loopback"
     )
