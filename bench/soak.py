@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -31,7 +32,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.play_load import Tally, percentile, player, rss_kb  # noqa: E402
+from bench.play_load import (  # noqa: E402
+    REPLY_TIMEOUT_S,
+    Tally,
+    choose,
+    percentile,
+    player,
+    rss_kb,
+    start_game,
+)
 from tests.reliability.stack import Stack  # noqa: E402
 
 SOAK_ENV = {
@@ -98,6 +107,37 @@ async def sampler(
             return
 
 
+async def paced_player(
+    port: int, session: str, token: str, until: float, tally: Tally, seed: int, think_s: float
+) -> None:
+    """bench/play_load's player, thinking a while (exponential, mean `think_s`) before each move."""
+    import websockets
+
+    chooser = random.Random(seed)
+    headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
+    await asyncio.sleep(chooser.uniform(0, think_s))  # players do not all start at once
+    while time.monotonic() < until:
+        try:
+            game = await asyncio.to_thread(start_game, port, token)
+            tally.games.add(game["id"])
+            url = f"ws://127.0.0.1:{port}/ws/games/{game['id']}/"
+            async with websockets.connect(url, additional_headers=headers) as socket:
+                view = json.loads(await asyncio.wait_for(socket.recv(), REPLY_TIMEOUT_S))["game"]
+                while view["status"] in ("playing", "stuck"):
+                    await asyncio.sleep(chooser.expovariate(1 / think_s))
+                    if time.monotonic() >= until:
+                        return
+                    sent = time.perf_counter()
+                    await socket.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
+                    reply = json.loads(await asyncio.wait_for(socket.recv(), REPLY_TIMEOUT_S))
+                    tally.latencies.append((time.perf_counter() - sent) * 1000)
+                    if reply["type"] != "view":
+                        tally.errors.append(reply.get("detail", "?"))
+                    view = reply.get("game", view)
+        except (websockets.ConnectionClosed, TimeoutError, OSError) as error:
+            tally.errors.append(f"{type(error).__name__}: {error}")
+
+
 async def soak(
     stack: Stack,
     players: list[tuple[str, str]],
@@ -105,6 +145,7 @@ async def soak(
     seconds: float,
     every: float,
     named: dict[str, int],
+    think_s: float = 0.0,
 ) -> tuple[Tally, float, list[dict[str, Any]]]:
     tally = Tally()
     samples: list[dict[str, Any]] = []
@@ -113,7 +154,9 @@ async def soak(
     await asyncio.gather(
         sampler(stack, named, tally, until, every, samples),
         *(
-            player(ports[i % len(ports)], session, token, until, tally, i)
+            paced_player(ports[i % len(ports)], session, token, until, tally, i, think_s)
+            if think_s
+            else player(ports[i % len(ports)], session, token, until, tally, i)
             for i, (session, token) in enumerate(players)
         ),
     )
@@ -139,6 +182,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--sample-seconds", type=float, default=60.0)
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="mean pause before each move (0: as fast as the server answers, bench/play_load's players)",
+    )
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args(argv)
     if not 1 <= args.players <= 2000 or not 0.1 <= args.minutes <= 60 or not 1 <= args.servers <= 8:
@@ -165,7 +214,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"RSS at start (MB): { {k: round(v, 1) for k, v in rss_start.items()} }", flush=True)
         print(f"{args.players} players for {args.minutes:g} min...", flush=True)
         tally, elapsed, samples = asyncio.run(
-            soak(stack, players, [s.port or 0 for s in servers], args.minutes * 60, every, named)
+            soak(
+                stack,
+                players,
+                [s.port or 0 for s in servers],
+                args.minutes * 60,
+                every,
+                named,
+                args.think_ms / 1000,
+            )
         )
         rss_end = memory(stack, named)
         for server in servers:
@@ -179,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = {
         "players": args.players,
         "servers": args.servers,
+        "think_ms": args.think_ms,
         "cores": os.cpu_count(),
         "seconds": round(elapsed, 1),
         "moves": len(tally.latencies),
@@ -198,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
         "replay_mismatches": bad,
     }
     print(
-        f"\nTriPeaks soak: {args.players} players, {args.servers} Daphne servers, "
+        f"\nTriPeaks soak: {args.players} players (think {args.think_ms:g} ms), "
+        f"{args.servers} Daphne servers, "
         f"{os.cpu_count()} cores, loopback, private PostgreSQL and Redis"
     )
     print(

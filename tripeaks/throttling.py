@@ -48,37 +48,60 @@ class Limit:
     scope: str
     ident: str
 
-    def hit(self) -> int | None:
-        """Count one request; seconds to wait if it is over the limit, else None.
-
-        Fails open (None) when the cache cannot be reached.
-        """
+    def window(self, now: float) -> tuple[str, int, int, int] | None:
+        """(cache key, allowed, period, seconds left) of the current window; None: no limit."""
         parsed = parse_rate(settings.PLAY_THROTTLE_RATES.get(self.scope))
         if parsed is None:
             return None
         allowed, period = parsed
-        now = time.time()
-        window = int(now // period)
-        key = f"throttle:{self.scope}:{self.ident}:{window}"
+        index = int(now // period)
+        left = max(1, math.ceil((index + 1) * period - now))
+        return f"throttle:{self.scope}:{self.ident}:{index}", allowed, period, left
+
+
+def _count(windows: list[tuple[str, int, int, int]]) -> list[int]:
+    """Add one to each window's counter (created with the window's lifetime); the new counts."""
+    redis = _redis()
+    if redis is not None:
+        # One round trip for every limit: SET NX creates the counter, INCR counts (atomic).
+        pipe = redis.pipeline(transaction=False)
+        for key, _, period, _ in windows:
+            real = cache.make_key(key)
+            pipe.set(real, 0, ex=period + 1, nx=True)
+            pipe.incr(real)
+        return [int(value) for value in pipe.execute()[1::2]]
+    counts = []
+    for key, _, period, _ in windows:
+        cache.add(key, 0, timeout=period + 1)
         try:
-            # add() creates the counter with the window's lifetime; incr() is atomic in Redis.
-            cache.add(key, 0, timeout=period + 1)
-            try:
-                count = cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.set(key, 1, timeout=period + 1)
-                count = 1
-        except Exception:  # fail open: a cache outage must not stop play
-            log.warning("throttle cache unreachable; letting the request through", exc_info=True)
-            return None
-        if count <= allowed:
-            return None
-        return max(1, math.ceil((window + 1) * period - now))
+            counts.append(cache.incr(key))
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=period + 1)
+            counts.append(1)
+    return counts
+
+
+def _redis() -> Any | None:
+    if not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+        return None
+    return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
 
 
 def check(limits: list[Limit]) -> int | None:
-    """Count the request against every limit; the longest wait among those it is over."""
-    waits = [wait for wait in (limit.hit() for limit in limits) if wait is not None]
+    """Count the request against every limit: the longest wait among those it is over, or None.
+
+    Fails open (None) when the cache cannot be reached.
+    """
+    now = time.time()
+    windows = [w for w in (limit.window(now) for limit in limits) if w is not None]
+    if not windows:
+        return None
+    try:
+        counts = _count(windows)
+    except Exception:  # fail open: a cache outage must not stop play
+        log.warning("throttle cache unreachable; letting the request through", exc_info=True)
+        return None
+    waits = [left for (_, allowed, _, left), n in zip(windows, counts, strict=True) if n > allowed]
     return max(waits) if waits else None
 
 
