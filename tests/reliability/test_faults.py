@@ -135,7 +135,7 @@ def test_two_moves_at_once_from_two_servers_exactly_one_applies(stack: Stack) ->
 def test_postgres_restart_while_players_move_gives_clear_503s_then_recovers(
     stack: Stack,
 ) -> None:
-    players = stack.players(4, "pgfault")
+    players = stack.players(5, "pgfault")
     servers = [stack.start_server("pg-1"), stack.start_server("pg-2")]
     seen: list[tuple[float, int, dict[str, Any], dict[str, str], float]] = []
     stop = threading.Event()
@@ -160,10 +160,38 @@ def test_postgres_restart_while_players_move_gives_clear_503s_then_recovers(
             if status == 503:
                 time.sleep(0.2)
 
+    socket_seen: list[dict[str, Any]] = []
+
+    def play_over_the_socket(session: str, token: str) -> None:
+        """One more player, on the game socket: the outage is an error frame, not a dead socket."""
+        from websockets.sync.client import connect
+
+        server = servers[0]
+        chooser = random.Random(99)
+        while not stop.is_set():
+            status, game, _, _ = request(
+                "POST", f"{server.url}/api/games", {"mode": "daily"}, token
+            )
+            if status != 201:
+                time.sleep(0.2)
+                continue
+            with connect(
+                f"ws://127.0.0.1:{server.port}/ws/games/{game['id']}/",
+                additional_headers={"Cookie": f"sessionid={session}", "Origin": server.url},
+            ) as socket:
+                view = json.loads(socket.recv(timeout=10))["game"]
+                while not stop.is_set() and view["status"] in ("playing", "stuck"):
+                    socket.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
+                    reply = json.loads(socket.recv(timeout=10))
+                    socket_seen.append(reply)
+                    view = reply.get("game", view)
+                    time.sleep(0.2 if reply["type"] == "error" else 0.02)
+
     threads = [
         threading.Thread(target=play, args=(i, token), daemon=True)
-        for i, (_, token) in enumerate(players)
+        for i, (_, token) in enumerate(players[:-1])
     ]
+    threads.append(threading.Thread(target=play_over_the_socket, args=players[-1], daemon=True))
     for thread in threads:
         thread.start()
     time.sleep(2)
@@ -190,8 +218,12 @@ def test_postgres_restart_while_players_move_gives_clear_503s_then_recovers(
         (t for t, s, _, _, _ in seen if t > up_at and s in (200, 201)), default=None
     )
     assert first_ok_after is not None and first_ok_after - up_at < 5
+    socket_errors = [r for r in socket_seen if r["type"] == "error"]
+    assert {r["code"] for r in socket_errors} <= {"unavailable"}, socket_errors
+    assert socket_seen and socket_seen[-1]["type"] == "view", socket_seen[-3:]
     assert_consistent(stack)
     print(
+        f"socket player: {len(socket_seen)} frames answered, {len(socket_errors)} 'unavailable'; "
         f"postgres down {down_at:.1f}-{up_at:.1f} s: {len(seen)} requests, {len(unavailable)} "
         f"answered 503, slowest {slowest * 1000:.0f} ms, ok again {first_ok_after - up_at:.2f} s "
         "after it was back"
