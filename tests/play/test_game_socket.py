@@ -81,7 +81,8 @@ async def test_a_move_reaches_the_games_other_sockets(started: Any) -> None:
         await socket.receive_json_from()
     await first.send_json_to({"seq": 0, **line[0]})
     assert (await first.receive_json_from())["game"]["seq"] == 1
-    pushed = await second.receive_json_from(timeout=3)
+    # Generous: under a loaded CI the hop through Redis can take seconds; what matters is that it comes.
+    pushed = await second.receive_json_from(timeout=15)
     assert pushed["type"] == "view" and pushed["game"]["seq"] == 1
     await first.disconnect()
     await second.disconnect()
