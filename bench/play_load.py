@@ -79,19 +79,11 @@ def create_database(url: str) -> None:
 
 
 def setup_players(count: int) -> list[tuple[str, str]]:
-    """Players with a session cookie (for the socket) and a token (for starting games)."""
+    """Django set up, today's daily deal made, and `count` players ready to play."""
     import django
 
     django.setup()
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.cache import cache
-    from rest_framework.authtoken.models import Token
 
     from tripeaks.dealday import deal_day
     from tripeaks.engine.rules import Rules
@@ -99,10 +91,25 @@ def setup_players(count: int) -> list[tuple[str, str]]:
 
     cache.clear()
     daily_deal(deal_day(), Rules())
+    return make_players(count, "bench")
+
+
+def make_players(count: int, prefix: str) -> list[tuple[str, str]]:
+    """(Inside a Django process.) Players ``{prefix}{i}``, each with a signed-in session key (for
+    the socket) and a token (for starting games over REST)."""
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+    from rest_framework.authtoken.models import Token
+
     users = get_user_model()
     players = []
     for i in range(count):
-        user, _ = users.objects.get_or_create(username=f"bench{i}")
+        user, _ = users.objects.get_or_create(username=f"{prefix}{i}")
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"

@@ -140,23 +140,20 @@ class GameStartThrottle(_PlayThrottle):
     kind = "game_start"
 
 
-class FailOpenUserRateThrottle(UserRateThrottle):
-    """DRF's per-user request rate, letting requests through when the cache is down."""
+class FailOpen:
+    """A DRF throttle that lets requests through when the cache is down."""
 
     def allow_request(self, request: Request, view: Any) -> bool:
         try:
-            return super().allow_request(request, view)
+            return super().allow_request(request, view)  # type: ignore[misc]
         except Exception:  # fail open: a cache outage must not stop play
             log.warning("throttle cache unreachable; letting the request through", exc_info=True)
             return True
 
 
-class FailOpenAnonRateThrottle(AnonRateThrottle):
-    """DRF's per-address anonymous request rate, letting requests through when the cache is down."""
+class FailOpenUserRateThrottle(FailOpen, UserRateThrottle):
+    """DRF's per-user request rate, failing open."""
 
-    def allow_request(self, request: Request, view: Any) -> bool:
-        try:
-            return super().allow_request(request, view)
-        except Exception:  # fail open: a cache outage must not stop play
-            log.warning("throttle cache unreachable; letting the request through", exc_info=True)
-            return True
+
+class FailOpenAnonRateThrottle(FailOpen, AnonRateThrottle):
+    """DRF's per-address anonymous request rate, failing open."""

@@ -389,35 +389,10 @@ class Stack:
     def players(self, count: int, prefix: str) -> list[tuple[str, str]]:
         """Players ``{prefix}{i}`` with a session key (sockets) and a token (REST)."""
         code = (
-            "from tests.reliability.stack import make_players\n"
+            "from bench.play_load import make_players\n"
             f"print(json.dumps(make_players({count}, {prefix!r})))\n"
         )
         return [tuple(pair) for pair in self.python(code)]  # type: ignore[misc]
-
-
-def make_players(count: int, prefix: str) -> list[tuple[str, str]]:
-    """(Inside a Django process.) Players with a signed-in session and a token."""
-    from django.contrib.auth import (
-        BACKEND_SESSION_KEY,
-        HASH_SESSION_KEY,
-        SESSION_KEY,
-        get_user_model,
-    )
-    from django.contrib.sessions.backends.db import SessionStore
-    from rest_framework.authtoken.models import Token
-
-    users = get_user_model()
-    made = []
-    for i in range(count):
-        user, _ = users.objects.get_or_create(username=f"{prefix}{i}")
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        token, _ = Token.objects.get_or_create(user=user)
-        made.append((session.session_key or "", token.key))
-    return made
 
 
 def check_database() -> dict[str, Any]:
