@@ -120,6 +120,12 @@ def make_players(count: int, prefix: str) -> list[tuple[str, str]]:
     return players
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kb(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -328,7 +334,9 @@ def main(argv: list[str] | None = None) -> int:
             run_players(players[:1], ports[:1], args.baseline_seconds)
         )
         rss_start = [rss_kb(server.pid) for server in servers]
+        cpu_start = sum(cpu_seconds(server.pid) for server in servers)
         tally, elapsed = asyncio.run(run_players(players, ports, args.seconds))
+        cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_start
         rss_end = [rss_kb(server.pid) for server in servers]
     finally:
         stop_servers(servers)
@@ -342,6 +350,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"p99 vs goal {GOAL_P99_MS:.0f} ms: {percentile(tally.latencies, 0.99) / GOAL_P99_MS:.2f}x (below 1 meets it)"
+    )
+    moves = max(1, len(tally.latencies))
+    print(
+        f"server CPU: {cpu_used:.1f} s for {moves} moves = {cpu_used / moves * 1000:.2f} ms a move (all servers)"
     )
     for i, (before, after) in enumerate(zip(rss_start, rss_end, strict=True)):
         print(
