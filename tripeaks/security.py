@@ -6,9 +6,11 @@ framing, forms posting only to the site. Inline ``<script>`` blocks run only wit
 nonce: templates write ``<script nonce="{{ request.csp_nonce }}">``. Inline SVG and styles set
 from JavaScript are unaffected.
 
-``CSP_REPORT_ONLY`` (default on) sends it as ``Content-Security-Policy-Report-Only``: browsers
-report what it would block without blocking it, so the front end can adopt the nonce before the
-policy is enforced (``CSP_REPORT_ONLY=0``).
+The policy is enforced (``Content-Security-Policy``). No page needs an exemption: the Swagger UI
+at ``/api/docs`` is drf-spectacular's split view, which loads its start-up script from
+``/api/docs?script=`` (JavaScript, so no policy of its own) instead of inlining it; the admin's
+scripts are all files. ``CSP_REPORT_ONLY=1`` sends it as ``Content-Security-Policy-Report-Only``
+instead: browsers report what it would block without blocking it (to try a stricter policy).
 """
 
 from __future__ import annotations

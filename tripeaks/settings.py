@@ -312,8 +312,8 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
-# HTML pages only (tripeaks/security.py). Report-only until the page shell's inline script carries
-# the nonce; CSP_REPORT_ONLY=0 enforces it.
+# HTML pages only (tripeaks/security.py). Enforced; CSP_REPORT_ONLY=1 only reports what it would
+# block (Content-Security-Policy-Report-Only), e.g. to try a stricter policy.
 CONTENT_SECURITY_POLICY: str = env.str(
     "CONTENT_SECURITY_POLICY",
     default="default-src 'self'; script-src 'self' 'nonce-{nonce}'; "
@@ -321,7 +321,7 @@ CONTENT_SECURITY_POLICY: str = env.str(
     "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
     "frame-ancestors 'none'",
 )
-CSP_REPORT_ONLY: bool = env.bool("CSP_REPORT_ONLY", default=True)
+CSP_REPORT_ONLY: bool = env.bool("CSP_REPORT_ONLY", default=False)
 if not DEBUG:
     # Production profile: HTTPS only. Behind a TLS-terminating proxy, set
     # SECURE_PROXY_SSL_HEADER_ENABLED=1 so Django trusts X-Forwarded-Proto.

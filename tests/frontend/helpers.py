@@ -16,7 +16,9 @@ def view(page: Any) -> dict[str, Any]:
 
 
 def wait_seq(page: Any, seq: int) -> dict[str, Any]:
-    page.wait_for_function(f"window.__tpGame && window.__tpGame.view().seq >= {seq}")
+    # A function, not an expression: Playwright evaluates it once (allowed by DevTools under
+    # the CSP), where an expression would be evaluated on every poll (refused: no unsafe-eval).
+    page.wait_for_function(f"() => window.__tpGame && window.__tpGame.view().seq >= {seq}")
     return view(page)
 
 

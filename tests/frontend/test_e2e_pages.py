@@ -65,7 +65,7 @@ def test_a_second_players_win_appears_on_the_live_board(pages: Any) -> None:
 def test_page_weight_and_first_screen_time(pages: Any) -> None:
     page = pages.new(viewport=DESKTOP)
     page.goto("/")
-    page.wait_for_function("performance.getEntriesByName('tp-first-screen').length > 0")
+    page.wait_for_function("() => performance.getEntriesByName('tp-first-screen').length > 0")
     page.wait_for_load_state("networkidle")
     figures = page.evaluate(
         """() => {

@@ -89,7 +89,9 @@ def test_a_daily_deal_played_by_mouse_and_keyboard(pages: Any) -> None:
     assert undone["cards_left"] == after["cards_left"] + 1
 
     # The clock runs from the first move: the top bar ticks.
-    page.wait_for_function("document.querySelector('[data-testid=time]').textContent !== '0:00'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=time]').textContent !== '0:00'"
+    )
 
     # Reload mid-game: the start page offers Continue, with the same cards and undo history.
     page.reload()

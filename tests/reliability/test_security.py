@@ -199,7 +199,7 @@ def test_deal_rows_are_never_serialised_to_players(user: Any) -> None:
 def test_the_page_shell_carries_a_content_security_policy(client: Any, settings: Any) -> None:
     first, second = client.get("/"), client.get("/")
     assert first.status_code == 200
-    policy = first["Content-Security-Policy-Report-Only"]
+    policy = first["Content-Security-Policy"]  # enforced (more in test_csp_enforced.py)
     for part in (
         "default-src 'self'",
         "script-src 'self' 'nonce-",
@@ -208,7 +208,7 @@ def test_the_page_shell_carries_a_content_security_policy(client: Any, settings:
         "frame-ancestors 'none'",
     ):
         assert part in policy
-    assert policy != second["Content-Security-Policy-Report-Only"]  # a fresh nonce each time
+    assert policy != second["Content-Security-Policy"]  # a fresh nonce each time
     assert "Content-Security-Policy" not in client.get("/api/today")  # JSON needs none
-    settings.CSP_REPORT_ONLY = False
-    assert "script-src 'self' 'nonce-" in client.get("/")["Content-Security-Policy"]
+    settings.CSP_REPORT_ONLY = True
+    assert "script-src 'self' 'nonce-" in client.get("/")["Content-Security-Policy-Report-Only"]

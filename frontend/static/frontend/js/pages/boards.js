@@ -39,8 +39,9 @@ export async function mount(root, ctx, params) {
   const tab = params[0] || 'today';
   const tabs = { today: "Today", past: 'Past days', numbered: 'Numbered', alltime: 'All time' };
   root.innerHTML = `<nav class="tabs" aria-label="Boards">${Object.entries(tabs).map(([k, v]) => `<a href="#/boards/${k}"${k === tab ? ' aria-current="page"' : ''}>${v}</a>`).join('')}</nav>
-    <form class="board-form" onsubmit="return false"></form><div class="board-out" aria-live="polite"></div>`;
+    <form class="board-form"></form><div class="board-out" aria-live="polite"></div>`;
   const form = root.querySelector('.board-form');
+  form.addEventListener('submit', (e) => e.preventDefault());  // not an inline handler: the CSP blocks those
   const out = root.querySelector('.board-out');
   let socket = null;
   let live = null;
