@@ -145,7 +145,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "tripeaks:channels"},
+            "CONFIG": {
+                # Above the layer's 5 s blocking pop: redis-py 8's default read timeout is 5 s too,
+                # and an idle socket's consumer would die with a TimeoutError (channels_redis#422).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "prefix": "tripeaks:channels",
+            },
         }
     }
 else:
