@@ -36,6 +36,15 @@ def _fresh_cache() -> Iterator[None]:
     yield
 
 
+@pytest.fixture(autouse=True)
+def _close_move_writers() -> Iterator[None]:
+    """Socket tests open the move writer's own connection; closed before the database goes."""
+    yield
+    from tripeaks.play import move_writer
+
+    move_writer.close_all()
+
+
 @pytest.fixture
 def password() -> str:
     """The password every factory-made user has."""

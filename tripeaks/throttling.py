@@ -19,12 +19,16 @@ same behaviour.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
+import redis.asyncio
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from rest_framework.request import Request
@@ -87,13 +91,22 @@ def _redis() -> Any | None:
     return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
 
 
+def _windows(limits: list[Limit]) -> list[tuple[str, int, int, int]]:
+    now = time.time()
+    return [w for w in (limit.window(now) for limit in limits) if w is not None]
+
+
+def _longest_wait(windows: list[tuple[str, int, int, int]], counts: list[int]) -> int | None:
+    waits = [left for (_, allowed, _, left), n in zip(windows, counts, strict=True) if n > allowed]
+    return max(waits) if waits else None
+
+
 def check(limits: list[Limit]) -> int | None:
     """Count the request against every limit: the longest wait among those it is over, or None.
 
     Fails open (None) when the cache cannot be reached.
     """
-    now = time.time()
-    windows = [w for w in (limit.window(now) for limit in limits) if w is not None]
+    windows = _windows(limits)
     if not windows:
         return None
     try:
@@ -101,8 +114,47 @@ def check(limits: list[Limit]) -> int | None:
     except Exception:  # fail open: a cache outage must not stop play
         log.warning("throttle cache unreachable; letting the request through", exc_info=True)
         return None
-    waits = [left for (_, allowed, _, left), n in zip(windows, counts, strict=True) if n > allowed]
-    return max(waits) if waits else None
+    return _longest_wait(windows, counts)
+
+
+_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _async_redis() -> Any | None:
+    """The event loop's own Redis client, for counting from async code without a thread hop."""
+    if _redis() is None:
+        return None
+    loop = asyncio.get_running_loop()
+    client = _async_clients.get(loop)
+    if client is None:
+        options = settings.CACHES["default"].get("OPTIONS", {})
+        client = _async_clients[loop] = redis.asyncio.Redis.from_url(
+            settings.CACHES["default"]["LOCATION"], **options
+        )
+    return client
+
+
+async def check_async(limits: list[Limit]) -> int | None:
+    """`check` for async code (the game socket): the same counters, the same answers."""
+    client = _async_redis()
+    if client is None:
+        return await sync_to_async(check, thread_sensitive=False)(limits)
+    windows = _windows(limits)
+    if not windows:
+        return None
+    try:
+        async with client.pipeline(transaction=False) as pipe:
+            for key, _, period, _ in windows:
+                real = cache.make_key(key)
+                pipe.set(real, 0, ex=period + 1, nx=True)
+                pipe.incr(real)
+            replies = await pipe.execute()
+    except Exception:  # fail open: a cache outage must not stop play
+        log.warning("throttle cache unreachable; letting the request through", exc_info=True)
+        return None
+    return _longest_wait(windows, [int(value) for value in replies[1::2]])
 
 
 def play_limits(kind: str, *, user_id: Any, address: str | None) -> list[Limit]:

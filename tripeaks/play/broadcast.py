@@ -1,4 +1,9 @@
-"""Best-effort fan-out of a game's new view to its other open sockets (other tabs)."""
+"""Best-effort fan-out of a game's new view to its other open sockets (other tabs).
+
+A socket tells the game's other sockets of its moves only once it knows there are any: each socket
+announces itself when it opens the game, and the sockets already there answer it. Alone (the
+usual case) a socket spends nothing on fan-out.
+"""
 
 from __future__ import annotations
 
@@ -16,15 +21,35 @@ def game_group(game_id: UUID | str) -> str:
     return f"game-{game_id}"
 
 
-async def send_view(game_id: UUID | str, view: dict[str, Any]) -> None:
+async def _deliver(
+    message: dict[str, Any], *, group: str | None = None, channel: str | None = None
+) -> None:
     """The database is the truth; the channel layer is at-most-once, so a failure here only logs."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        await layer.group_send(game_group(game_id), {"type": "game.view", "view": view})
+        if group is not None:
+            await layer.group_send(group, message)
+        else:
+            await layer.send(channel, message)
     except Exception:  # a broken channel layer must not fail a stored move
-        log.warning("could not broadcast game view", extra={"game": str(game_id)}, exc_info=True)
+        log.warning(
+            "could not reach a game's sockets", extra={"to": group or channel}, exc_info=True
+        )
+
+
+async def send_view(game_id: UUID | str, view: dict[str, Any]) -> None:
+    await _deliver({"type": "game.view", "view": view}, group=game_group(game_id))
+
+
+async def announce_peer(game_id: UUID | str, channel: str) -> None:
+    """A socket opened the game; the game's other sockets answer with `greet_peer`."""
+    await _deliver({"type": "game.peer", "channel": channel}, group=game_group(game_id))
+
+
+async def greet_peer(channel: str, view: dict[str, Any] | None) -> None:
+    await _deliver({"type": "game.greeting", "view": view}, channel=channel)
 
 
 def broadcast_view(game_id: UUID | str, view: dict[str, Any]) -> None:

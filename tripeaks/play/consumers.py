@@ -5,19 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
-from rest_framework.exceptions import ValidationError
 
 from tripeaks import throttling
 from tripeaks.play import services
-from tripeaks.play.api import view_of
-from tripeaks.play.broadcast import game_group, send_view
+from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_view
 from tripeaks.play.errors import PlayError
-from tripeaks.play.models import Game
 from tripeaks.play.serializers import MoveSerializer
+from tripeaks.play.socket_moves import SocketGame
 
 MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
@@ -36,11 +32,28 @@ def _first_error(detail: Any) -> str:
     return str(detail)
 
 
+def _plain_move(message: dict[str, Any]) -> dict[str, Any] | None:
+    """A well-formed move as the serializer would pass it, or None to let the serializer word
+    what is wrong. Nearly every frame is well formed: checking it here costs a fraction of DRF."""
+    seq, action, position = message.get("seq"), message.get("action"), message.get("position")
+    if len(message) > 3 or type(seq) is not int or seq < 0 or action not in services.ACTIONS:
+        return None
+    if action == "play" and (type(position) is not int or not 0 <= position <= 51):
+        return None
+    if position is not None and (type(position) is not int or not 0 <= position <= 51):
+        return None
+    return {"seq": seq, "action": action, "position": position}
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     game_id: str
     group: str
+    moves: SocketGame
     # The newest seq this socket has been sent: a broadcast of a move it already answered is dropped.
     seen_seq = -1
+    last_view: dict[str, Any] | None = None
+    # Whether another socket has the game open; alone, a socket has nobody to tell of its moves.
+    peers = False
     throttled_in_a_row = 0
 
     async def connect(self) -> None:
@@ -50,20 +63,24 @@ class GameConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
-        if not await self._owns_game(user):
+        self.moves = SocketGame(self.game_id, user)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        # Announced before the game is read, so a move stored meanwhile still reaches this socket.
+        await announce_peer(self.game_id, self.channel_name)
+        view = await self.moves.sync()
+        if view is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self._send({"type": "view", "game": await self._view()})
+        await self._send({"type": "view", "game": view})
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Every frame counts against the player's move rate, junk included.
-        # Off the database thread: counting is a Redis round trip and needs no ordering.
-        wait = await sync_to_async(throttling.check, thread_sensitive=False)(self._limits())
+        wait = await throttling.check_async(self._limits())
         if wait is not None:
             self.throttled_in_a_row += 1
             if self.throttled_in_a_row > MAX_THROTTLED_IN_A_ROW:
@@ -107,26 +124,25 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._error("a message must be a JSON object")
             return
         if message.get("type") == "sync":
-            await self._send({"type": "view", "game": await self._view()})
+            view = await self.moves.sync()
+            if view is None:
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            await self._send({"type": "view", "game": view})
             return
         await self._move(message)
 
     async def _move(self, message: dict[str, Any]) -> None:
-        serializer = MoveSerializer(data=message)
-        if not serializer.is_valid():
-            await self._error(_first_error(serializer.errors), code="invalid")
-            return
-        data = serializer.validated_data
+        data = _plain_move(message)
+        if data is None:
+            serializer = MoveSerializer(data=message)
+            if not serializer.is_valid():
+                await self._error(_first_error(serializer.errors), code="invalid")
+                return
+            data = serializer.validated_data
         try:
-            # Not thread-sensitive: moves of different games run in parallel threads (each with its
-            # own connection), so one game's commit does not queue every other socket behind it.
-            outcome = await database_sync_to_async(services.apply_move, thread_sensitive=False)(
-                game_id=self.game_id,
-                user=self.scope["user"],
-                seq=data["seq"],
-                action=data["action"],
-                position=data.get("position"),
-                broadcast=False,
+            outcome = await self.moves.move(
+                seq=data["seq"], action=data["action"], position=data.get("position")
             )
         except PlayError as error:
             body: dict[str, Any] = {"type": "error", "detail": error.message, "code": error.code}
@@ -140,7 +156,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if outcome.replayed:
             reply["replayed"] = True
         await self._send(reply)
-        if not outcome.replayed:
+        if self.peers and not outcome.replayed:
             await send_view(self.game_id, outcome.view)
 
     async def game_view(self, event: dict[str, Any]) -> None:
@@ -148,22 +164,26 @@ class GameConsumer(AsyncWebsocketConsumer):
         if event["view"]["seq"] > self.seen_seq:
             await self._send({"type": "view", "game": event["view"]})
 
+    async def game_peer(self, event: dict[str, Any]) -> None:
+        """Another socket opened this game: from now on tell it of every move, starting with the
+        newest this socket knows (it may have been stored while the newcomer read the game)."""
+        if event["channel"] == self.channel_name:
+            return
+        self.peers = True
+        await greet_peer(event["channel"], self.last_view)
+
+    async def game_greeting(self, event: dict[str, Any]) -> None:
+        """A socket that already had the game open answers this one's announcement."""
+        self.peers = True
+        if event["view"] is not None:
+            await self.game_view(event)
+
     async def _error(self, detail: str, code: str = "bad_message") -> None:
         await self._send({"type": "error", "detail": detail, "code": code})
 
     async def _send(self, body: dict[str, Any]) -> None:
         if "game" in body:
+            if body["game"]["seq"] > self.seen_seq:
+                self.last_view = body["game"]
             self.seen_seq = max(self.seen_seq, body["game"]["seq"])
         await self.send(text_data=json.dumps(body))
-
-    @database_sync_to_async
-    def _owns_game(self, user: Any) -> bool:
-        try:
-            return Game.objects.filter(pk=self.game_id, player=user).exists()
-        except (ValueError, ValidationError):
-            return False
-
-    @database_sync_to_async
-    def _view(self) -> dict[str, Any]:
-        game = Game.objects.select_related("deal").get(pk=self.game_id)
-        return view_of(game)

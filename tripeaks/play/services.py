@@ -119,13 +119,9 @@ def _queue_solve(deal_id: int) -> None:
 
 
 def _resign(game: Game, now: datetime) -> None:
-    state = engine.apply(load_game_state(game), engine.Resign())
-    game.state = dump_state(state)
-    game.seq += 1
-    Move.objects.create(
-        game=game, seq=game.seq, action="resign", at=now, elapsed_ms=clock_ms(game, now)
-    )
-    _finish(game, state, now)
+    step = advance(game, load_game_state(game), action="resign", position=None, now=now)
+    step.move.save()
+    _finish(game, step.state, now)
     game.save()
 
 
@@ -150,6 +146,78 @@ def _is_retry(game: Game, seq: int, action: str, position: int | None) -> bool:
     return applied is not None and applied.action == action and applied.position == position
 
 
+@dataclass
+class Step:
+    """One action worked out on a game in memory: the game's fields are already advanced."""
+
+    state: engine.State
+    move: Move
+    hint: dict[str, Any] | None = None
+
+
+def advance(
+    game: Game, state: engine.State, *, action: str, position: int | None, now: datetime
+) -> Step:
+    """Work out `action` on `game` (at `state`) in memory, or refuse it; nothing is stored.
+
+    The caller has checked the seq. Every write path of a move goes through here, so a game's
+    fields mean the same however the move was stored."""
+    if game.finished:
+        raise MoveRefused(f"the game is over ({game.status})")
+    if game.paused and action not in ("resume", "resign"):
+        raise MoveRefused("the game is paused: resume it first")
+    hint = None
+    if action in ENGINE_ACTIONS:
+        try:
+            state = engine.apply(state, _engine_move(action, position))
+        except engine.RuleError as error:
+            raise MoveRefused(str(error)) from None
+        if action in CLOCK_ACTIONS and game.started_at is None:
+            game.started_at = now
+            start_clock(game, now)
+    elif action == "hint":
+        hint = hint_payload(solver_hint(state))
+        game.hints += 1
+        game.assisted = True
+    elif action == "pause":
+        if game.paused:
+            raise MoveRefused("the game is already paused")
+        game.paused = True
+        stop_clock(game, now)
+    else:
+        if not game.paused:
+            raise MoveRefused("the game is not paused")
+        game.paused = False
+        if game.started_at is not None:
+            start_clock(game, now)
+    game.seq += 1
+    move = Move(
+        game=game,
+        seq=game.seq,
+        action=action,
+        position=position if action == "play" else None,
+        at=now,
+        elapsed_ms=clock_ms(game, now),
+    )
+    game.state = dump_state(state)
+    game.moves = state.moves
+    game.cards_left = state.cards_left
+    game.status = state.status
+    game.score = score(state, clock_ms(game, now) / 1000)
+    return Step(state, move, hint)
+
+
+def check_action(action: str) -> None:
+    if action not in ACTIONS:
+        raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
+
+
+def log_move(game: Game, user: Any, action: str) -> None:
+    log.info(
+        "move", extra={"game": str(game.id), "user": user.pk, "seq": game.seq, "action": action}
+    )
+
+
 def apply_move(
     *,
     game_id: UUID | str,
@@ -163,8 +231,7 @@ def apply_move(
 
     With `broadcast` the new view goes to the game's other sockets once committed; the game
     socket passes False and sends it itself, from its own event loop, which costs far less."""
-    if action not in ACTIONS:
-        raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
+    check_action(action)
     with transaction.atomic():
         game = (
             # of=self: lock the game only; every player of the daily deal shares its Deal row.
@@ -184,55 +251,13 @@ def apply_move(
                 f"seq {seq} is not the game's; it is at {game.seq}",
                 view=game_payload(game, state, now),
             )
-        if game.finished:
-            raise MoveRefused(f"the game is over ({game.status})")
-        if game.paused and action not in ("resume", "resign"):
-            raise MoveRefused("the game is paused: resume it first")
-        hint = None
-        if action in ENGINE_ACTIONS:
-            try:
-                state = engine.apply(state, _engine_move(action, position))
-            except engine.RuleError as error:
-                raise MoveRefused(str(error)) from None
-            if action in CLOCK_ACTIONS and game.started_at is None:
-                game.started_at = now
-                start_clock(game, now)
-        elif action == "hint":
-            hint = hint_payload(solver_hint(state))
-            game.hints += 1
-            game.assisted = True
-        elif action == "pause":
-            if game.paused:
-                raise MoveRefused("the game is already paused")
-            game.paused = True
-            stop_clock(game, now)
-        else:
-            if not game.paused:
-                raise MoveRefused("the game is not paused")
-            game.paused = False
-            if game.started_at is not None:
-                start_clock(game, now)
-        game.seq += 1
-        Move.objects.create(
-            game=game,
-            seq=game.seq,
-            action=action,
-            position=position if action == "play" else None,
-            at=now,
-            elapsed_ms=clock_ms(game, now),
-        )
-        game.state = dump_state(state)
-        game.moves = state.moves
-        game.cards_left = state.cards_left
-        game.status = state.status
-        game.score = score(state, clock_ms(game, now) / 1000)
-        if state.over:
-            _finish(game, state, now)
+        step = advance(game, state, action=action, position=position, now=now)
+        step.move.save()
+        if step.state.over:
+            _finish(game, step.state, now)
         game.save()
-        view = game_payload(game, state, now)
+        view = game_payload(game, step.state, now)
         if broadcast:
             transaction.on_commit(lambda: broadcast_view(game.pk, view))
-    log.info(
-        "move", extra={"game": str(game.id), "user": user.pk, "seq": game.seq, "action": action}
-    )
-    return MoveOutcome(view, hint=hint)
+    log_move(game, user, action)
+    return MoveOutcome(view, hint=step.hint)

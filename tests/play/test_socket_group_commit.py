@@ -1,0 +1,198 @@
+"""Socket moves stored by group commit (tripeaks/play/move_writer.py): many games' moves in one
+statement, never a fork, never a lost move, and the locked path wherever the copy may be stale."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import psycopg
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connection
+
+from tests.play.helpers import client_for, move, start_custom, winnable_code
+from tripeaks.asgi import application
+from tripeaks.engine import game as engine
+from tripeaks.play import move_writer
+from tripeaks.play.models import Game, Move
+from tripeaks.play.services import load_game_state
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def opened(user: Any, game_id: str) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(
+        application, f"/ws/games/{game_id}/", headers=[(b"origin", b"http://localhost")]
+    )
+    socket.scope["user"] = user
+    connected, _ = await socket.connect()
+    assert connected
+    assert (await socket.receive_json_from())["type"] == "view"
+    return socket
+
+
+async def frames(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
+    """Every frame the socket has had, until it falls quiet: replies and pushes from other tabs."""
+    received = [await socket.receive_json_from(timeout=15)]
+    while not await socket.receive_nothing(timeout=0.5):
+        received.append(await socket.receive_json_from())
+    return received
+
+
+def replayed_equals_stored(game_id: str) -> bool:
+    game = Game.objects.select_related("deal").get(pk=game_id)
+    from tripeaks.engine.rules import Rules
+    from tripeaks.play.deals import engine_deal
+
+    state = engine.new_game(engine_deal(game.deal), Rules.from_key(game.deal.rules_key))
+    for logged in Move.objects.filter(game=game).order_by("seq"):
+        if logged.action in ("play", "draw", "undo", "restart", "resign"):
+            data: dict[str, Any] = {"action": logged.action}
+            if logged.action == "play":
+                data["position"] = logged.position
+            state = engine.apply(state, engine.parse_move(data))
+    stored = load_game_state(game)
+    return (stored.position, stored.history, stored.moves, game.seq) == (
+        state.position,
+        state.history,
+        state.moves,
+        Move.objects.filter(game=game).count(),
+    )
+
+
+@pytest.fixture
+def code_and_line() -> tuple[str, list[dict[str, Any]]]:
+    return winnable_code()
+
+
+async def test_a_whole_won_game_over_the_socket_is_stored_move_by_move(
+    make_player: Any, code_and_line: Any
+) -> None:
+    user = await sync_to_async(make_player)("winner")
+    code, line = code_and_line
+    game = await sync_to_async(start_custom)(client_for(user), code)
+    socket = await opened(user, game["id"])
+    for seq, step in enumerate(line):
+        await socket.send_json_to({"seq": seq, **step})
+        reply = await socket.receive_json_from()
+        assert reply["type"] == "view", reply
+        assert reply["game"]["seq"] == seq + 1
+    # The last move ends the game: it goes the locked way and hands the result on.
+    assert reply["game"]["status"] == "won" and reply["game"]["finished_at"]
+    assert reply["game"]["result"] is not None
+    await socket.disconnect()
+    assert await sync_to_async(replayed_equals_stored)(game["id"])
+
+
+async def test_two_tabs_sending_the_same_seq_at_once_store_one_move(
+    make_player: Any, code_and_line: Any
+) -> None:
+    user = await sync_to_async(make_player)("twotabs")
+    code, _ = code_and_line
+    game = await sync_to_async(start_custom)(client_for(user), code)
+    first, second = await opened(user, game["id"]), await opened(user, game["id"])
+    # Different moves: the same move twice with one seq is a retry, answered alike.
+    await asyncio.gather(
+        first.send_json_to({"seq": 0, "action": "draw"}),
+        second.send_json_to({"seq": 0, "action": "play", "position": game["playable"][0]}),
+    )
+    heard = await frames(first) + await frames(second)
+    errors = [frame["code"] for frame in heard if frame["type"] == "error"]
+    assert errors == ["seq_mismatch"], heard
+    assert {frame["game"]["seq"] for frame in heard} == {1}
+    assert await sync_to_async(Move.objects.filter(game_id=game["id"]).count)() == 1
+    assert await sync_to_async(replayed_equals_stored)(game["id"])
+    for socket in (first, second):
+        await socket.disconnect()
+
+
+async def test_a_move_made_elsewhere_makes_the_sockets_stale_move_a_conflict(
+    make_player: Any, code_and_line: Any
+) -> None:
+    user = await sync_to_async(make_player)("elsewhere")
+    code, _ = code_and_line
+    game = await sync_to_async(start_custom)(client_for(user), code)
+    socket = await opened(user, game["id"])
+    assert game["playable"], "the test needs a card to play at the start"
+    played = await sync_to_async(move)(client_for(user), game, "play", game["playable"][0])
+    assert played.status_code == 200
+    pushed = await socket.receive_json_from(timeout=15)
+    assert pushed["game"]["seq"] == 1
+    # The socket's copy is still at seq 0, where a draw is legal; the database has moved on.
+    await socket.send_json_to({"seq": 0, "action": "draw"})
+    conflict = await socket.receive_json_from()
+    assert conflict["code"] == "seq_mismatch" and conflict["game"]["seq"] == 1
+    await socket.send_json_to({"seq": 1, "action": "draw"})
+    assert (await socket.receive_json_from())["game"]["seq"] == 2
+    await socket.disconnect()
+    assert await sync_to_async(replayed_equals_stored)(game["id"])
+
+
+async def test_moves_of_many_games_share_commits(make_player: Any, code_and_line: Any) -> None:
+    code, _ = code_and_line
+    sockets = []
+    for i in range(12):
+        user = await sync_to_async(make_player)(f"batch{i}")
+        game = await sync_to_async(start_custom)(client_for(user), code)
+        sockets.append((await opened(user, game["id"]), game["id"]))
+    writer = move_writer.writer()
+    before = writer.batches_written
+    for seq in range(3):
+        await asyncio.gather(
+            *(socket.send_json_to({"seq": seq, "action": "draw"}) for socket, _ in sockets)
+        )
+        for socket, _ in sockets:
+            assert (await socket.receive_json_from())["game"]["seq"] == seq + 1
+    # 36 moves; stored one statement each they would take 36 commits.
+    assert writer.batches_written - before < 36
+    for socket, game_id in sockets:
+        await socket.disconnect()
+        assert await sync_to_async(replayed_equals_stored)(game_id)
+
+
+async def test_a_dropped_database_connection_loses_no_move(
+    make_player: Any, code_and_line: Any
+) -> None:
+    user = await sync_to_async(make_player)("dropped")
+    code, _ = code_and_line
+    game = await sync_to_async(start_custom)(client_for(user), code)
+    socket = await opened(user, game["id"])
+    await socket.send_json_to({"seq": 0, "action": "draw"})
+    assert (await socket.receive_json_from())["game"]["seq"] == 1
+
+    def kill_writer_connection() -> int:
+        with psycopg.connect(
+            dbname=connection.settings_dict["NAME"], host="127.0.0.1", user="postgres"
+        ) as admin:
+            killed = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = 'tripeaks-move-writer' AND datname = current_database()"
+            ).fetchone()
+        return int(killed[0]) if killed else 0
+
+    assert await sync_to_async(kill_writer_connection)() == 1
+    await socket.send_json_to({"seq": 1, "action": "draw"})
+    reply = await socket.receive_json_from()
+    assert reply["type"] == "view" and reply["game"]["seq"] == 2, reply
+    await socket.disconnect()
+    assert await sync_to_async(replayed_equals_stored)(game["id"])
+
+
+async def test_an_idle_socket_still_hears_of_moves_after_the_layers_blocking_pop(
+    make_player: Any, code_and_line: Any
+) -> None:
+    """redis-py 8 reads with a 5 s timeout by default, as long as the channel layer's blocking
+    pop: an idle consumer used to die with a TimeoutError (channels_redis#422)."""
+    user = await sync_to_async(make_player)("idle")
+    code, _ = code_and_line
+    game = await sync_to_async(start_custom)(client_for(user), code)
+    idle, active = await opened(user, game["id"]), await opened(user, game["id"])
+    await asyncio.sleep(6.5)
+    await active.send_json_to({"seq": 0, "action": "draw"})
+    assert (await active.receive_json_from())["game"]["seq"] == 1
+    pushed = await idle.receive_json_from(timeout=15)
+    assert pushed["type"] == "view" and pushed["game"]["seq"] == 1
+    for socket in (idle, active):
+        await socket.disconnect()

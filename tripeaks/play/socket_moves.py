@@ -1,0 +1,113 @@
+"""Moves from a game socket: worked out on the socket's copy of its game, stored by group commit.
+
+A socket keeps its game (row and engine state) in memory between moves. A plain move (play, draw,
+undo, restart) on a running game is worked out on that copy by the same `advance` as every other
+write path and handed to the move writer, which stores it only if the game is still at the seq the
+copy was at. Everything else takes `services.apply_move` with the game row locked: hints (the
+solver), pause and resume, resigning, a move that ends the game (its result goes to the
+leaderboard), a seq that is not the copy's (a retry or a conflict), a move the copy refuses (it may
+be stale), and any move whose game moved on elsewhere. The copy is then read again.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from tripeaks.engine import game as engine
+from tripeaks.play import move_writer, services
+from tripeaks.play.errors import PlayError
+from tripeaks.play.models import Game
+from tripeaks.play.payloads import game_payload
+
+FAST_ACTIONS = frozenset({"play", "draw", "undo", "restart"})
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    game: Game
+    state: engine.State
+
+
+def load_live_game(game_id: str, user: Any) -> LiveGame | None:
+    game = Game.objects.select_related("deal").filter(pk=game_id, player=user).first()
+    return None if game is None else LiveGame(game, services.load_game_state(game))
+
+
+def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | None]:
+    live = load_live_game(game_id, user)
+    if live is None:
+        return None, None
+    return live, game_payload(live.game, live.state, timezone.now())
+
+
+def _locked_move(
+    game_id: str, user: Any, move: dict[str, Any]
+) -> tuple[services.MoveOutcome | PlayError, LiveGame | None]:
+    try:
+        outcome: services.MoveOutcome | PlayError = services.apply_move(
+            game_id=game_id, user=user, broadcast=False, **move
+        )
+    except PlayError as error:
+        outcome = error
+    return outcome, load_live_game(game_id, user)
+
+
+class SocketGame:
+    """One socket's game: its moves, and the copy they are worked out on."""
+
+    def __init__(self, game_id: str, user: Any) -> None:
+        self.game_id = game_id
+        self.user = user
+        self.live: LiveGame | None = None
+
+    async def move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
+        services.check_action(action)
+        if self.live is not None and action in FAST_ACTIONS and move_writer.available():
+            outcome = await self._grouped(self.live, seq, action, position)
+            if outcome is not None:
+                return outcome
+        # Not thread-sensitive: moves of different games run in parallel threads (each with its
+        # own connection), so one game's commit does not queue every other socket behind it.
+        result, self.live = await database_sync_to_async(_locked_move, thread_sensitive=False)(
+            self.game_id, self.user, {"seq": seq, "action": action, "position": position}
+        )
+        if isinstance(result, PlayError):
+            raise result
+        return result
+
+    async def _grouped(
+        self, live: LiveGame, seq: int, action: str, position: int | None
+    ) -> services.MoveOutcome | None:
+        """The move stored by group commit, or None when it needs the locked path."""
+        game = live.game
+        if seq != game.seq or game.finished or game.paused:
+            return None
+        game = copy.copy(game)
+        now = timezone.now()
+        try:
+            step = services.advance(game, live.state, action=action, position=position, now=now)
+        except PlayError:
+            return None
+        if step.state.over:
+            return None
+        row = move_writer.MoveRow(game=game, expected_seq=seq, move=step.move)
+        try:
+            stored = await move_writer.writer().store(row)
+        except move_writer.StoreUnavailable:
+            self.live = None  # stored or not, only the database can tell now
+            raise
+        if not stored:
+            return None
+        self.live = LiveGame(game, step.state)
+        services.log_move(game, self.user, action)
+        return services.MoveOutcome(game_payload(game, step.state, now))
+
+    async def sync(self) -> dict[str, Any] | None:
+        """Read the game again: its view, or None if it is not this player's."""
+        self.live, view = await database_sync_to_async(_open)(self.game_id, self.user)
+        return view
