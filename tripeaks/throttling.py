@@ -86,7 +86,7 @@ def _count(windows: list[tuple[str, int, int, int]]) -> list[int]:
 
 
 def _redis() -> Any | None:
-    if not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+    if not _uses_redis():
         return None
     return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
 
@@ -117,44 +117,51 @@ def check(limits: list[Limit]) -> int | None:
     return _longest_wait(windows, counts)
 
 
-_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+# SET NX makes each counter with its window's lifetime, INCR counts: one atomic call for all limits.
+_COUNT_SCRIPT = """
+local counts = {}
+for i, key in ipairs(KEYS) do
+    redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
+    counts[i] = redis.call('INCR', key)
+end
+return counts
+"""
+_async_scripts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def _async_redis() -> Any | None:
-    """The event loop's own Redis client, for counting from async code without a thread hop."""
-    if _redis() is None:
-        return None
+def _uses_redis() -> bool:
+    return bool(settings.CACHES["default"]["BACKEND"].endswith("RedisCache"))
+
+
+def _async_count_script() -> Any:
+    """The event loop's own Redis client's counting script, for async code without a thread hop."""
     loop = asyncio.get_running_loop()
-    client = _async_clients.get(loop)
-    if client is None:
+    script = _async_scripts.get(loop)
+    if script is None:
         options = settings.CACHES["default"].get("OPTIONS", {})
-        client = _async_clients[loop] = redis.asyncio.Redis.from_url(
-            settings.CACHES["default"]["LOCATION"], **options
-        )
-    return client
+        client = redis.asyncio.Redis.from_url(settings.CACHES["default"]["LOCATION"], **options)
+        script = _async_scripts[loop] = client.register_script(_COUNT_SCRIPT)
+    return script
 
 
 async def check_async(limits: list[Limit]) -> int | None:
     """`check` for async code (the game socket): the same counters, the same answers."""
-    client = _async_redis()
-    if client is None:
+    if not _uses_redis():
         return await sync_to_async(check, thread_sensitive=False)(limits)
     windows = _windows(limits)
     if not windows:
         return None
     try:
-        async with client.pipeline(transaction=False) as pipe:
-            for key, _, period, _ in windows:
-                real = cache.make_key(key)
-                pipe.set(real, 0, ex=period + 1, nx=True)
-                pipe.incr(real)
-            replies = await pipe.execute()
+        counts = await _async_count_script()(
+            keys=[cache.make_key(key) for key, _, _, _ in windows],
+            args=[period + 1 for _, _, period, _ in windows],
+        )
     except Exception:  # fail open: a cache outage must not stop play
         log.warning("throttle cache unreachable; letting the request through", exc_info=True)
         return None
-    return _longest_wait(windows, [int(value) for value in replies[1::2]])
+    return _longest_wait(windows, [int(count) for count in counts])
 
 
 def play_limits(kind: str, *, user_id: Any, address: str | None) -> list[Limit]:

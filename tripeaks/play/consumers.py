@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
@@ -55,6 +56,15 @@ class GameConsumer(AsyncWebsocketConsumer):
     # Whether another socket has the game open; alone, a socket has nobody to tell of its moves.
     peers = False
     throttled_in_a_row = 0
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every message, a hop to the sync
+        # thread for each frame. This consumer reaches the database only through
+        # database_sync_to_async, which does that itself around each call.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         user = self.scope.get("user")

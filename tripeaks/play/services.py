@@ -39,6 +39,9 @@ class MoveOutcome:
     view: dict[str, Any]
     replayed: bool = False
     hint: dict[str, Any] | None = field(default=None)
+    # The game as stored after the move, for a caller that keeps a copy (the game socket).
+    game: Game | None = None
+    state: engine.State | None = None
 
 
 def load_game_state(game: Game) -> engine.State:
@@ -213,7 +216,9 @@ def check_action(action: str) -> None:
 
 
 def log_move(game: Game, user: Any, action: str) -> None:
-    log.info(
+    # Debug: the move log in the database records every move already, and a line for each
+    # costs the socket path some 4% of its time.
+    log.debug(
         "move", extra={"game": str(game.id), "user": user.pk, "seq": game.seq, "action": action}
     )
 
@@ -246,7 +251,9 @@ def apply_move(
         now = timezone.now()
         if seq != game.seq:
             if 0 <= seq < game.seq and _is_retry(game, seq, action, position):
-                return MoveOutcome(game_payload(game, state, now), replayed=True)
+                return MoveOutcome(
+                    game_payload(game, state, now), replayed=True, game=game, state=state
+                )
             raise SeqConflict(
                 f"seq {seq} is not the game's; it is at {game.seq}",
                 view=game_payload(game, state, now),
@@ -260,4 +267,4 @@ def apply_move(
         if broadcast:
             transaction.on_commit(lambda: broadcast_view(game.pk, view))
     log_move(game, user, action)
-    return MoveOutcome(view, hint=step.hint)
+    return MoveOutcome(view, hint=step.hint, game=game, state=step.state)

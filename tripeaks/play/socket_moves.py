@@ -48,13 +48,14 @@ def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | No
 def _locked_move(
     game_id: str, user: Any, move: dict[str, Any]
 ) -> tuple[services.MoveOutcome | PlayError, LiveGame | None]:
+    """The move on the locked path, and the game as it now stands (read again after a refusal:
+    the copy that was refused may have been stale)."""
     try:
-        outcome: services.MoveOutcome | PlayError = services.apply_move(
-            game_id=game_id, user=user, broadcast=False, **move
-        )
+        outcome = services.apply_move(game_id=game_id, user=user, broadcast=False, **move)
     except PlayError as error:
-        outcome = error
-    return outcome, load_live_game(game_id, user)
+        return error, load_live_game(game_id, user)
+    assert outcome.game is not None and outcome.state is not None
+    return outcome, LiveGame(outcome.game, outcome.state)
 
 
 class SocketGame:
