@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,8 @@ BENCH_DB = "tripeaks_bench_play"
 GOAL_MOVES_PER_S = 1000
 GOAL_P99_MS = 50.0
 REPLY_TIMEOUT_S = 15.0
+# Paced players arrive over this many seconds; the figures count from its end.
+RAMP_S = 3.0
 
 
 def bench_env() -> dict[str, str]:
@@ -184,8 +187,21 @@ def stop_servers(servers: list[subprocess.Popen[bytes]]) -> None:
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)
+    starts: list[float] = field(default_factory=list)
+    opens: list[float] = field(default_factory=list)
+    # Round trips of the moves that ended a game (they also record and rank the result).
+    endings: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
+    moves_in_all = 0  # ramp included: what the servers' CPU time was spent on
+
+    def drop_before(self, moment: float) -> None:
+        """Forget the moves sent before `moment` (the players' arrival)."""
+        self.moves_in_all = len(self.sent_at)
+        kept = [i for i, at in enumerate(self.sent_at) if at >= moment]
+        self.latencies = [self.latencies[i] for i in kept]
+        self.sent_at = [self.sent_at[i] for i in kept]
 
 
 def start_game(port: int, token: str) -> dict[str, Any]:
@@ -207,15 +223,21 @@ def choose(view: dict[str, Any], chooser: random.Random) -> dict[str, Any]:
 
 
 async def player(
-    port: int, session: str, token: str, until: float, tally: Tally, seed: int
+    port: int, session: str, token: str, until: float, tally: Tally, seed: int, interval: float
 ) -> None:
     import websockets
 
     chooser = random.Random(seed)
     headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
+    if interval:
+        # People differ and do not all arrive at once: each player's pace is drawn around the
+        # asked rate (the mean stays the asked rate) and each arrives within the ramp. Players in
+        # lockstep would start, finish and start again all at the same moment.
+        interval = interval / chooser.uniform(0.5, 1.5)
+        await asyncio.sleep(chooser.uniform(0, RAMP_S))
     while time.monotonic() < until:
         try:
-            await play_one_game(port, token, headers, until, tally, chooser)
+            await play_one_game(port, token, headers, until, tally, chooser, interval)
         except (websockets.ConnectionClosed, TimeoutError, OSError) as error:
             tally.errors.append(f"{type(error).__name__}: {error}")
 
@@ -227,39 +249,67 @@ async def play_one_game(
     until: float,
     tally: Tally,
     chooser: random.Random,
+    interval: float,
 ) -> None:
     import websockets
 
+    started = time.perf_counter()
     game = await asyncio.to_thread(start_game, port, token)
+    tally.starts.append((time.perf_counter() - started) * 1000)
     tally.games.add(game["id"])
+    started = time.perf_counter()
     async with websockets.connect(
         f"ws://127.0.0.1:{port}/ws/games/{game['id']}/", additional_headers=headers
     ) as connection:
-        view = json.loads(await asyncio.wait_for(connection.recv(), REPLY_TIMEOUT_S))["game"]
+        async with asyncio.timeout(REPLY_TIMEOUT_S):
+            view = json.loads(await connection.recv())["game"]
+        tally.opens.append((time.perf_counter() - started) * 1000)
+        due = time.perf_counter() + chooser.random() * interval
         while view["status"] in ("playing", "stuck") and time.monotonic() < until:
             sent = time.perf_counter()
-            await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
-            reply = json.loads(await asyncio.wait_for(connection.recv(), REPLY_TIMEOUT_S))
+            if interval:
+                # Paced: each move has its time. One sent late because the last reply was slow
+                # is timed from when it was due, so a slow server cannot hide its queue.
+                if due > sent:
+                    await asyncio.sleep(due - sent)
+                sent = due
+                due += interval
+            # asyncio.timeout, not wait_for: no task per reply, so the players cost less CPU.
+            async with asyncio.timeout(REPLY_TIMEOUT_S):
+                await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
+                reply = json.loads(await connection.recv())
             tally.latencies.append((time.perf_counter() - sent) * 1000)
+            tally.sent_at.append(time.monotonic())
             if reply["type"] != "view":
                 tally.errors.append(reply.get("detail", "?"))
                 view = reply.get("game", view)
                 continue
             view = reply["game"]
+            if view["status"] not in ("playing", "stuck"):
+                tally.endings.append(tally.latencies[-1])
 
 
 async def run_players(
-    players: list[tuple[str, str]], ports: list[int], seconds: float
+    players: list[tuple[str, str]], ports: list[int], seconds: float, rate: float = 0.0
 ) -> tuple[Tally, float]:
+    """Every player plays until `seconds` are up, `rate` moves a second each (0: no pause)."""
     tally = Tally()
+    # Games start over REST from threads: one each, or players would queue in this process for
+    # asyncio's few default threads and the bench would time its own queue.
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=len(players)))
     started = time.monotonic()
-    until = started + seconds
+    until = started + seconds + (RAMP_S if rate else 0.0)
     await asyncio.gather(
         *(
-            player(ports[i % len(ports)], session, token, until, tally, i)
+            player(
+                ports[i % len(ports)], session, token, until, tally, i, 1 / rate if rate else 0.0
+            )
             for i, (session, token) in enumerate(players)
         )
     )
+    if rate:
+        tally.drop_before(started + RAMP_S)
+        started += RAMP_S
     return tally, time.monotonic() - started
 
 
@@ -301,6 +351,15 @@ def report(name: str, tally: Tally, elapsed: float) -> float:
         f"round trip p50 {percentile(tally.latencies, 0.5):6.1f} ms, p95 {percentile(tally.latencies, 0.95):6.1f} ms, "
         f"p99 {percentile(tally.latencies, 0.99):6.1f} ms; refused {len(tally.errors)}; games {len(tally.games)}"
     )
+    print(
+        f"{'':>10}  new game over REST: p50 {percentile(tally.starts, 0.5):6.1f} ms, "
+        f"p99 {percentile(tally.starts, 0.99):6.1f} ms; its socket open to first view: "
+        f"p50 {percentile(tally.opens, 0.5):6.1f} ms, p99 {percentile(tally.opens, 0.99):6.1f} ms"
+    )
+    print(
+        f"{'':>10}  moves that end a game: {len(tally.endings)}, p50 {percentile(tally.endings, 0.5):6.1f} ms, "
+        f"p99 {percentile(tally.endings, 0.99):6.1f} ms"
+    )
     return rate
 
 
@@ -311,11 +370,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=5.0,
+        help="moves a second each player makes (default 5: 200 players offer 1,000/s); "
+        "0: no pause, as fast as the servers answer (their capacity)",
+    )
     parser.add_argument("--port", type=int, default=18600)
     parser.add_argument("--baseline-seconds", type=float, default=5.0)
     args = parser.parse_args(argv)
-    if not 1 <= args.players <= 1000 or not 1 <= args.seconds <= 900 or not 1 <= args.servers <= 8:
-        parser.error("keep it bounded: 1-1000 players, 1-900 seconds, 1-8 servers")
+    if (
+        not 1 <= args.players <= 1000
+        or not 1 <= args.seconds <= 900
+        or not 1 <= args.servers <= 8
+        or not 0 <= args.rate <= 100
+    ):
+        parser.error("keep it bounded: 1-1000 players, 1-900 seconds, 1-8 servers, rate 0-100")
 
     # A SIGTERM (a timeout, Ctrl-C from a supervisor) must still run the `finally` that stops the servers.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -335,14 +406,22 @@ def main(argv: list[str] | None = None) -> int:
         )
         rss_start = [rss_kb(server.pid) for server in servers]
         cpu_start = sum(cpu_seconds(server.pid) for server in servers)
-        tally, elapsed = asyncio.run(run_players(players, ports, args.seconds))
+        own_cpu_start = time.process_time()
+        tally, elapsed = asyncio.run(run_players(players, ports, args.seconds, args.rate))
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_start
+        own_cpu = time.process_time() - own_cpu_start
         rss_end = [rss_kb(server.pid) for server in servers]
     finally:
         stop_servers(servers)
     print(
         f"TriPeaks play load: {args.players} players, {args.servers} Daphne servers, {os.cpu_count()} cores, loopback"
     )
+    pace = (
+        f"{args.rate:g} moves/s each, {args.rate * args.players:,.0f}/s offered"
+        if args.rate
+        else "no pause between moves"
+    )
+    print(f"players' pace: {pace}; the single player of the baseline never pauses")
     base_rate = report("1 player", baseline, baseline_elapsed)
     rate = report(f"{args.players} players", tally, elapsed)
     print(
@@ -351,9 +430,12 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"p99 vs goal {GOAL_P99_MS:.0f} ms: {percentile(tally.latencies, 0.99) / GOAL_P99_MS:.2f}x (below 1 meets it)"
     )
-    moves = max(1, len(tally.latencies))
+    moves = max(1, tally.moves_in_all or len(tally.latencies))
     print(
         f"server CPU: {cpu_used:.1f} s for {moves} moves = {cpu_used / moves * 1000:.2f} ms a move (all servers)"
+    )
+    print(
+        f"simulated players' CPU (this process): {own_cpu:.1f} s = {own_cpu / moves * 1000:.2f} ms a move"
     )
     for i, (before, after) in enumerate(zip(rss_start, rss_end, strict=True)):
         print(
