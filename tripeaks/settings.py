@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: see its docstring.
+    "tripeaks.one_thread.OneThreadPerRequest",
 ]
 
 ROOT_URLCONF = "tripeaks.urls"
@@ -126,6 +128,17 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=3)
     )
+    # Django runs each request's synchronous part in a thread of its own, each with its own
+    # connection: a burst of requests would exhaust PostgreSQL's max_connections. A pool per
+    # process caps them; a request waits up to DB_POOL_TIMEOUT for one, then gets a 503.
+    DB_POOL_MAX: int = env.int("DB_POOL_MAX", default=20)
+    if DB_POOL_MAX:
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": min(2, DB_POOL_MAX),
+            "max_size": DB_POOL_MAX,
+            "timeout": env.float("DB_POOL_TIMEOUT", default=3.0),
+        }
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django must not
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --------------------------------------------------------------------------- redis: cache, channels

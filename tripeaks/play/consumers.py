@@ -20,6 +20,7 @@ MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4429
+CLOSE_TRY_AGAIN = 1013
 # Frames refused in a row for going over the move rate before the socket is closed as a flood.
 MAX_THROTTLED_IN_A_ROW = 50
 
@@ -77,7 +78,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
         await announce_peer(self.game_id, self.channel_name)
-        view = await self.moves.sync()
+        try:
+            view = await self.moves.sync()
+        except DatabaseError:
+            # Not a failed handshake (a 500 to the browser): a reason, then "try again later".
+            await self.accept()
+            await self._error("the service is briefly unavailable; try again", code="unavailable")
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
         if view is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=CLOSE_NOT_FOUND)
