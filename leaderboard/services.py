@@ -5,7 +5,9 @@ this order so two finishing games never deadlock:
 
 1. the player's statistics rows (``select_for_update``, ordered by rules key): a per-player mutex,
    so the player's bests and streaks are updated by one transaction at a time;
-2. the deal's ``DealRecord`` row (only for daily and numbered deals, only for runs that rank).
+2. the deal's ``DealRecord`` row (only for daily and numbered deals, only for runs that rank),
+   on PostgreSQL by the transaction's last statement (``record_row``: every finish on the deal
+   takes turns on that row, so it is held as briefly as possible).
 
 What happens after commit is best-effort (the channel layer and the Redis rank cache): a failure
 there is logged and never fails the finishing move.
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.db.models import F
 
-from leaderboard import cache, fairplay
+from leaderboard import cache, fairplay, record_row
 from leaderboard.boards import improves
 from leaderboard.models import (
     ALL_RULES,
@@ -188,6 +190,14 @@ def _rank(result: Result) -> None:
     else:
         return  # not better than the player's own line: no record, no first win either
 
+    line = best
+    transaction.on_commit(lambda: _after_commit(line))
+    if record_row.available():
+        # The last statement of the finishing transaction: see record_row for why.
+        result.new_record, result.first_win = record_row.settle(
+            result.pk, new_line=new_line, personal_best=result.personal_best
+        )
+        return
     DealRecord.objects.bulk_create(
         [
             DealRecord(
@@ -218,9 +228,6 @@ def _rank(result: Result) -> None:
         result.first_win = True
     record.save()
     result.save(update_fields=["personal_best", "new_record", "first_win"])
-
-    line = best
-    transaction.on_commit(lambda: _after_commit(line))
 
 
 def _after_commit(line: DealBest) -> None:

@@ -125,7 +125,6 @@ def _resign(game: Game, now: datetime) -> None:
     step = advance(game, load_game_state(game), action="resign", position=None, now=now)
     step.move.save()
     _finish(game, step.state, now)
-    game.save()
 
 
 def _finish(game: Game, state: engine.State, now: datetime) -> None:
@@ -134,6 +133,8 @@ def _finish(game: Game, state: engine.State, now: datetime) -> None:
     game.finished_at = now
     game.paused = False
     game.score = score(state, game.elapsed_ms / 1000)
+    game.save()
+    # Last, so that the deal's shared record row, which ranking locks, is held only to the commit.
     if game.started_at is not None:
         record_result(game=game)
 
@@ -262,9 +263,12 @@ def apply_move(
         step.move.save()
         if step.state.over:
             _finish(game, step.state, now)
-        game.save()
-        view = game_payload(game, step.state, now)
-        if broadcast:
-            transaction.on_commit(lambda: broadcast_view(game.pk, view))
+        else:
+            game.save()
+    # After the commit: a finished game's view reads its result, and nothing may come between
+    # ranking's last statement and the commit (leaderboard/record_row.py).
+    view = game_payload(game, step.state, now)
+    if broadcast:
+        broadcast_view(game.pk, view)
     log_move(game, user, action)
     return MoveOutcome(view, hint=step.hint, game=game, state=step.state)
