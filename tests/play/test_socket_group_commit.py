@@ -162,17 +162,17 @@ async def test_a_dropped_database_connection_loses_no_move(
     await socket.send_json_to({"seq": 0, "action": "draw"})
     assert (await socket.receive_json_from())["game"]["seq"] == 1
 
-    def kill_writer_connection() -> int:
+    backend = move_writer.writer().backend_pid
+    assert backend is not None
+
+    def kill(pid: int) -> bool:
         with psycopg.connect(
             dbname=connection.settings_dict["NAME"], host="127.0.0.1", user="postgres"
         ) as admin:
-            killed = admin.execute(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE application_name = 'tripeaks-move-writer' AND datname = current_database()"
-            ).fetchone()
-        return int(killed[0]) if killed else 0
+            row = admin.execute("SELECT pg_terminate_backend(%s)", [pid]).fetchone()
+        return bool(row and row[0])
 
-    assert await sync_to_async(kill_writer_connection)() == 1
+    assert await sync_to_async(kill)(backend)
     await socket.send_json_to({"seq": 1, "action": "draw"})
     reply = await socket.receive_json_from()
     assert reply["type"] == "view" and reply["game"]["seq"] == 2, reply

@@ -18,16 +18,19 @@ def player_view(state: State, *, paused: bool = False) -> dict[str, Any]:
     """The player's view of `state`. `paused` hides the layout cards, the waste and the playable
     positions (the shape of the table and the counts stay); stopping the clock is the server's job."""
     positions: list[dict[str, Any]] = []
-    for p in range(state.deal.layout.size):
-        removed = not state.in_layout(p)
-        face_up = state.is_face_up(p)
-        shown = face_up and not paused
+    # The same answers as State.in_layout / is_free / is_face_up, worked out once per position:
+    # every socket move builds this view.
+    layout, cards, gone = state.deal.layout, state.deal.layout_cards, state.position.removed
+    for p in range(layout.size):
+        removed = bool(gone >> p & 1)
+        free = not removed and layout.free(p, gone)
+        face_up = free or (not removed and state.rules.open)
         positions.append(
             {
                 "position": p,
-                "card": state.card_at(p).token if shown else None,
+                "card": cards[p].token if face_up and not paused else None,
                 "face_up": face_up,
-                "free": state.is_free(p),
+                "free": free,
                 "removed": removed,
             }
         )
@@ -57,7 +60,13 @@ def layout_view(layout: Layout) -> dict[str, Any]:
         "title": layout.title,
         "size": layout.size,
         "slots": [
-            {"position": p, "x": slot.x, "y": slot.y, "z": slot.z, "covered_by": list(layout.covered_by[p])}
+            {
+                "position": p,
+                "x": slot.x,
+                "y": slot.y,
+                "z": slot.z,
+                "covered_by": list(layout.covered_by[p]),
+            }
             for p, slot in enumerate(layout.slots)
         ],
     }

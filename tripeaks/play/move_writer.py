@@ -18,6 +18,7 @@ import logging
 import weakref
 from collections import deque
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -68,11 +69,11 @@ _COLUMNS = (
 
 
 def _statement() -> str:
-    arrays = ", ".join(f"%s::{kind}[]" for _, kind in _COLUMNS)
-    names = ", ".join(name for name, _ in _COLUMNS)
+    columns = ", ".join(f"{name} {kind}" for name, kind in _COLUMNS)
     games, moves = Game._meta.db_table, Move._meta.db_table
+    # The batch travels as one JSON document: the C JSON encoder beats adapting 14 arrays.
     return f"""
-WITH incoming AS (SELECT * FROM unnest({arrays}) AS m({names})),
+WITH incoming AS (SELECT * FROM json_to_recordset(%s::json) AS m({columns})),
 applied AS (
     UPDATE {games} AS g
     SET seq = m.expected_seq + 1, state = m.state, moves = m.moves, cards_left = m.cards_left,
@@ -89,24 +90,28 @@ FROM incoming AS m JOIN applied USING (id)
 RETURNING game_id"""
 
 
-def _values(row: MoveRow) -> tuple[Any, ...]:
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _record(row: MoveRow) -> dict[str, Any]:
     game, move = row.game, row.move
-    return (
-        game.pk,
-        game.player_id,
-        row.expected_seq,
-        json.dumps(game.state),
-        game.moves,
-        game.cards_left,
-        game.status,
-        game.score,
-        game.started_at,
-        game.running_since,
-        move.action,
-        move.position,
-        move.at,
-        move.elapsed_ms,
-    )
+    return {
+        "id": str(game.pk),
+        "player_id": game.player_id,
+        "expected_seq": row.expected_seq,
+        "state": game.state,
+        "moves": game.moves,
+        "cards_left": game.cards_left,
+        "status": game.status,
+        "score": game.score,
+        "started_at": _iso(game.started_at),
+        "running_since": _iso(game.running_since),
+        "action": move.action,
+        "position": move.position,
+        "at": _iso(move.at),
+        "elapsed_ms": move.elapsed_ms,
+    }
 
 
 @dataclass
@@ -180,8 +185,8 @@ class MoveWriter:
 
     async def _write(self, rows: list[MoveRow]) -> set[UUID]:
         connection = await self._connect()
-        columns = list(zip(*(_values(row) for row in rows), strict=True))
-        cursor = await connection.execute(self._statement, [list(column) for column in columns])
+        batch = json.dumps([_record(row) for row in rows])
+        cursor = await connection.execute(self._statement, [batch])
         return {game_id for (game_id,) in await cursor.fetchall()}
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
@@ -204,6 +209,12 @@ class MoveWriter:
         if connection is not None:
             with contextlib.suppress(psycopg.Error):
                 await connection.close()
+
+    @property
+    def backend_pid(self) -> int | None:
+        """The PostgreSQL backend serving this writer, while it has a connection."""
+        connection = self._connection
+        return None if connection is None or connection.closed else connection.info.backend_pid
 
     def close_now(self) -> None:
         """Close the connection from outside its loop (the loop may be gone)."""
