@@ -23,9 +23,9 @@ import asyncio
 import contextlib
 import json
 import os
-import random
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.play_load import (  # noqa: E402
-    REPLY_TIMEOUT_S,
     Tally,
-    choose,
     percentile,
     player,
     rss_kb,
-    start_game,
 )
 from tests.reliability.stack import Stack  # noqa: E402
 
@@ -107,37 +104,6 @@ async def sampler(
             return
 
 
-async def paced_player(
-    port: int, session: str, token: str, until: float, tally: Tally, seed: int, think_s: float
-) -> None:
-    """bench/play_load's player, thinking a while (exponential, mean `think_s`) before each move."""
-    import websockets
-
-    chooser = random.Random(seed)
-    headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
-    await asyncio.sleep(chooser.uniform(0, think_s))  # players do not all start at once
-    while time.monotonic() < until:
-        try:
-            game = await asyncio.to_thread(start_game, port, token)
-            tally.games.add(game["id"])
-            url = f"ws://127.0.0.1:{port}/ws/games/{game['id']}/"
-            async with websockets.connect(url, additional_headers=headers) as socket:
-                view = json.loads(await asyncio.wait_for(socket.recv(), REPLY_TIMEOUT_S))["game"]
-                while view["status"] in ("playing", "stuck"):
-                    await asyncio.sleep(chooser.expovariate(1 / think_s))
-                    if time.monotonic() >= until:
-                        return
-                    sent = time.perf_counter()
-                    await socket.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
-                    reply = json.loads(await asyncio.wait_for(socket.recv(), REPLY_TIMEOUT_S))
-                    tally.latencies.append((time.perf_counter() - sent) * 1000)
-                    if reply["type"] != "view":
-                        tally.errors.append(reply.get("detail", "?"))
-                    view = reply.get("game", view)
-        except (websockets.ConnectionClosed, TimeoutError, OSError) as error:
-            tally.errors.append(f"{type(error).__name__}: {error}")
-
-
 async def soak(
     stack: Stack,
     players: list[tuple[str, str]],
@@ -149,14 +115,14 @@ async def soak(
 ) -> tuple[Tally, float, list[dict[str, Any]]]:
     tally = Tally()
     samples: list[dict[str, Any]] = []
+    # One thread per player for its REST game starts (see bench/play_load.run_players).
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=len(players)))
     started = time.monotonic()
     until = started + seconds
     await asyncio.gather(
         sampler(stack, named, tally, until, every, samples),
         *(
-            paced_player(ports[i % len(ports)], session, token, until, tally, i, think_s)
-            if think_s
-            else player(ports[i % len(ports)], session, token, until, tally, i)
+            player(ports[i % len(ports)], session, token, until, tally, i, think_s)
             for i, (session, token) in enumerate(players)
         ),
     )
@@ -186,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         "--think-ms",
         type=float,
         default=0.0,
-        help="mean pause before each move (0: as fast as the server answers, bench/play_load's players)",
+        help="time between a player's moves, on average over players (bench/play_load's paced "
+        "players; 0: as fast as the server answers)",
     )
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args(argv)
@@ -194,7 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("keep it bounded: 1-2000 players, 0.1-60 minutes, 1-8 servers")
     every = min(args.sample_seconds, args.minutes * 60 / 3)
 
-    print(f"starting a private stack ({args.servers} Daphne servers, 1 Celery worker)...", flush=True)
+    print(
+        f"starting a private stack ({args.servers} Daphne servers, 1 Celery worker)...", flush=True
+    )
     stack = Stack.create(overrides=SOAK_ENV)
     try:
         os.environ.update(stack.env())
