@@ -19,16 +19,12 @@ same behaviour.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 import time
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
-import redis.asyncio
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from rest_framework.request import Request
@@ -85,18 +81,22 @@ def _count(windows: list[tuple[str, int, int, int]]) -> list[int]:
     return counts
 
 
+def uses_redis() -> bool:
+    return bool(settings.CACHES["default"]["BACKEND"].endswith("RedisCache"))
+
+
 def _redis() -> Any | None:
-    if not _uses_redis():
+    if not uses_redis():
         return None
     return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
 
 
-def _windows(limits: list[Limit]) -> list[tuple[str, int, int, int]]:
+def windows_of(limits: list[Limit]) -> list[tuple[str, int, int, int]]:
     now = time.time()
     return [w for w in (limit.window(now) for limit in limits) if w is not None]
 
 
-def _longest_wait(windows: list[tuple[str, int, int, int]], counts: list[int]) -> int | None:
+def longest_wait(windows: list[tuple[str, int, int, int]], counts: list[int]) -> int | None:
     waits = [left for (_, allowed, _, left), n in zip(windows, counts, strict=True) if n > allowed]
     return max(waits) if waits else None
 
@@ -106,7 +106,7 @@ def check(limits: list[Limit]) -> int | None:
 
     Fails open (None) when the cache cannot be reached.
     """
-    windows = _windows(limits)
+    windows = windows_of(limits)
     if not windows:
         return None
     try:
@@ -114,54 +114,7 @@ def check(limits: list[Limit]) -> int | None:
     except Exception:  # fail open: a cache outage must not stop play
         log.warning("throttle cache unreachable; letting the request through", exc_info=True)
         return None
-    return _longest_wait(windows, counts)
-
-
-# SET NX makes each counter with its window's lifetime, INCR counts: one atomic call for all limits.
-_COUNT_SCRIPT = """
-local counts = {}
-for i, key in ipairs(KEYS) do
-    redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
-    counts[i] = redis.call('INCR', key)
-end
-return counts
-"""
-_async_scripts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _uses_redis() -> bool:
-    return bool(settings.CACHES["default"]["BACKEND"].endswith("RedisCache"))
-
-
-def _async_count_script() -> Any:
-    """The event loop's own Redis client's counting script, for async code without a thread hop."""
-    loop = asyncio.get_running_loop()
-    script = _async_scripts.get(loop)
-    if script is None:
-        options = settings.CACHES["default"].get("OPTIONS", {})
-        client = redis.asyncio.Redis.from_url(settings.CACHES["default"]["LOCATION"], **options)
-        script = _async_scripts[loop] = client.register_script(_COUNT_SCRIPT)
-    return script
-
-
-async def check_async(limits: list[Limit]) -> int | None:
-    """`check` for async code (the game socket): the same counters, the same answers."""
-    if not _uses_redis():
-        return await sync_to_async(check, thread_sensitive=False)(limits)
-    windows = _windows(limits)
-    if not windows:
-        return None
-    try:
-        counts = await _async_count_script()(
-            keys=[cache.make_key(key) for key, _, _, _ in windows],
-            args=[period + 1 for _, _, period, _ in windows],
-        )
-    except Exception:  # fail open: a cache outage must not stop play
-        log.warning("throttle cache unreachable; letting the request through", exc_info=True)
-        return None
-    return _longest_wait(windows, [int(count) for count in counts])
+    return longest_wait(windows, counts)
 
 
 def play_limits(kind: str, *, user_id: Any, address: str | None) -> list[Limit]:

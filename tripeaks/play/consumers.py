@@ -9,7 +9,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
-from tripeaks import throttling
+from tripeaks import throttle_async, throttling
 from tripeaks.play import services
 from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_view
 from tripeaks.play.errors import PlayError
@@ -98,7 +98,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Every frame counts against the player's move rate, junk included.
-        wait = await throttling.check_async(self._limits())
+        wait = await throttle_async.check_async(self._limits())
         if wait is not None:
             self.throttled_in_a_row += 1
             if self.throttled_in_a_row > MAX_THROTTLED_IN_A_ROW:
