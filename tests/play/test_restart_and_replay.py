@@ -6,24 +6,11 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.play.helpers import client_for, move, start_custom, winnable_code
-from tripeaks.engine import game as engine
-from tripeaks.play.deals import engine_deal
 from tripeaks.play.models import Game
+from tripeaks.play.replay import replay_log
 from tripeaks.play.services import load_game_state
 
 pytestmark = pytest.mark.django_db
-
-
-def replay_log(game: Game) -> engine.State:
-    from tripeaks.engine.rules import Rules
-
-    state = engine.new_game(engine_deal(game.deal), Rules.from_key(game.deal.rules_key))
-    for logged in game.log.order_by("seq"):
-        if logged.action == "play":
-            state = engine.apply(state, engine.Play(logged.position))
-        elif logged.action in ("draw", "undo", "restart", "resign"):
-            state = engine.apply(state, engine.parse_move({"action": logged.action}))
-    return state
 
 
 def test_a_game_continues_with_its_undo_history_from_the_database_alone(

@@ -14,10 +14,9 @@ from django.db import connection
 
 from tests.play.helpers import client_for, move, start_custom, winnable_code
 from tripeaks.asgi import application
-from tripeaks.engine import game as engine
 from tripeaks.play import move_writer
 from tripeaks.play.models import Game, Move
-from tripeaks.play.services import load_game_state
+from tripeaks.play.replay import matches_log
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -42,24 +41,7 @@ async def frames(socket: WebsocketCommunicator) -> list[dict[str, Any]]:
 
 
 def replayed_equals_stored(game_id: str) -> bool:
-    game = Game.objects.select_related("deal").get(pk=game_id)
-    from tripeaks.engine.rules import Rules
-    from tripeaks.play.deals import engine_deal
-
-    state = engine.new_game(engine_deal(game.deal), Rules.from_key(game.deal.rules_key))
-    for logged in Move.objects.filter(game=game).order_by("seq"):
-        if logged.action in ("play", "draw", "undo", "restart", "resign"):
-            data: dict[str, Any] = {"action": logged.action}
-            if logged.action == "play":
-                data["position"] = logged.position
-            state = engine.apply(state, engine.parse_move(data))
-    stored = load_game_state(game)
-    return (stored.position, stored.history, stored.moves, game.seq) == (
-        state.position,
-        state.history,
-        state.moves,
-        Move.objects.filter(game=game).count(),
-    )
+    return matches_log(Game.objects.select_related("deal").get(pk=game_id))
 
 
 @pytest.fixture
@@ -67,12 +49,23 @@ def code_and_line() -> tuple[str, list[dict[str, Any]]]:
     return winnable_code()
 
 
+@pytest.fixture
+def start(make_player: Any, code_and_line: Any) -> Any:
+    """`await start(name)`: a new player and their new game on the winnable deal."""
+
+    async def started(name: str) -> tuple[Any, dict[str, Any]]:
+        user = await sync_to_async(make_player)(name)
+        game = await sync_to_async(start_custom)(client_for(user), code_and_line[0])
+        return user, game
+
+    return started
+
+
 async def test_a_whole_won_game_over_the_socket_is_stored_move_by_move(
-    make_player: Any, code_and_line: Any
+    start: Any, code_and_line: Any
 ) -> None:
-    user = await sync_to_async(make_player)("winner")
-    code, line = code_and_line
-    game = await sync_to_async(start_custom)(client_for(user), code)
+    user, game = await start("winner")
+    line = code_and_line[1]
     socket = await opened(user, game["id"])
     for seq, step in enumerate(line):
         await socket.send_json_to({"seq": seq, **step})
@@ -87,11 +80,9 @@ async def test_a_whole_won_game_over_the_socket_is_stored_move_by_move(
 
 
 async def test_two_tabs_sending_the_same_seq_at_once_store_one_move(
-    make_player: Any, code_and_line: Any
+    start: Any, code_and_line: Any
 ) -> None:
-    user = await sync_to_async(make_player)("twotabs")
-    code, _ = code_and_line
-    game = await sync_to_async(start_custom)(client_for(user), code)
+    user, game = await start("twotabs")
     first, second = await opened(user, game["id"]), await opened(user, game["id"])
     # Different moves: the same move twice with one seq is a retry, answered alike.
     await asyncio.gather(
@@ -109,11 +100,9 @@ async def test_two_tabs_sending_the_same_seq_at_once_store_one_move(
 
 
 async def test_a_move_made_elsewhere_makes_the_sockets_stale_move_a_conflict(
-    make_player: Any, code_and_line: Any
+    start: Any, code_and_line: Any
 ) -> None:
-    user = await sync_to_async(make_player)("elsewhere")
-    code, _ = code_and_line
-    game = await sync_to_async(start_custom)(client_for(user), code)
+    user, game = await start("elsewhere")
     socket = await opened(user, game["id"])
     assert game["playable"], "the test needs a card to play at the start"
     played = await sync_to_async(move)(client_for(user), game, "play", game["playable"][0])
@@ -130,12 +119,10 @@ async def test_a_move_made_elsewhere_makes_the_sockets_stale_move_a_conflict(
     assert await sync_to_async(replayed_equals_stored)(game["id"])
 
 
-async def test_moves_of_many_games_share_commits(make_player: Any, code_and_line: Any) -> None:
-    code, _ = code_and_line
+async def test_moves_of_many_games_share_commits(start: Any) -> None:
     sockets = []
     for i in range(12):
-        user = await sync_to_async(make_player)(f"batch{i}")
-        game = await sync_to_async(start_custom)(client_for(user), code)
+        user, game = await start(f"batch{i}")
         sockets.append((await opened(user, game["id"]), game["id"]))
     writer = move_writer.writer()
     before = writer.batches_written
@@ -152,12 +139,8 @@ async def test_moves_of_many_games_share_commits(make_player: Any, code_and_line
         assert await sync_to_async(replayed_equals_stored)(game_id)
 
 
-async def test_a_dropped_database_connection_loses_no_move(
-    make_player: Any, code_and_line: Any
-) -> None:
-    user = await sync_to_async(make_player)("dropped")
-    code, _ = code_and_line
-    game = await sync_to_async(start_custom)(client_for(user), code)
+async def test_a_dropped_database_connection_loses_no_move(start: Any, code_and_line: Any) -> None:
+    user, game = await start("dropped")
     socket = await opened(user, game["id"])
     await socket.send_json_to({"seq": 0, "action": "draw"})
     assert (await socket.receive_json_from())["game"]["seq"] == 1
@@ -181,13 +164,11 @@ async def test_a_dropped_database_connection_loses_no_move(
 
 
 async def test_an_idle_socket_still_hears_of_moves_after_the_layers_blocking_pop(
-    make_player: Any, code_and_line: Any
+    start: Any, code_and_line: Any
 ) -> None:
     """redis-py 8 reads with a 5 s timeout by default, as long as the channel layer's blocking
     pop: an idle consumer used to die with a TimeoutError (channels_redis#422)."""
-    user = await sync_to_async(make_player)("idle")
-    code, _ = code_and_line
-    game = await sync_to_async(start_custom)(client_for(user), code)
+    user, game = await start("idle")
     idle, active = await opened(user, game["id"]), await opened(user, game["id"])
     await asyncio.sleep(6.5)
     await active.send_json_to({"seq": 0, "action": "draw"})
