@@ -141,7 +141,7 @@ class MoveWriter:
             batch = self._take_batch()
             try:
                 stored = await self._write_retrying([waiting.row for waiting in batch])
-            except psycopg.Error as error:
+            except Exception as error:  # whatever it was, no waiting move may hang
                 log.warning("could not store a batch of moves", exc_info=True)
                 failure = StoreUnavailable("the service is briefly unavailable; try again")
                 failure.__cause__ = error
