@@ -238,7 +238,12 @@ async def player(
     while time.monotonic() < until:
         try:
             await play_one_game(port, token, headers, until, tally, chooser, interval)
-        except (websockets.ConnectionClosed, TimeoutError, OSError) as error:
+        except (
+            websockets.ConnectionClosed,
+            websockets.InvalidHandshake,
+            TimeoutError,
+            OSError,
+        ) as error:
             tally.errors.append(f"{type(error).__name__}: {error}")
 
 
