@@ -60,6 +60,26 @@ def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     yield f"http://127.0.0.1:{process.port.value}"
     process.terminate()
     process.join(10)
+    with django_db_blocker.unblock():
+        _wait_for_server_connections_to_go()
+
+
+def _wait_for_server_connections_to_go() -> None:
+    """The server's move writer kept a connection of its own; PostgreSQL ends a dead client's
+    backend a moment after the process is gone, and until then the test database cannot be
+    dropped at the end of the session."""
+    from django.db import connection
+
+    for _ in range(100):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND application_name = 'tripeaks-move-writer'"
+            )
+            (left,) = cursor.fetchone()
+        if not left:
+            return
+        time.sleep(0.05)
 
 
 @pytest.fixture(scope="module")
