@@ -194,7 +194,12 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # down result store from stalling `.delay()` for its 20 reconnection attempts.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {
-    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+    "retry_policy": {
+        "max_retries": 1,
+        "interval_start": 0,
+        "interval_step": 0.2,
+        "interval_max": 0.5,
+    }
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
     "max_retries": 1,
