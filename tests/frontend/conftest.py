@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -36,9 +37,26 @@ PASSWORD = "tri-peaks-Solitaire-42"
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
 
 
+def _in_the_server_process() -> None:
+    """Set up the forked server: the test database, and its own copies of what this process may
+    already have made before the fork, when an in-process socket test ran first:
+
+    - asgiref's one thread for thread-sensitive calls: the fork copies the executor, not its
+      thread, so every socket's session lookup would wait forever;
+    - the channel layer: it carries this process's client prefix, and the two processes would pop
+      each other's socket messages off the same Redis list."""
+    from asgiref.sync import SyncToAsync
+    from channels.layers import channel_layers
+    from channels.testing.live import set_database_connection
+
+    set_database_connection()
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    channel_layers.backends = {}
+
+
 @pytest.fixture(scope="session")
 def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
-    from channels.testing.live import make_application, set_database_connection
+    from channels.testing.live import make_application
     from daphne.testing import DaphneProcess
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.db import connections
@@ -46,7 +64,7 @@ def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     process = DaphneProcess(
         "127.0.0.1",
         partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=set_database_connection,
+        setup=_in_the_server_process,
     )
     # Forked while database access is allowed, so the server process may use the database;
     # it must not share this process's connections.
