@@ -16,29 +16,15 @@ from dataclasses import dataclass
 import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import cache
 
 from tripeaks import throttling
 
 log = logging.getLogger("tripeaks.throttle")
 
-# SET NX makes each counter with its window's lifetime, INCR counts: one atomic call for every
-# limit of every frame in the batch (a key twice counts twice).
-_COUNT_SCRIPT = """
-local counts = {}
-for i, key in ipairs(KEYS) do
-    redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
-    counts[i] = redis.call('INCR', key)
-end
-return counts
-"""
-
-Window = tuple[str, int, int, int]
-
 
 @dataclass
 class _Waiting:
-    windows: list[Window]
+    windows: list[throttling.Window]
     future: asyncio.Future[int | None]
 
 
@@ -46,12 +32,12 @@ class _Counter:
     def __init__(self) -> None:
         options = settings.CACHES["default"].get("OPTIONS", {})
         client = redis.asyncio.Redis.from_url(settings.CACHES["default"]["LOCATION"], **options)
-        self._script = client.register_script(_COUNT_SCRIPT)
+        self._script = client.register_script(throttling.COUNT_SCRIPT)
         self._waiting: list[_Waiting] = []
         self._counting: asyncio.Task[None] | None = None
         self.calls = 0
 
-    async def check(self, windows: list[Window]) -> int | None:
+    async def check(self, windows: list[throttling.Window]) -> int | None:
         future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         self._waiting.append(_Waiting(windows, future))
         if self._counting is None or self._counting.done():
@@ -64,10 +50,8 @@ class _Counter:
             windows = [window for waiting in batch for window in waiting.windows]
             self.calls += 1
             try:
-                counts = await self._script(
-                    keys=[cache.make_key(key) for key, _, _, _ in windows],
-                    args=[period + 1 for _, _, period, _ in windows],
-                )
+                keys, args = throttling.script_arguments(windows)
+                counts = await self._script(keys=keys, args=args)
             except Exception:  # fail open: a cache outage must not stop play
                 log.warning("throttle cache unreachable; letting frames through", exc_info=True)
                 counts = None

@@ -59,17 +59,34 @@ class Limit:
         return f"throttle:{self.scope}:{self.ident}:{index}", allowed, period, left
 
 
-def _count(windows: list[tuple[str, int, int, int]]) -> list[int]:
+Window = tuple[str, int, int, int]
+
+# SET NX makes each counter with its window's lifetime, INCR counts: one atomic call for every
+# window given (a key given twice counts twice). The REST throttles and the game socket's batches
+# (tripeaks/throttle_async.py) both count with it.
+COUNT_SCRIPT = """
+local counts = {}
+for i, key in ipairs(KEYS) do
+    redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
+    counts[i] = redis.call('INCR', key)
+end
+return counts
+"""
+
+
+def script_arguments(windows: list[Window]) -> tuple[list[str], list[int]]:
+    """COUNT_SCRIPT's keys and arguments for `windows`."""
+    keys = [cache.make_key(key) for key, _, _, _ in windows]
+    return keys, [period + 1 for _, _, period, _ in windows]
+
+
+def _count(windows: list[Window]) -> list[int]:
     """Add one to each window's counter (created with the window's lifetime); the new counts."""
     redis = _redis()
     if redis is not None:
-        # One round trip for every limit: SET NX creates the counter, INCR counts (atomic).
-        pipe = redis.pipeline(transaction=False)
-        for key, _, period, _ in windows:
-            real = cache.make_key(key)
-            pipe.set(real, 0, ex=period + 1, nx=True)
-            pipe.incr(real)
-        return [int(value) for value in pipe.execute()[1::2]]
+        keys, args = script_arguments(windows)
+        counts = redis.register_script(COUNT_SCRIPT)(keys=keys, args=args)
+        return [int(count) for count in counts]
     counts = []
     for key, _, period, _ in windows:
         cache.add(key, 0, timeout=period + 1)
@@ -91,12 +108,12 @@ def _redis() -> Any | None:
     return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
 
 
-def windows_of(limits: list[Limit]) -> list[tuple[str, int, int, int]]:
+def windows_of(limits: list[Limit]) -> list[Window]:
     now = time.time()
     return [w for w in (limit.window(now) for limit in limits) if w is not None]
 
 
-def longest_wait(windows: list[tuple[str, int, int, int]], counts: list[int]) -> int | None:
+def longest_wait(windows: list[Window], counts: list[int]) -> int | None:
     waits = [left for (_, allowed, _, left), n in zip(windows, counts, strict=True) if n > allowed]
     return max(waits) if waits else None
 
