@@ -83,16 +83,16 @@ def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
 
 
 def _wait_for_server_connections_to_go() -> None:
-    """The server's move writer kept a connection of its own; PostgreSQL ends a dead client's
-    backend a moment after the process is gone, and until then the test database cannot be
-    dropped at the end of the session."""
+    """The server's connections (its move writer's above all) outlive it for a moment: PostgreSQL
+    ends a dead client's backend a little after the process is gone, and until then the test
+    database cannot be dropped at the end of the session."""
     from django.db import connection
 
     for _ in range(100):
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                "AND application_name = 'tripeaks-move-writer'"
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
             )
             (left,) = cursor.fetchone()
         if not left:

@@ -31,7 +31,7 @@ from tripeaks.play.models import Game, Move
 log = logging.getLogger("tripeaks.events")
 
 MAX_BATCH = 500
-CONNECT_TIMEOUT_S = 3
+APPLICATION_NAME = "tripeaks-move-writer"
 
 
 class StoreUnavailable(PlayError):
@@ -191,16 +191,11 @@ class MoveWriter:
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         if self._connection is None or self._connection.closed:
-            settings = connections["default"].settings_dict
+            # Django's own parameters (host, TLS, timeouts, adapters), but for an async connection.
+            params = connections["default"].get_connection_params()
+            params.pop("cursor_factory")  # a sync cursor class
             self._connection = await psycopg.AsyncConnection.connect(
-                dbname=settings["NAME"],
-                user=settings["USER"] or None,
-                password=settings["PASSWORD"] or None,
-                host=settings["HOST"] or None,
-                port=str(settings["PORT"]) if settings["PORT"] else None,
-                connect_timeout=CONNECT_TIMEOUT_S,
-                autocommit=True,
-                application_name="tripeaks-move-writer",
+                **params, autocommit=True, application_name=APPLICATION_NAME
             )
         return self._connection
 
