@@ -8,7 +8,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 
@@ -54,8 +54,8 @@ def start(make_player: Any, code_and_line: Any) -> Any:
     """`await start(name)`: a new player and their new game on the winnable deal."""
 
     async def started(name: str) -> tuple[Any, dict[str, Any]]:
-        user = await sync_to_async(make_player)(name)
-        game = await sync_to_async(start_custom)(client_for(user), code_and_line[0])
+        user = await database_sync_to_async(make_player)(name)
+        game = await database_sync_to_async(start_custom)(client_for(user), code_and_line[0])
         return user, game
 
     return started
@@ -76,7 +76,7 @@ async def test_a_whole_won_game_over_the_socket_is_stored_move_by_move(
     assert reply["game"]["status"] == "won" and reply["game"]["finished_at"]
     assert reply["game"]["result"] is not None
     await socket.disconnect()
-    assert await sync_to_async(replayed_equals_stored)(game["id"])
+    assert await database_sync_to_async(replayed_equals_stored)(game["id"])
 
 
 async def test_two_tabs_sending_the_same_seq_at_once_store_one_move(
@@ -93,8 +93,8 @@ async def test_two_tabs_sending_the_same_seq_at_once_store_one_move(
     errors = [frame["code"] for frame in heard if frame["type"] == "error"]
     assert errors == ["seq_mismatch"], heard
     assert {frame["game"]["seq"] for frame in heard} == {1}
-    assert await sync_to_async(Move.objects.filter(game_id=game["id"]).count)() == 1
-    assert await sync_to_async(replayed_equals_stored)(game["id"])
+    assert await database_sync_to_async(Move.objects.filter(game_id=game["id"]).count)() == 1
+    assert await database_sync_to_async(replayed_equals_stored)(game["id"])
     for socket in (first, second):
         await socket.disconnect()
 
@@ -105,7 +105,7 @@ async def test_a_move_made_elsewhere_makes_the_sockets_stale_move_a_conflict(
     user, game = await start("elsewhere")
     socket = await opened(user, game["id"])
     assert game["playable"], "the test needs a card to play at the start"
-    played = await sync_to_async(move)(client_for(user), game, "play", game["playable"][0])
+    played = await database_sync_to_async(move)(client_for(user), game, "play", game["playable"][0])
     assert played.status_code == 200
     pushed = await socket.receive_json_from(timeout=15)
     assert pushed["game"]["seq"] == 1
@@ -116,7 +116,7 @@ async def test_a_move_made_elsewhere_makes_the_sockets_stale_move_a_conflict(
     await socket.send_json_to({"seq": 1, "action": "draw"})
     assert (await socket.receive_json_from())["game"]["seq"] == 2
     await socket.disconnect()
-    assert await sync_to_async(replayed_equals_stored)(game["id"])
+    assert await database_sync_to_async(replayed_equals_stored)(game["id"])
 
 
 async def test_moves_of_many_games_share_commits(start: Any) -> None:
@@ -136,7 +136,7 @@ async def test_moves_of_many_games_share_commits(start: Any) -> None:
     assert writer.batches_written - before < 36
     for socket, game_id in sockets:
         await socket.disconnect()
-        assert await sync_to_async(replayed_equals_stored)(game_id)
+        assert await database_sync_to_async(replayed_equals_stored)(game_id)
 
 
 async def test_a_dropped_database_connection_loses_no_move(start: Any, code_and_line: Any) -> None:
@@ -155,12 +155,12 @@ async def test_a_dropped_database_connection_loses_no_move(start: Any, code_and_
             row = admin.execute("SELECT pg_terminate_backend(%s)", [pid]).fetchone()
         return bool(row and row[0])
 
-    assert await sync_to_async(kill)(backend)
+    assert await database_sync_to_async(kill)(backend)
     await socket.send_json_to({"seq": 1, "action": "draw"})
     reply = await socket.receive_json_from()
     assert reply["type"] == "view" and reply["game"]["seq"] == 2, reply
     await socket.disconnect()
-    assert await sync_to_async(replayed_equals_stored)(game["id"])
+    assert await database_sync_to_async(replayed_equals_stored)(game["id"])
 
 
 async def test_an_idle_socket_still_hears_of_moves_after_the_layers_blocking_pop(
