@@ -67,7 +67,6 @@ class SocketGame:
         self.live: LiveGame | None = None
 
     async def move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
-        services.check_action(action)
         if self.live is not None and action in FAST_ACTIONS and move_writer.available():
             outcome = await self._grouped(self.live, seq, action, position)
             if outcome is not None:
