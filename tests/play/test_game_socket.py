@@ -91,11 +91,11 @@ async def test_a_move_reaches_the_games_other_sockets(started: Any) -> None:
 async def test_strangers_and_anonymous_sockets_are_turned_away(
     started: Any, make_player: Any
 ) -> None:
-    from asgiref.sync import sync_to_async
+    from channels.db import database_sync_to_async
     from django.contrib.auth.models import AnonymousUser
 
     _, game, _ = started
-    stranger = await sync_to_async(make_player)("stranger")
+    stranger = await database_sync_to_async(make_player)("stranger")
     for user in (stranger, AnonymousUser()):
         socket = await connect(user, game["id"])
         connected, code = await socket.connect()

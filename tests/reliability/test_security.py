@@ -126,11 +126,11 @@ def test_session_writes_need_csrf(session_client: Any) -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_sockets_from_another_origin_are_refused() -> None:
-    from asgiref.sync import sync_to_async
+    from channels.db import database_sync_to_async
 
-    user = await sync_to_async(make)("origin")
+    user = await database_sync_to_async(make)("origin")
     code, _ = winnable_code()
-    game = await sync_to_async(lambda: start_custom(client_for(user), code))()
+    game = await database_sync_to_async(lambda: start_custom(client_for(user), code))()
     for origin in (b"http://evil.example", b"null"):
         socket = WebsocketCommunicator(
             application, f"/ws/games/{game['id']}/", headers=[(b"origin", origin)]

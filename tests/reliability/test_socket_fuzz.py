@@ -8,7 +8,8 @@ import json
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
@@ -86,7 +87,7 @@ async def _drive(user: Any, game_id: str, batch: list[tuple[str, Any]]) -> None:
     assert (await socket.receive_json_from(timeout=5))["game"]["seq"] == seq
     assert await socket.receive_nothing(timeout=0.05)
     await socket.disconnect()
-    stored = await sync_to_async(lambda: Game.objects.get(pk=game_id).seq)()
+    stored = await database_sync_to_async(lambda: Game.objects.get(pk=game_id).seq)()
     assert stored == seq
 
 

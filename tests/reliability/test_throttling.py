@@ -128,14 +128,14 @@ def test_a_cache_outage_lets_play_through(rates: Any, monkeypatch: Any) -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_socket_flood_gets_throttle_errors_then_is_closed(settings: Any) -> None:
-    from asgiref.sync import sync_to_async
+    from channels.db import database_sync_to_async
 
     from tripeaks.play import consumers
 
     settings.PLAY_THROTTLE_RATES = {**PRODUCTION_RATES, "move": "3/min"}
-    user = await sync_to_async(make)("sockflood")
+    user = await database_sync_to_async(make)("sockflood")
     code, _ = winnable_code()
-    game = await sync_to_async(lambda: start_custom(client_for(user), code))()
+    game = await database_sync_to_async(lambda: start_custom(client_for(user), code))()
     socket = WebsocketCommunicator(
         application, f"/ws/games/{game['id']}/", headers=[(b"origin", b"http://localhost")]
     )
