@@ -152,7 +152,11 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "tripeaks",
-            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            "OPTIONS": {
+                "socket_connect_timeout": 2,
+                "socket_timeout": 2,
+                "pool_class": "tripeaks.redis_pool.SharedConnectionPool",
+            },
         }
     }
     CHANNEL_LAYERS = {

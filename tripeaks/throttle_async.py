@@ -30,7 +30,9 @@ class _Waiting:
 
 class _Counter:
     def __init__(self) -> None:
-        options = settings.CACHES["default"].get("OPTIONS", {})
+        # The cache's connection options; its pool class is a sync one.
+        options = dict(settings.CACHES["default"].get("OPTIONS", {}))
+        options.pop("pool_class", None)
         client = redis.asyncio.Redis.from_url(settings.CACHES["default"]["LOCATION"], **options)
         self._script = client.register_script(throttling.COUNT_SCRIPT)
         self._waiting: list[_Waiting] = []
