@@ -14,6 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from leaderboard.models import DealBest, DealRecord
+from leaderboard.standing import Standing
 
 log = logging.getLogger("tripeaks.events")
 
@@ -22,9 +23,19 @@ def daily_group(rules_key: str) -> str:
     return f"leaderboard-daily-{rules_key}"
 
 
-def update_message(line: DealBest) -> dict[str, Any] | None:
+def update_message(line: DealBest, standing: Standing | None = None) -> dict[str, Any] | None:
+    """The board's update for `line`: from what its finish learnt, else read again."""
     from leaderboard.selectors import _lines, line_payload, rank_of_line
 
+    if standing is not None and standing.version is not None and standing.rank is not None:
+        return {
+            "type": "update",
+            "date": line.result.day.isoformat() if line.result.day else None,
+            "rules": line.rules_key,
+            "version": standing.version,
+            "total": standing.lines,
+            "lines": [line_payload(line, standing.rank)],
+        }
     fresh = _lines(line.deal_id, line.mode).filter(pk=line.pk).first()
     record = DealRecord.objects.filter(deal_id=line.deal_id).first()
     if fresh is None or record is None:
@@ -39,10 +50,15 @@ def update_message(line: DealBest) -> dict[str, Any] | None:
     }
 
 
-def broadcast_line(line: DealBest) -> None:
-    """Tell everyone watching the daily board of this rule set that `line` changed."""
+def broadcast_line(line: DealBest, standing: Standing | None = None) -> None:
+    """Tell everyone watching the daily board of this rule set that `line` changed; the line's
+    rank is kept in `standing` for the game-over view."""
     try:
-        message = update_message(line)
+        if standing is not None:
+            from leaderboard.selectors import rank_of_line
+
+            standing.rank = rank_of_line(line)
+        message = update_message(line, standing)
         layer = get_channel_layer()
         if message is None or layer is None:
             return

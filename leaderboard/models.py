@@ -16,9 +16,14 @@ possible, issue 7) while it still counts in statistics.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+if TYPE_CHECKING:
+    from leaderboard.standing import Standing
 
 ALL_RULES = "all"
 BOARD_MODES = ("daily", "numbered")
@@ -54,6 +59,8 @@ class Result(models.Model):
     first_win = models.BooleanField(default=False)
     new_record = models.BooleanField(default=False)
     personal_best = models.BooleanField(default=False)
+    # Not stored: set on the result that record_result has just made.
+    standing: Standing | None = None
 
     class Meta:
         indexes = [

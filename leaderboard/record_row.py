@@ -15,13 +15,15 @@ the boards' order (``leaderboard.boards.improves``), which a test holds to.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.db import connection
 
 FUNCTION = "leaderboard_settle_record"
 
 CREATE_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION {FUNCTION}(p_result bigint, p_new_line boolean, p_personal_best boolean)
-RETURNS TABLE (new_record boolean, first_win boolean)
+RETURNS TABLE (new_record boolean, first_win boolean, board_lines integer, board_version integer)
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
     r leaderboard_result%ROWTYPE;
@@ -29,6 +31,8 @@ DECLARE
     b leaderboard_result%ROWTYPE;
     beats boolean;
     first boolean;
+    now_lines integer;
+    now_version integer;
 BEGIN
     SELECT * INTO STRICT r FROM leaderboard_result WHERE id = p_result;
     INSERT INTO leaderboard_dealrecord
@@ -56,11 +60,13 @@ BEGIN
         first_winner_id = CASE WHEN first THEN r.player_id ELSE first_winner_id END,
         first_win_id = CASE WHEN first THEN r.id ELSE first_win_id END,
         first_won_at = CASE WHEN first THEN r.finished_at ELSE first_won_at END
-    WHERE deal_id = r.deal_id;
+    WHERE deal_id = r.deal_id
+    RETURNING leaderboard_dealrecord.lines, leaderboard_dealrecord.version
+    INTO now_lines, now_version;
     UPDATE leaderboard_result
     SET personal_best = p_personal_best, new_record = beats, first_win = first
     WHERE id = p_result;
-    RETURN QUERY SELECT beats, first;
+    RETURN QUERY SELECT beats, first, now_lines, now_version;
 END
 $$;
 """
@@ -72,12 +78,20 @@ def available() -> bool:
     return connection.vendor == "postgresql"
 
 
-def settle(result_id: int, *, new_line: bool, personal_best: bool) -> tuple[bool, bool]:
-    """Update the deal's record for a result whose line just improved; (new record, first win)."""
+class Settled(NamedTuple):
+    new_record: bool
+    first_win: bool
+    # The board's size and version as this update left them.
+    lines: int
+    version: int
+
+
+def settle(result_id: int, *, new_line: bool, personal_best: bool) -> Settled:
+    """Update the deal's record for a result whose line just improved."""
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT new_record, first_win FROM {FUNCTION}(%s, %s, %s)",
+            f"SELECT new_record, first_win, board_lines, board_version FROM {FUNCTION}(%s, %s, %s)",
             [result_id, new_line, personal_best],
         )
         row = cursor.fetchone()
-    return bool(row[0]), bool(row[1])
+    return Settled(bool(row[0]), bool(row[1]), int(row[2]), int(row[3]))

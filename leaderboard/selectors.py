@@ -31,6 +31,7 @@ from leaderboard.models import (
     PlayerStats,
     Result,
 )
+from leaderboard.standing import Standing
 from tripeaks.dealday import deal_day
 
 if TYPE_CHECKING:
@@ -370,9 +371,12 @@ def announcements(result: Result) -> list[dict[str, str]]:
     return news
 
 
-def result_for_game(game: Game) -> dict[str, Any] | None:
-    """What the game-over view shows: the run, par, rank, news, and updated statistics."""
-    result = Result.objects.filter(game_id=game.pk).first()
+def result_for_game(game: Game, result: Result | None = None) -> dict[str, Any] | None:
+    """What the game-over view shows: the run, par, rank, news, and updated statistics.
+
+    `result` is the one the game's finish has just made; without it, it is read."""
+    if result is None:
+        result = Result.objects.filter(game_id=game.pk).first()
     if result is None:
         return None
     par = game.deal.par
@@ -386,20 +390,29 @@ def result_for_game(game: Game) -> dict[str, Any] | None:
     )
     if not result.ranked:
         return payload
+    standing = result.standing or Standing()
     if result.mode in ("daily", "numbered"):
-        own = _lines(result.deal_id, result.mode).filter(player_id=result.player_id).first()
-        record = DealRecord.objects.filter(deal_id=result.deal_id).first()
-        if own is not None and record is not None:
+        own, lines = standing.line, standing.lines
+        if own is None:
+            own = _lines(result.deal_id, result.mode).filter(player_id=result.player_id).first()
+        if lines is None:
+            record = DealRecord.objects.filter(deal_id=result.deal_id).first()
+            lines = None if record is None else record.lines
+        if own is not None and lines is not None:
             payload["board"] = {
                 "mode": result.mode,
                 "rules": result.rules_key,
                 "day": payload["day"],
                 "number": result.number,
-                "rank": rank_of_line(own),
-                "lines": record.lines,
+                "rank": standing.rank or rank_of_line(own),
+                "lines": lines,
                 "this_run": own.result_id == result.pk,
                 "best": line_payload(own, 0) | {"rank": None},
             }
-    stats = PlayerStats.objects.filter(player_id=result.player_id, rules_key=result.rules_key)
-    payload["stats"] = stats_payload(stats.first())
+    stats = standing.stats
+    if stats is None:
+        stats = PlayerStats.objects.filter(
+            player_id=result.player_id, rules_key=result.rules_key
+        ).first()
+    payload["stats"] = stats_payload(stats)
     return payload

@@ -33,6 +33,7 @@ from leaderboard.models import (
     PlayerStats,
     Result,
 )
+from leaderboard.standing import Standing
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
@@ -77,9 +78,9 @@ def record_result(*, game: Game) -> Result:
     )
     if not ranked:
         return result
-    _count_in_stats(result)
+    result.standing = Standing(stats=_count_in_stats(result))
     if result.mode in BOARD_MODES and not result.assisted and not result.hidden:
-        _rank(result)
+        _rank(result, result.standing, game)
     return result
 
 
@@ -99,7 +100,9 @@ def _locked_stats(player_id: int, rules_key: str) -> list[PlayerStats]:
     )
 
 
-def _count_in_stats(result: Result) -> None:
+def _count_in_stats(result: Result) -> PlayerStats | None:
+    """Count the result in the player's statistics; their row of the result's rule set."""
+    own = None
     for stats in _locked_stats(result.player_id, result.rules_key):
         stats.played += 1
         if result.won:
@@ -115,6 +118,9 @@ def _count_in_stats(result: Result) -> None:
         if result.won and result.mode == "daily" and result.day is not None:
             _count_daily_win(stats, result.day)
         stats.save()
+        if stats.rules_key == result.rules_key:
+            own = stats
+    return own
 
 
 def _count_daily_win(stats: PlayerStats, day: date) -> None:
@@ -168,7 +174,7 @@ def _line_fields(result: Result) -> dict[str, Any]:
     }
 
 
-def _rank(result: Result) -> None:
+def _rank(result: Result, standing: Standing, game: Game) -> None:
     """Update the player's line on the deal's board and the deal's record; tell the player."""
     mode = result.mode
     best = DealBest.objects.filter(player_id=result.player_id, deal_id=result.deal_id).first()
@@ -187,16 +193,20 @@ def _rank(result: Result) -> None:
             setattr(best, name, value)
         best.save()
         result.personal_best = True
-    else:
+    if type(game).player.is_cached(game):
+        best.player = game.player  # the line's name, for the board's live update
+    standing.line = best
+    if not improved:
         return  # not better than the player's own line: no record, no first win either
 
-    line = best
-    transaction.on_commit(lambda: _after_commit(line))
+    transaction.on_commit(lambda: _after_commit(standing))
     if record_row.available():
         # The last statement of the finishing transaction: see record_row for why.
-        result.new_record, result.first_win = record_row.settle(
+        settled = record_row.settle(
             result.pk, new_line=new_line, personal_best=result.personal_best
         )
+        result.new_record, result.first_win = settled.new_record, settled.first_win
+        standing.lines, standing.version = settled.lines, settled.version
         return
     DealRecord.objects.bulk_create(
         [
@@ -230,12 +240,14 @@ def _rank(result: Result) -> None:
     result.save(update_fields=["personal_best", "new_record", "first_win"])
 
 
-def _after_commit(line: DealBest) -> None:
+def _after_commit(standing: Standing) -> None:
+    line = standing.line
+    assert line is not None
     cache.merge_line(line)
     if line.mode == "daily":
         from leaderboard.live import broadcast_line
 
-        broadcast_line(line)
+        broadcast_line(line, standing)
 
 
 # --------------------------------------------------------------------------- hiding a run

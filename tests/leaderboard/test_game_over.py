@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.play.helpers import client_for, move
+from tripeaks.dealday import deal_day
 from tripeaks.engine.game import Play
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.solver import solve
@@ -81,3 +82,43 @@ def test_custom_games_are_unranked(make_user: Any) -> None:
         game = move(api, game, step["action"], step.get("position")).json()
     result = game["result"]
     assert result["ranked"] is False and result["stats"] is None and result["board"] is None
+
+
+def solution(deal: Deal) -> list[dict[str, Any]]:
+    line = solve(deals.engine_deal(deal), Rules()).line
+    return [
+        {"action": "play", "position": m.position} if isinstance(m, Play) else {"action": "draw"}
+        for m in line
+    ]
+
+
+@pytest.mark.django_db(transaction=True)  # the board's Redis set is updated after commit
+@pytest.mark.parametrize("mode", ["daily", "numbered"])
+def test_the_game_over_view_says_what_reading_the_game_again_says(
+    mode: str, make_user: Any
+) -> None:
+    """The ending move's view is built from what its finish learnt; it must equal the view of
+    the finished game read back: new lines, a better run, and a run worse than the player's own."""
+    deal = deals.daily_deal(deal_day(), Rules()) if mode == "daily" else winnable_numbered()[0]
+    winning = solution(deal)
+    start = {"mode": mode} | ({"number": deal.number} if mode == "numbered" else {})
+    runs = [("ann", winning), ("bob", [{"action": "draw"}, {"action": "resign"}])]
+    runs += [("ann", [{"action": "draw"}, {"action": "resign"}]), ("bob", winning)]
+    users = {name: make_user(name) for name in ("ann", "bob")}
+    seen = []
+    for name, steps in runs:
+        api = client_for(users[name])
+        game = api.post("/api/games", start, format="json").json()
+        for step in steps:
+            game = move(api, game, step["action"], step.get("position")).json()
+        read_back = api.get(f"/api/games/{game['id']}").json()
+        assert game["result"] == read_back["result"]
+        board = game["result"]["board"]
+        seen.append((board["rank"], board["lines"], board["this_run"], board["best"]["won"]))
+    assert seen[:3] == [
+        (1, 1, True, True),
+        (2, 2, True, False),
+        (1, 2, False, True),
+    ]
+    # Bob's win is his best; which win leads is a matter of time or of finishing first.
+    assert seen[3][1:] == (2, True, True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from leaderboard.models import Result
 from leaderboard.selectors import result_for_game
 from tripeaks.engine import game as engine
 from tripeaks.engine.rules import Rules
@@ -18,7 +19,10 @@ def rules_payload(rules: Rules) -> dict[str, Any]:
     return {"key": rules.key, "wrap": rules.wrap, "open": rules.open, "start": rules.start}
 
 
-def game_payload(game: Game, state: engine.State, now: datetime) -> dict[str, Any]:
+def game_payload(
+    game: Game, state: engine.State, now: datetime, result: Result | None = None
+) -> dict[str, Any]:
+    """The view; `result` is the one the game's finish has just made, else it is read."""
     deal = game.deal
     payload = player_view(state, paused=game.paused)
     payload.update(
@@ -44,7 +48,7 @@ def game_payload(game: Game, state: engine.State, now: datetime) -> dict[str, An
     if game.finished:
         # The verdict and par of a numbered or custom deal are told only once the game is over.
         payload["deal"] = {"winnable": deal.winnable, "par": deal.par}
-        payload["result"] = result_for_game(game)
+        payload["result"] = result_for_game(game, result)
     return payload
 
 

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from leaderboard.models import Result
 from leaderboard.services import record_result
 from tripeaks.dealday import deal_day
 from tripeaks.engine import game as engine
@@ -127,7 +128,7 @@ def _resign(game: Game, now: datetime) -> None:
     _finish(game, step.state, now)
 
 
-def _finish(game: Game, state: engine.State, now: datetime) -> None:
+def _finish(game: Game, state: engine.State, now: datetime) -> Result | None:
     stop_clock(game, now)
     game.status = state.status
     game.finished_at = now
@@ -135,8 +136,7 @@ def _finish(game: Game, state: engine.State, now: datetime) -> None:
     game.score = score(state, game.elapsed_ms / 1000)
     game.save()
     # Last, so that the deal's shared record row, which ranking locks, is held only to the commit.
-    if game.started_at is not None:
-        record_result(game=game)
+    return record_result(game=game) if game.started_at is not None else None
 
 
 def _engine_move(action: str, position: int | None) -> engine.Move:
@@ -238,7 +238,7 @@ def apply_move(
         game = (
             # of=self: lock the game only; every player of the daily deal shares its Deal row.
             Game.objects.select_for_update(of=("self",))
-            .select_related("deal")
+            .select_related("deal", "player")
             .filter(pk=game_id, player=user)
             .first()
         )
@@ -257,13 +257,14 @@ def apply_move(
             )
         step = advance(game, state, action=action, position=position, now=now)
         step.move.save()
+        result = None
         if step.state.over:
-            _finish(game, step.state, now)
+            result = _finish(game, step.state, now)
         else:
             game.save()
     # After the commit: a finished game's view reads its result, and nothing may come between
     # ranking's last statement and the commit (leaderboard/record_row.py).
-    view = game_payload(game, step.state, now)
+    view = game_payload(game, step.state, now, result)
     if broadcast:
         broadcast_view(game.pk, view)
     log_move(game, user, action)
