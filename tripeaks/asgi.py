@@ -6,6 +6,7 @@ with a ``websocket_urlpatterns`` list, so apps plug in without editing this file
 
 from __future__ import annotations
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -29,3 +30,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything loaded by now lives as long as the process: frozen out of the cyclic collector, it is
+# not walked again at every full collection, which holds the event loop and so every socket of the
+# process. In the play bench: 1.3-1.6 s of collecting per server in 45 s instead of 2.0 s, and the
+# longest pause 51-125 ms instead of 155-229 ms. (A larger first generation cut collecting to
+# 0.24 s but let cyclic garbage pile up: +5 MB a minute in a soak.)
+gc.collect()
+gc.freeze()
