@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
@@ -134,7 +134,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._error(f"a message may be at most {MAX_FRAME} characters")
             return
         try:
-            message = json.loads(text_data)
+            message = orjson.loads(text_data)
         except ValueError:
             await self._error("a message must be JSON")
             return
@@ -204,4 +204,4 @@ class GameConsumer(AsyncWebsocketConsumer):
             if body["game"]["seq"] > self.seen_seq:
                 self.last_view = body["game"]
             self.seen_seq = max(self.seen_seq, body["game"]["seq"])
-        await self.send(text_data=json.dumps(body))
+        await self.send(text_data=orjson.dumps(body).decode())

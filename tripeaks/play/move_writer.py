@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import weakref
 from collections import deque
@@ -22,6 +21,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+import orjson
 import psycopg
 from django.db import connections
 
@@ -185,7 +185,7 @@ class MoveWriter:
 
     async def _write(self, rows: list[MoveRow]) -> set[UUID]:
         connection = await self._connect()
-        batch = json.dumps([_record(row) for row in rows])
+        batch = orjson.dumps([_record(row) for row in rows]).decode()
         cursor = await connection.execute(self._statement, [batch])
         return {game_id for (game_id,) in await cursor.fetchall()}
 
