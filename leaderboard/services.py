@@ -89,15 +89,19 @@ def record_result(*, game: Game) -> Result:
 
 def _locked_stats(player_id: int, rules_key: str) -> list[PlayerStats]:
     wanted = sorted({rules_key, ALL_RULES})
-    PlayerStats.objects.bulk_create(
-        [PlayerStats(player_id=player_id, rules_key=key) for key in wanted],
-        ignore_conflicts=True,
-    )
-    return list(
+    locked = (
         PlayerStats.objects.select_for_update()
         .filter(player_id=player_id, rules_key__in=wanted)
         .order_by("rules_key")
     )
+    rows = list(locked)
+    if len(rows) == len(wanted):
+        return rows  # a returning player: their rows exist
+    PlayerStats.objects.bulk_create(
+        [PlayerStats(player_id=player_id, rules_key=key) for key in wanted],
+        ignore_conflicts=True,
+    )
+    return list(locked.all())
 
 
 def _count_in_stats(result: Result) -> PlayerStats | None:
