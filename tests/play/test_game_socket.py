@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
+import psycopg
 import pytest
 from channels.testing import WebsocketCommunicator
+from django.db import connections
+from psycopg import sql
 
 from tests.play.helpers import client_for, start_custom, winnable_code
 from tripeaks.asgi import application
@@ -101,3 +106,42 @@ async def test_strangers_and_anonymous_sockets_are_turned_away(
         connected, code = await socket.connect()
         assert not connected
         await socket.disconnect()
+
+
+@contextlib.contextmanager
+def connections_refused() -> Iterator[None]:
+    """PostgreSQL refuses every new connection to the test database; open ones keep working."""
+    params = connections["default"].get_connection_params()
+    params.pop("cursor_factory", None)
+    database = sql.Identifier(params["dbname"])
+    # From the maintenance database, as pytest-django creates the test database: PostgreSQL will
+    # not let a connection shut its own database.
+    with psycopg.connect(**(params | {"dbname": "postgres"}), autocommit=True) as admin:
+        admin.execute(sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS false").format(database))
+        try:
+            yield
+        finally:
+            admin.execute(sql.SQL("ALTER DATABASE {} WITH ALLOW_CONNECTIONS true").format(database))
+
+
+async def test_a_game_that_cannot_be_read_on_connect_says_so_and_closes_with_try_again(
+    started: Any,
+) -> None:
+    """The database refuses the socket's connection: the player is told the service is briefly
+    unavailable and the socket closes with 1013 (try again later), not a failed handshake."""
+    user, game, _ = started
+    with connections_refused():
+        socket = await connect(user, game["id"])
+        connected, _ = await socket.connect()
+        assert connected
+        error = await socket.receive_json_from()
+        assert error == {
+            "type": "error",
+            "detail": "the service is briefly unavailable; try again",
+            "code": "unavailable",
+        }
+        assert await socket.receive_output() == {"type": "websocket.close", "code": 1013}
+    socket = await connect(user, game["id"])
+    connected, _ = await socket.connect()
+    assert connected and (await socket.receive_json_from())["game"]["seq"] == 0
+    await socket.disconnect()
