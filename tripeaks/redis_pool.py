@@ -15,7 +15,9 @@ import redis
 
 
 class SharedConnectionPool(redis.ConnectionPool):
-    _shared_pools: ClassVar[dict[tuple[str, tuple[tuple[str, Any], ...]], redis.ConnectionPool]] = {}
+    _shared_pools: ClassVar[
+        dict[tuple[str, tuple[tuple[str, Any], ...]], redis.ConnectionPool]
+    ] = {}
     _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
     @classmethod
