@@ -122,3 +122,30 @@ def test_the_game_over_view_says_what_reading_the_game_again_says(
     ]
     # Bob's win is his best; which win leads is a matter of time or of finishing first.
     assert seen[3][1:] == (2, True, True)
+
+
+@pytest.mark.django_db(transaction=True)  # the after-commit work (board set, live update) runs
+def test_a_returning_players_ending_move_reads_nothing_back(
+    make_user: Any, django_assert_num_queries: Any
+) -> None:
+    """Lock the game; store the move and the game; record result, statistics, line and record;
+    commit. The view is built from what the finish learnt: no query after the commit."""
+    from tripeaks.play import services
+    from tripeaks.play.payloads import game_payload
+
+    user = make_user("regular")
+
+    def play(steps: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
+        game = services.start_game(user=user, mode="daily", rules=Rules())
+        view = game_payload(game, services.load_game_state(game), game.created_at)
+        for step in steps:
+            view = services.apply_move(game_id=game.pk, user=user, seq=view["seq"], **step).view
+        return game, view
+
+    play([{"action": "draw"}, {"action": "resign"}])  # a line on the board and statistics rows
+    *before_the_end, last = solution(deals.daily_deal(deal_day(), Rules()))
+    game, view = play(before_the_end)
+    with django_assert_num_queries(13):
+        view = services.apply_move(game_id=game.pk, user=user, seq=view["seq"], **last).view
+    assert view["status"] == "won" and view["result"]["board"]["this_run"] is True
+    assert view["result"]["stats"]["played"] == 2
