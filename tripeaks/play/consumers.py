@@ -176,6 +176,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send(reply)
         if self.peers and not outcome.replayed:
             await send_view(self.game_id, outcome.view)
+        await self.moves.send_board_updates()
 
     async def game_view(self, event: dict[str, Any]) -> None:
         """A move made elsewhere (another tab, the REST API) on this game."""

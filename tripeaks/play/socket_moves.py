@@ -18,6 +18,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from leaderboard import live as live_board
 from tripeaks.engine import game as engine
 from tripeaks.play import move_writer, services
 from tripeaks.play.errors import PlayError
@@ -47,15 +48,16 @@ def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | No
 
 def _locked_move(
     game_id: str, user: Any, move: dict[str, Any]
-) -> tuple[services.MoveOutcome | PlayError, LiveGame | None]:
-    """The move on the locked path, and the game as it now stands (read again after a refusal:
-    the copy that was refused may have been stale)."""
-    try:
-        outcome = services.apply_move(game_id=game_id, user=user, broadcast=False, **move)
-    except PlayError as error:
-        return error, load_live_game(game_id, user)
+) -> tuple[services.MoveOutcome | PlayError, LiveGame | None, list[live_board.Send]]:
+    """The move on the locked path, the game as it now stands (read again after a refusal: the
+    copy that was refused may have been stale), and the live board updates it made."""
+    with live_board.held_sends() as board_updates:
+        try:
+            outcome = services.apply_move(game_id=game_id, user=user, broadcast=False, **move)
+        except PlayError as error:
+            return error, load_live_game(game_id, user), []
     assert outcome.game is not None and outcome.state is not None
-    return outcome, LiveGame(outcome.game, outcome.state)
+    return outcome, LiveGame(outcome.game, outcome.state), board_updates
 
 
 class SocketGame:
@@ -65,6 +67,8 @@ class SocketGame:
         self.game_id = game_id
         self.user = user
         self.live: LiveGame | None = None
+        # Live board updates of the last move, for the socket to send once it has answered.
+        self.board_updates: list[live_board.Send] = []
 
     async def move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
         if self.live is not None and action in FAST_ACTIONS and move_writer.available():
@@ -73,9 +77,9 @@ class SocketGame:
                 return outcome
         # Not thread-sensitive: moves of different games run in parallel threads (each with its
         # own connection), so one game's commit does not queue every other socket behind it.
-        result, self.live = await database_sync_to_async(_locked_move, thread_sensitive=False)(
-            self.game_id, self.user, {"seq": seq, "action": action, "position": position}
-        )
+        result, self.live, self.board_updates = await database_sync_to_async(
+            _locked_move, thread_sensitive=False
+        )(self.game_id, self.user, {"seq": seq, "action": action, "position": position})
         if isinstance(result, PlayError):
             raise result
         return result
@@ -106,6 +110,10 @@ class SocketGame:
         self.live = LiveGame(game, step.state)
         services.log_move(game, self.user, action)
         return services.MoveOutcome(game_payload(game, step.state, now))
+
+    async def send_board_updates(self) -> None:
+        updates, self.board_updates = self.board_updates, []
+        await live_board.send_held(updates)
 
     async def sync(self) -> dict[str, Any] | None:
         """Read the game again: its view, or None if it is not this player's."""
