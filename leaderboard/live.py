@@ -34,25 +34,21 @@ def update_message(line: DealBest, standing: Standing | None = None) -> dict[str
     from leaderboard.selectors import _lines, line_payload, rank_of_line
 
     if standing is not None and standing.version is not None and standing.rank is not None:
-        return {
-            "type": "update",
-            "date": line.result.day.isoformat() if line.result.day else None,
-            "rules": line.rules_key,
-            "version": standing.version,
-            "total": standing.lines,
-            "lines": [line_payload(line, standing.rank)],
-        }
-    fresh = _lines(line.deal_id, line.mode).filter(pk=line.pk).first()
-    record = DealRecord.objects.filter(deal_id=line.deal_id).first()
-    if fresh is None or record is None:
-        return None
+        day, version, total, rank = line.result.day, standing.version, standing.lines, standing.rank
+    else:
+        fresh = _lines(line.deal_id, line.mode).filter(pk=line.pk).first()
+        record = DealRecord.objects.filter(deal_id=line.deal_id).first()
+        if fresh is None or record is None:
+            return None
+        line, day, version, total = fresh, record.day, record.version, record.lines
+        rank = rank_of_line(fresh)
     return {
         "type": "update",
-        "date": record.day.isoformat() if record.day else None,
-        "rules": record.rules_key,
-        "version": record.version,
-        "total": record.lines,
-        "lines": [line_payload(fresh, rank_of_line(fresh))],
+        "date": day.isoformat() if day else None,
+        "rules": line.rules_key,
+        "version": version,
+        "total": total,
+        "lines": [line_payload(line, rank)],
     }
 
 
