@@ -71,7 +71,7 @@ _COLUMNS = (
 def _statement() -> str:
     columns = ", ".join(f"{name} {kind}" for name, kind in _COLUMNS)
     games, moves = Game._meta.db_table, Move._meta.db_table
-    # The batch travels as one JSON document: the C JSON encoder beats adapting 14 arrays.
+    # The batch travels as one JSON document: encoding it beats adapting 14 arrays.
     return f"""
 WITH incoming AS (SELECT * FROM json_to_recordset(%s::json) AS m({columns})),
 applied AS (

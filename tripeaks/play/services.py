@@ -195,19 +195,20 @@ def advance(
         if game.started_at is not None:
             start_clock(game, now)
     game.seq += 1
+    elapsed_ms = clock_ms(game, now)
     move = Move(
         game=game,
         seq=game.seq,
         action=action,
         position=position if action == "play" else None,
         at=now,
-        elapsed_ms=clock_ms(game, now),
+        elapsed_ms=elapsed_ms,
     )
     game.state = dump_state(state)
     game.moves = state.moves
     game.cards_left = state.cards_left
     game.status = state.status
-    game.score = score(state, clock_ms(game, now) / 1000)
+    game.score = score(state, elapsed_ms / 1000)
     return Step(state, move, hint)
 
 
@@ -262,8 +263,8 @@ def apply_move(
             result = _finish(game, step.state, now)
         else:
             game.save()
-    # After the commit: a finished game's view reads its result, and nothing may come between
-    # ranking's last statement and the commit (leaderboard/record_row.py).
+    # After the commit: nothing may come between ranking's last statement and the commit
+    # (leaderboard/record_row.py). A finished game's view shows the result its finish made.
     view = game_payload(game, step.state, now, result)
     if broadcast:
         broadcast_view(game.pk, view)
