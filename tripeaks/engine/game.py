@@ -130,7 +130,14 @@ class State:
 
     def playable(self) -> tuple[int, ...]:
         """Free layout positions whose card fits the waste, in position order."""
-        return tuple(p for p in range(self.deal.layout.size) if self.is_free(p) and self.fits(p))
+        removed, masks = self.position.removed, self.deal.layout.cover_masks
+        ranks = self.fitting_ranks
+        cards = self.deal.layout_cards
+        return tuple(
+            p
+            for p, mask in enumerate(masks)
+            if not removed >> p & 1 and removed & mask == mask and cards[p].rank in ranks
+        )
 
     def legal_moves(self) -> tuple[Move, ...]:
         """Every move `apply` accepts now: the playable positions, then draw, undo, restart, resign."""

@@ -36,6 +36,8 @@ class Layout:
     solvability: float | None = None
     covered_by: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     covers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    # covered_by as bitmasks: a position is free when every bit of its mask is removed.
+    cover_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         slots = self.slots
@@ -56,6 +58,7 @@ class Layout:
         covers = tuple(tuple(i for i, above in enumerate(covered_by) if j in above) for j in range(len(slots)))
         object.__setattr__(self, "covered_by", covered_by)
         object.__setattr__(self, "covers", covers)
+        object.__setattr__(self, "cover_masks", tuple(sum(1 << c for c in above) for above in covered_by))
 
     @property
     def size(self) -> int:
@@ -63,7 +66,8 @@ class Layout:
 
     def free(self, position: int, removed: int) -> bool:
         """Is `position` uncovered once the positions in the bitmask `removed` are gone?"""
-        return all(removed >> c & 1 for c in self.covered_by[position])
+        mask = self.cover_masks[position]
+        return removed & mask == mask
 
 
 def classic_slots() -> tuple[Slot, ...]:

@@ -18,7 +18,7 @@ import weakref
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import orjson
@@ -27,6 +27,9 @@ from django.db import connections
 
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game, Move
+
+if TYPE_CHECKING:
+    from tripeaks.play.services import LoggedMove
 
 log = logging.getLogger("tripeaks.events")
 
@@ -47,7 +50,7 @@ class MoveRow:
 
     game: Game
     expected_seq: int
-    move: Move
+    move: LoggedMove
 
 
 _COLUMNS = (

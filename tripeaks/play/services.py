@@ -26,7 +26,7 @@ from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConflict
 from tripeaks.play.models import Deal, Game, Move, Source
 from tripeaks.play.payloads import game_payload, hint_payload
-from tripeaks.play.state_codec import dump_state, load_state
+from tripeaks.play.state_codec import dump_next_state, dump_state, load_state
 
 log = logging.getLogger("tripeaks.events")
 
@@ -124,7 +124,7 @@ def _queue_solve(deal_id: int) -> None:
 
 def _resign(game: Game, now: datetime) -> None:
     step = advance(game, load_game_state(game), action="resign", position=None, now=now)
-    step.move.save()
+    step.move.save(game)
     _finish(game, step.state, now)
 
 
@@ -150,12 +150,34 @@ def _is_retry(game: Game, seq: int, action: str, position: int | None) -> bool:
     return applied is not None and applied.action == action and applied.position == position
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedMove:
+    """A move-log row worked out in memory (a plain record: the socket's moves are stored by the
+    move writer, which needs its fields, not a model instance)."""
+
+    seq: int
+    action: str
+    position: int | None
+    at: datetime
+    elapsed_ms: int
+
+    def save(self, game: Game) -> None:
+        Move.objects.create(
+            game=game,
+            seq=self.seq,
+            action=self.action,
+            position=self.position,
+            at=self.at,
+            elapsed_ms=self.elapsed_ms,
+        )
+
+
 @dataclass
 class Step:
     """One action worked out on a game in memory: the game's fields are already advanced."""
 
     state: engine.State
-    move: Move
+    move: LoggedMove
     hint: dict[str, Any] | None = None
 
 
@@ -165,7 +187,7 @@ def advance(
     """Work out `action` on `game` (at `state`) in memory, or refuse it; nothing is stored.
 
     The caller has checked the seq. Every write path of a move goes through here, so a game's
-    fields mean the same however the move was stored."""
+    fields mean the same however the move was stored. A refusal comes before any change."""
     if game.finished:
         raise MoveRefused(f"the game is over ({game.status})")
     if game.paused and action not in ("resume", "resign"):
@@ -196,15 +218,14 @@ def advance(
             start_clock(game, now)
     game.seq += 1
     elapsed_ms = clock_ms(game, now)
-    move = Move(
-        game=game,
+    move = LoggedMove(
         seq=game.seq,
         action=action,
         position=position if action == "play" else None,
         at=now,
         elapsed_ms=elapsed_ms,
     )
-    game.state = dump_state(state)
+    game.state = dump_next_state(game.state, state)
     game.moves = state.moves
     game.cards_left = state.cards_left
     game.status = state.status
@@ -257,7 +278,7 @@ def apply_move(
                 view=game_payload(game, state, now),
             )
         step = advance(game, state, action=action, position=position, now=now)
-        step.move.save()
+        step.move.save(game)
         result = None
         if step.state.over:
             result = _finish(game, step.state, now)

@@ -11,7 +11,6 @@ be stale), and any move whose game moved on elsewhere. The copy is then read aga
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,21 +90,20 @@ class SocketGame:
         game = live.game
         if seq != game.seq or game.finished or game.paused:
             return None
-        game = copy.copy(game)
         now = timezone.now()
         try:
+            # A refused move changes nothing; any other advances the copy's game row in place.
             step = services.advance(game, live.state, action=action, position=position, now=now)
         except PlayError:
             return None
+        # From here the copy's row is ahead of its state: unless the move is stored, the copy is
+        # dropped and the locked path reads the game again.
+        self.live = None
         if step.state.over:
             return None
         row = move_writer.MoveRow(game=game, expected_seq=seq, move=step.move)
-        try:
-            stored = await move_writer.writer().store(row)
-        except move_writer.StoreUnavailable:
-            self.live = None  # stored or not, only the database can tell now
-            raise
-        if not stored:
+        # Raises StoreUnavailable with the copy dropped: stored or not, only the database can tell.
+        if not await move_writer.writer().store(row):
             return None
         self.live = LiveGame(game, step.state)
         services.log_move(game, self.user, action)

@@ -33,6 +33,28 @@ def dump_state(state: State) -> dict[str, Any]:
     }
 
 
+def dump_next_state(before: dict[str, Any], state: State) -> dict[str, Any]:
+    """`dump_state(state)` for the state one action after the state `before` was dumped from.
+
+    An action adds the position it left to the history (play, draw), takes the last one back
+    (undo), clears it (restart) or leaves it alone, so the history is the one before give or
+    take its end: re-encoding all of it, up to a hundred positions, on every move is not needed."""
+    old, count = before["history"], len(state.history)
+    if count == len(old) + 1:
+        history = [*old, before["position"]]
+    elif count <= len(old):
+        history = old[:count]
+    else:
+        return dump_state(state)
+    return {
+        "position": _position_json(state.position),
+        "history": history,
+        "moves": state.moves,
+        "seq": state.seq,
+        "resigned": state.resigned,
+    }
+
+
 def load_state(data: dict[str, Any], deal: Deal, rules: Rules) -> State:
     return State(
         deal=deal,
