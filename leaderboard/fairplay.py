@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.db.models import Exists
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
@@ -33,7 +34,9 @@ def timing_flag(game: Game) -> str:
     return f"{len(times)} moves at {average_ms:.0f} ms a move on average (under {floor_ms} ms)"
 
 
-def is_excluded(player_id: Any) -> bool:
+def excluded(player_id: Any) -> Exists:
+    """Whether staff took the player off the boards, as an expression: ``record_result`` asks it
+    in the query that locks the player's statistics rows, which runs anyway."""
     from leaderboard.models import BoardExclusion
 
-    return BoardExclusion.objects.filter(player_id=player_id).exists()
+    return Exists(BoardExclusion.objects.filter(player_id=player_id))

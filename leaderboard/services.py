@@ -3,11 +3,19 @@
 ``record_result(game=...)`` runs inside the transaction that finishes the game. Locks, always in
 this order so two finishing games never deadlock:
 
-1. the player's statistics rows (``select_for_update``, ordered by rules key): a per-player mutex,
-   so the player's bests and streaks are updated by one transaction at a time;
+1. the player's statistics rows (``select_for_update``, ordered by rules key), before the result
+   is stored: a per-player mutex, so the player's bests and streaks are updated by one transaction
+   at a time;
 2. the deal's ``DealRecord`` row (only for daily and numbered deals, only for runs that rank),
    on PostgreSQL by the transaction's last statement (``record_row``: every finish on the deal
    takes turns on that row, so it is held as briefly as possible).
+
+Each statement is a round trip that, under load, waits for the thread to run again, so a ranked
+finish of a returning player makes six: lock their statistics rows (the same query says whether
+staff took them off the boards, which the result must say, hence the lock before it is stored),
+insert the result, update both statistics rows (one statement), read their line on the deal's
+board, write it, settle the deal's record. The fair-play timing check, when on, reads the move log
+first.
 
 What happens after commit is best-effort (the channel layer and the Redis rank cache): a failure
 there is logged and never fails the finishing move.
@@ -15,11 +23,13 @@ there is logged and never fails the finishing move.
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 
 from leaderboard import cache, fairplay, record_row
@@ -49,7 +59,7 @@ def record_result(*, game: Game) -> Result:
     # Issue 7: a run no human could play, or by a player staff took off the boards, is kept (it
     # counts in statistics) but held off every board and record.
     flag_reason = fairplay.timing_flag(game) if ranked else ""
-    hidden = bool(flag_reason) or (ranked and fairplay.is_excluded(game.player_id))
+    stats, excluded = _lock_stats(game.player_id, deal.rules_key) if ranked else ([], False)
     if flag_reason:
         log.warning(
             "run flagged for staff",
@@ -71,14 +81,14 @@ def record_result(*, game: Game) -> Result:
         score=game.score,
         assisted=game.assisted,
         ranked=ranked,
-        hidden=hidden,
+        hidden=bool(flag_reason) or excluded,
         flagged=bool(flag_reason),
         flag_reason=flag_reason,
         finished_at=game.finished_at,
     )
     if not ranked:
         return result
-    result.standing = Standing(stats=_count_in_stats(result))
+    result.standing = Standing(stats=_count_in_stats(result, stats))
     if result.mode in BOARD_MODES and not result.assisted and not result.hidden:
         _rank(result, result.standing, game)
     return result
@@ -87,27 +97,30 @@ def record_result(*, game: Game) -> Result:
 # --------------------------------------------------------------------------- statistics
 
 
-def _locked_stats(player_id: int, rules_key: str) -> list[PlayerStats]:
+def _lock_stats(player_id: int, rules_key: str) -> tuple[Sequence[PlayerStats], bool]:
+    """The player's statistics rows of the rule set and overall, locked (made for a new player);
+    and whether staff took the player off the boards, asked in the same query."""
     wanted = sorted({rules_key, ALL_RULES})
     locked = (
         PlayerStats.objects.select_for_update()
         .filter(player_id=player_id, rules_key__in=wanted)
+        .annotate(excluded=fairplay.excluded(player_id))
         .order_by("rules_key")
     )
     rows = list(locked)
-    if len(rows) == len(wanted):
-        return rows  # a returning player: their rows exist
-    PlayerStats.objects.bulk_create(
-        [PlayerStats(player_id=player_id, rules_key=key) for key in wanted],
-        ignore_conflicts=True,
-    )
-    return list(locked.all())
+    if len(rows) != len(wanted):  # a new player: make their rows
+        PlayerStats.objects.bulk_create(
+            [PlayerStats(player_id=player_id, rules_key=key) for key in wanted],
+            ignore_conflicts=True,
+        )
+        rows = list(locked.all())
+    return rows, any(stats.excluded for stats in rows)  # the same on every row
 
 
-def _count_in_stats(result: Result) -> PlayerStats | None:
-    """Count the result in the player's statistics; their row of the result's rule set."""
+def _count_in_stats(result: Result, rows: Sequence[PlayerStats]) -> PlayerStats | None:
+    """Count the result in the player's locked statistics rows; their row of its rule set."""
     own = None
-    for stats in _locked_stats(result.player_id, result.rules_key):
+    for stats in rows:
         stats.played += 1
         if result.won:
             stats.won += 1
@@ -121,10 +134,43 @@ def _count_in_stats(result: Result) -> PlayerStats | None:
         stats.win_rate = stats.won / stats.played
         if result.won and result.mode == "daily" and result.day is not None:
             _count_daily_win(stats, result.day)
-        stats.save()
         if stats.rules_key == result.rules_key:
             own = stats
+    _store_stats(rows)
     return own
+
+
+def _store_stats(rows: Sequence[PlayerStats]) -> None:
+    """Write the counted rows, on PostgreSQL with one statement (``bulk_update`` would be one too,
+    but building its CASE expressions takes several times the CPU of saving each row)."""
+    if connection.vendor != "postgresql":
+        for stats in rows:
+            stats.save()
+        return
+    sql, attnames = _store_stats_sql(len(rows))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [getattr(stats, name) for stats in rows for name in attnames])
+
+
+@functools.cache
+def _store_stats_sql(count: int) -> tuple[str, list[str]]:
+    """``UPDATE ... FROM (VALUES ...)`` of `count` rows, by id, and the attributes it takes from
+    each row: every column ``save()`` writes but the identity (player, rule set), never counted."""
+    quote = connection.ops.quote_name
+    pk, *counted = (
+        f for f in PlayerStats._meta.concrete_fields if f.name not in ("player", "rules_key")
+    )
+    assert pk.primary_key
+    fields = [pk, *counted]
+    row = "(" + ", ".join(f"%s::{field.db_type(connection)}" for field in fields) + ")"
+    sql = (
+        f"UPDATE {quote(PlayerStats._meta.db_table)} AS s"
+        f" SET {', '.join(f'{quote(f.column)} = v.{quote(f.column)}' for f in counted)}"
+        f" FROM (VALUES {', '.join([row] * count)})"
+        f" AS v ({', '.join(quote(field.column) for field in fields)})"
+        f" WHERE s.{quote(pk.column)} = v.{quote(pk.column)}"
+    )
+    return sql, [field.attname for field in fields]
 
 
 def _count_daily_win(stats: PlayerStats, day: date) -> None:

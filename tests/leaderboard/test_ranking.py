@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from leaderboard import record_row
-from leaderboard.models import DealBest, DealRecord, PlayerStats, Result
+from leaderboard.models import BoardExclusion, DealBest, DealRecord, PlayerStats, Result
 from leaderboard.selectors import daily_record, deal_board, numbered_record
 from tests.leaderboard.helpers import T0, daily, finish, numbered, other
 
@@ -89,6 +89,25 @@ def test_assisted_runs_count_in_statistics_but_never_rank(make_user: Any) -> Non
     assert PlayerStats.objects.get(player=hinted, rules_key="all").won == 1
     record = DealRecord.objects.get(deal=deal)
     assert record.holder.username == "honest" and record.first_winner.username == "honest"
+
+
+def test_a_player_staff_took_off_the_boards_is_kept_off_from_their_first_run(
+    make_user: Any,
+) -> None:
+    """Asked with the lock on the statistics rows: a new player's (made first) and a returning
+    player's alike."""
+    banned = make_user("banned")
+    BoardExclusion.objects.create(player=banned, reason="bot")
+    deal = numbered()
+    runs = [finish(banned, deal, moves=20), finish(banned, daily(DAY), time_ms=1_000)]
+    assert [run.hidden for run in runs] == [True, True]
+    assert not any(run.personal_best or run.new_record or run.first_win for run in runs)
+    assert not DealBest.objects.filter(player=banned).exists()
+    assert not DealRecord.objects.exists()
+    assert PlayerStats.objects.get(player=banned, rules_key="all").won == 2
+    honest = finish(make_user("honest"), deal, moves=50)
+    assert not honest.hidden and honest.new_record
+    assert board_names(DealRecord.objects.get(deal=deal)) == ["honest"]
 
 
 def test_custom_deals_count_nowhere_but_are_kept_as_results(make_user: Any) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from leaderboard import services
 from leaderboard.models import PlayerStats
 from leaderboard.recompute import recompute_stats
 from leaderboard.selectors import stats_payload
@@ -14,6 +16,14 @@ from tests.leaderboard.helpers import T0, daily, finish, other
 from tripeaks.dealday import deal_day
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True, params=["one statement", "row by row"])
+def stats_writes(request: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every statistic twice: the player's rows written by one UPDATE (PostgreSQL) and saved row by
+    row (other databases: the embedded SQLite of `make run`)."""
+    if request.param == "row by row":
+        monkeypatch.setattr(services, "connection", SimpleNamespace(vendor="sqlite"))
 
 
 def stats(player: Any, rules_key: str = "all") -> PlayerStats:
