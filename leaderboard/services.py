@@ -30,7 +30,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
 
 from leaderboard import cache, fairplay, record_row
 from leaderboard.boards import improves
@@ -227,7 +227,15 @@ def _line_fields(result: Result) -> dict[str, Any]:
 def _rank(result: Result, standing: Standing, game: Game) -> None:
     """Update the player's line on the deal's board and the deal's record; tell the player."""
     mode = result.mode
-    best = DealBest.objects.filter(player_id=result.player_id, deal_id=result.deal_id).first()
+    # With the board's size as it stands, for the view of a run that leaves the board alone (most
+    # finishes: only a better run moves the player's line): no query after the commit.
+    board_lines = DealRecord.objects.filter(deal_id=OuterRef("deal_id")).values("lines")[:1]
+    best: DealBest | None = (
+        DealBest.objects.filter(player_id=result.player_id, deal_id=result.deal_id)
+        .annotate(board_lines=Subquery(board_lines))
+        .first()
+    )
+    lines_now: int | None = getattr(best, "board_lines", None)
     new_line = best is None
     improved = new_line or improves(mode, result, best)
     if best is None:
@@ -247,7 +255,9 @@ def _rank(result: Result, standing: Standing, game: Game) -> None:
         best.player = game.player  # the line's name, for the board's live update
     standing.line = best
     if not improved:
-        return  # not better than the player's own line: no record, no first win either
+        # Not better than the player's own line: no record, no first win either.
+        standing.lines = lines_now
+        return
 
     transaction.on_commit(lambda: _after_commit(standing))
     if record_row.available():

@@ -151,3 +151,16 @@ def test_a_returning_players_ending_move_reads_nothing_back(
         view = services.apply_move(game_id=game.pk, user=user, seq=view["seq"], **last).view
     assert view["status"] == "won" and view["result"]["board"]["this_run"] is True
     assert view["result"]["stats"]["played"] == 2
+
+    # A run that leaves the board alone (a loss after that win) reads the board's size with the
+    # player's line, and settles no record: two statements fewer.
+    game, view = play([{"action": "draw"}])
+    with django_assert_num_queries(9):
+        view = services.apply_move(
+            game_id=game.pk, user=user, seq=view["seq"], action="resign"
+        ).view
+    board = view["result"]["board"]
+    assert view["status"] == "lost" and board["this_run"] is False
+    winning_moves = len(before_the_end) + 1
+    assert (board["lines"], board["rank"], board["best"]["moves"]) == (1, 1, winning_moves)
+    assert view["result"]["stats"]["played"] == 3
