@@ -1,4 +1,4 @@
-# The TriPeaks Online image: web (Daphne, ASGI), Celery worker and beat all run from it.
+# The TriPeaks Online image: web (Uvicorn, ASGI), Celery worker and beat all run from it.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -18,4 +18,4 @@ RUN pip install . \
 
 USER tripeaks
 EXPOSE 8000
-CMD ["daphne", "--access-log", "/dev/null", "-b", "0.0.0.0", "-p", "8000", "tripeaks.asgi:application"]
+CMD ["python", "-m", "tripeaks.serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -45,7 +45,7 @@ migrate: $(STAMP_RUN)
 run: migrate
 	$(PY) manage.py collectstatic --noinput -v0
 	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C stops)"
-	$(VENV)/bin/daphne --access-log /dev/null -b $(HOST) -p $(PORT) tripeaks.asgi:application
+	$(PY) -m tripeaks.serve --host $(HOST) --port $(PORT)
 
 worker: $(STAMP_RUN)
 	@test -n "$$REDIS_URL" || { echo "make worker: set REDIS_URL (and DATABASE_URL); without them tasks run in-process" >&2; exit 2; }

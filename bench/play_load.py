@@ -3,8 +3,8 @@
     .venv/bin/python -m bench.play_load [--players 200] [--seconds 30] [--servers 2]
 
 It makes its own PostgreSQL database (tripeaks_bench_play) and uses Redis database 5, starts
-`--servers` Daphne processes on loopback (state lives in PostgreSQL, fan-out in Redis, so any
-number of them can serve one game), signs in `--players` players and has each play the daily
+`--servers` server processes (`python -m tripeaks.serve`, Uvicorn) on loopback (state lives in
+PostgreSQL, fan-out in Redis, so any number of them can serve one game), signs in `--players` players and has each play the daily
 deal move by move over /ws/games/{id}/, starting a new game when one ends. Every reply is a
 move the server validated and stored. First a single player plays alone for a few seconds: that
 is the baseline the figures are compared with. It prints moves/s, round-trip p50/p95/p99, errors,
@@ -148,14 +148,11 @@ def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subpr
     servers = []
     for i in range(count):
         command = [
-            str(ROOT / ".venv/bin/daphne"),
-            "--access-log",
-            "/dev/null",
-            "-b",
-            "127.0.0.1",
-            "-p",
+            str(ROOT / ".venv/bin/python"),
+            "-m",
+            "tripeaks.serve",
+            "--port",
             str(base_port + i),
-            "tripeaks.asgi:application",
         ]
         servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log))
     for i in range(count):
@@ -403,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop_servers(servers)
     print(
-        f"TriPeaks play load: {args.players} players, {args.servers} Daphne servers, {os.cpu_count()} cores, loopback"
+        f"TriPeaks play load: {args.players} players, {args.servers} Uvicorn servers, {os.cpu_count()} cores, loopback"
     )
     pace = (
         f"{args.rate:g} moves/s each, {args.rate * args.players:,.0f}/s offered"

@@ -3,12 +3,12 @@
     .venv/bin/python -m bench.soak [--players 300] [--minutes 10] [--servers 2] [--json out.json]
 
 It starts a private PostgreSQL cluster and Redis server on free ports (tests/reliability/stack.py:
-nothing shared is touched), `--servers` Daphne processes and one Celery worker, signs in
+nothing shared is touched), `--servers` Uvicorn server processes and one Celery worker, signs in
 `--players` players and has each play the daily deal move by move over /ws/games/{id}/ (the
 players of bench/play_load.py), starting a new game when one ends, for `--minutes`.
 
 It reports moves/s, round-trip p50/p99 and errors (overall and per sample window), the resident
-memory of every process (each Daphne server, the worker, Redis, PostgreSQL's processes summed)
+memory of every process (each server, the worker, Redis, PostgreSQL's processes summed)
 at the start, every `--sample-seconds` and at the end, and afterwards replays every game in the
 database from its move log and compares it with the stored state.
 
@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     every = min(args.sample_seconds, args.minutes * 60 / 3)
 
     print(
-        f"starting a private stack ({args.servers} Daphne servers, 1 Celery worker)...", flush=True
+        f"starting a private stack ({args.servers} Uvicorn servers, 1 Celery worker)...", flush=True
     )
     stack = Stack.create(overrides=SOAK_ENV)
     try:
@@ -174,9 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         from tripeaks.play.models import Game
 
         players = setup_players(args.players)
-        servers = [stack.start_server(f"soak-{i}", access_log=False) for i in range(args.servers)]
+        servers = [stack.start_server(f"soak-{i}") for i in range(args.servers)]
         worker = stack.start_worker("soak-worker")
-        named = {f"daphne {i}": s.popen.pid for i, s in enumerate(servers)}
+        named = {f"server {i}": s.popen.pid for i, s in enumerate(servers)}
         named["celery worker"] = worker.popen.pid
         named["redis"] = stack.redis_pid() or 0
         rss_start = memory(stack, named)
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(
         f"\nTriPeaks soak: {args.players} players (think {args.think_ms:g} ms), "
-        f"{args.servers} Daphne servers, "
+        f"{args.servers} Uvicorn servers, "
         f"{os.cpu_count()} cores, loopback, private PostgreSQL and Redis"
     )
     print(

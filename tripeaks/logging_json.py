@@ -30,8 +30,9 @@ _RECORD_ATTRS = frozenset(
     vars(logging.LogRecord("", 0, "", 0, "", None, None)).keys() | {"message", "asctime"}
 )
 _SECRET_WORDS = ("password", "passwd", "secret", "token", "authorization", "cookie", "session")
-# Objects Django attaches to records that must never be serialised whole.
-_DROPPED_EXTRAS = frozenset({"request", "scope", "server_time"})
+# Objects Django attaches to records that must never be serialised whole, and uvicorn's copy of
+# its message with terminal colours.
+_DROPPED_EXTRAS = frozenset({"request", "scope", "server_time", "color_message"})
 
 
 def _is_secret_key(key: str) -> bool:

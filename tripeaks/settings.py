@@ -61,7 +61,6 @@ for _app in ("tripeaks.play", "leaderboard"):
 # <<<
 
 INSTALLED_APPS: list[str] = [
-    "daphne",  # first: makes `runserver` serve ASGI
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -377,7 +376,6 @@ LOGGING: dict[str, Any] = {
         # One line per request comes from tripeaks.requests; these would repeat it.
         "django.server": {"level": "WARNING"},
         "django.request": {"level": "ERROR"},
-        "daphne.access": {"level": "WARNING"},
         "tripeaks.requests": {"level": "INFO"},
         "tripeaks.events": {"level": "INFO"},
     },

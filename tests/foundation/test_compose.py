@@ -111,7 +111,7 @@ def test_every_variable_compose_sets_is_one_the_settings_read(
 def test_web_serves_asgi_and_the_worker_and_beat_run_celery(compose: dict[str, Any]) -> None:
     services = compose["services"]
     web_cmd = " ".join(services["web"]["command"])
-    assert "daphne" in web_cmd and "tripeaks.asgi:application" in web_cmd
+    assert "-m tripeaks.serve" in web_cmd and "--host 0.0.0.0" in web_cmd
     assert "worker" in services["worker"]["command"]
     assert "beat" in services["beat"]["command"]
     assert services["beat"].get("deploy", {}).get("replicas", 1) == 1

@@ -1,18 +1,21 @@
-"""Browser tests against a real ASGI server (Daphne: HTTP and WebSockets) on loopback.
+"""Browser tests against a real ASGI server (Uvicorn with the options of `tripeaks.serve`: HTTP
+and WebSockets) on loopback.
 
-The server runs in a forked process (channels' DaphneProcess) against this test process's own
-test database and Redis prefix, so it works under xdist; tests use ``transactional_db`` so the
+The server runs in a forked process against this test process's own test database and Redis
+prefix, so it works under xdist; tests use ``transactional_db`` so the
 server sees what they write and everything is flushed after. Chromium is Debian's
 (/usr/bin/chromium); Playwright never downloads a browser.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import socket
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,28 +57,53 @@ def _in_the_server_process() -> None:
     channel_layers.backends = {}
 
 
+def _serve(port: int) -> None:
+    """(The forked server process.) The test application, its static files included, on `port`."""
+    import uvicorn
+    from channels.testing.live import make_application
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    from tripeaks.serve import uvicorn_options
+
+    _in_the_server_process()
+    application = make_application(static_wrapper=ASGIStaticFilesHandler)
+    config = uvicorn.Config(application, host="127.0.0.1", port=port, **uvicorn_options())
+    uvicorn.Server(config).run()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _answers(url: str) -> bool:
+    try:
+        urllib.request.urlopen(f"{url}/api/health", timeout=2).read()
+        return True
+    except OSError:
+        return False
+
+
 @pytest.fixture(scope="session")
 def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
-    from channels.testing.live import make_application
-    from daphne.testing import DaphneProcess
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.db import connections
 
-    process = DaphneProcess(
-        "127.0.0.1",
-        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=_in_the_server_process,
-    )
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    process = multiprocessing.get_context("fork").Process(target=_serve, args=(port,), daemon=True)
     # Forked while database access is allowed, so the server process may use the database;
     # it must not share this process's connections.
     with django_db_blocker.unblock():
         connections.close_all()
         process.start()
     deadline = time.monotonic() + 30
-    while not process.ready.wait(timeout=0.5):
+    while not _answers(url):
         if not process.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the Daphne test server did not start")
-    yield f"http://127.0.0.1:{process.port.value}"
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.2)
+    yield url
     process.terminate()
     process.join(10)
     with django_db_blocker.unblock():

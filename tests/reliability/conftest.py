@@ -1,4 +1,4 @@
-"""Fixtures of the reliability tests. ``stack``: a private PostgreSQL + Redis (+ Daphne servers
+"""Fixtures of the reliability tests. ``stack``: a private PostgreSQL + Redis (+ ASGI servers
 and Celery workers the tests start) per test process, made on first use and torn down at the end
 of the session even when tests fail; see stack.py."""
 

@@ -1,9 +1,9 @@
 """A private TriPeaks stack for fault tests: its own PostgreSQL cluster and Redis server on free
-ports, Daphne servers and a Celery worker as subprocesses, all owned (and torn down) by the test
+ports, ASGI servers (tripeaks.serve) and a Celery worker as subprocesses, all owned (and torn down) by the test
 process that made it. The shared PostgreSQL and Redis (5432, 6379) are never touched.
 
     stack = Stack.create()          # initdb + pg_ctl start, redis-server, migrate
-    server = stack.start_server()   # Daphne on a free port; server.kill() is SIGKILL
+    server = stack.start_server()   # tripeaks.serve on a free port; server.kill() is SIGKILL
     stack.stop_postgres(); stack.start_postgres()
     stack.stop_redis(); stack.start_redis()
     worker = stack.start_worker()
@@ -353,16 +353,10 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def start_server(
-        self, name: str = "daphne", port: int | None = None, access_log: bool = True
-    ) -> Process:
+    def start_server(self, name: str = "server", port: int | None = None) -> Process:
         port = port or free_port()
-        quiet = [] if access_log else ["--access-log", "/dev/null"]
         server = self._spawn(
-            name,
-            [str(BIN / "daphne"), *quiet, "-b", "127.0.0.1", "-p", str(port)]
-            + ["tripeaks.asgi:application"],
-            port,
+            name, [str(BIN / "python"), "-m", "tripeaks.serve", "--port", str(port)], port
         )
 
         def answers() -> bool:
@@ -424,6 +418,10 @@ def check_database() -> dict[str, Any]:
     }
 
 
+def _headers(message: Any) -> dict[str, str]:
+    return {name.lower(): value for name, value in message.items()}
+
+
 def request(
     method: str,
     url: str,
@@ -432,7 +430,9 @@ def request(
     timeout: float = 15,
     headers: dict[str, str] | None = None,
 ) -> tuple[int, dict[str, Any], dict[str, str], float]:
-    """(status, JSON body, headers, seconds) of one HTTP request; never raises on an HTTP error."""
+    """(status, JSON body, headers, seconds) of one HTTP request; never raises on an HTTP error.
+    Header names are lower-cased: they are case-insensitive, and servers differ in how they send
+    them."""
     data = None if body is None else json.dumps(body).encode()
     sent = dict(headers or {})
     if data is not None:
@@ -443,9 +443,9 @@ def request(
     req = urllib.request.Request(url, data=data, method=method, headers=sent)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as response:
-            status, raw, got = response.status, response.read(), dict(response.headers)
+            status, raw, got = response.status, response.read(), _headers(response.headers)
     except urllib.error.HTTPError as error:
-        status, raw, got = error.code, error.read(), dict(error.headers)
+        status, raw, got = error.code, error.read(), _headers(error.headers)
     elapsed = time.monotonic() - started
     try:
         parsed = json.loads(raw) if raw else {}
