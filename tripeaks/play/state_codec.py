@@ -24,9 +24,13 @@ def _position(data: list[Any]) -> Position:
 
 
 def dump_state(state: State) -> dict[str, Any]:
+    return _dump(state, [_position_json(p) for p in state.history])
+
+
+def _dump(state: State, history: list[list[Any]]) -> dict[str, Any]:
     return {
         "position": _position_json(state.position),
-        "history": [_position_json(p) for p in state.history],
+        "history": history,
         "moves": state.moves,
         "seq": state.seq,
         "resigned": state.resigned,
@@ -41,18 +45,10 @@ def dump_next_state(before: dict[str, Any], state: State) -> dict[str, Any]:
     take its end: re-encoding all of it, up to a hundred positions, on every move is not needed."""
     old, count = before["history"], len(state.history)
     if count == len(old) + 1:
-        history = [*old, before["position"]]
-    elif count <= len(old):
-        history = old[:count]
-    else:
-        return dump_state(state)
-    return {
-        "position": _position_json(state.position),
-        "history": history,
-        "moves": state.moves,
-        "seq": state.seq,
-        "resigned": state.resigned,
-    }
+        return _dump(state, [*old, before["position"]])
+    if count <= len(old):
+        return _dump(state, old[:count])
+    return dump_state(state)
 
 
 def load_state(data: dict[str, Any], deal: Deal, rules: Rules) -> State:
