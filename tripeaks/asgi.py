@@ -21,12 +21,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from tripeaks.routing import websocket_urlpatterns  # noqa: E402
+from tripeaks.socket_outage import OutageGuard  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            OutageGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

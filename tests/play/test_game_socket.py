@@ -145,3 +145,36 @@ async def test_a_game_that_cannot_be_read_on_connect_says_so_and_closes_with_try
     connected, _ = await socket.connect()
     assert connected and (await socket.receive_json_from())["game"]["seq"] == 0
     await socket.disconnect()
+
+
+async def test_a_session_that_cannot_be_read_on_connect_says_so_and_closes_with_try_again(
+    started: Any,
+) -> None:
+    """Channels reads the session and its user before the consumer runs: with the database down
+    that lookup fails too, and the socket still answers with a reason and 1013, not a 500."""
+    from channels.db import database_sync_to_async
+    from django.test import Client
+
+    user, game, _ = started
+    browser = Client()
+    await database_sync_to_async(browser.force_login)(user)
+    cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
+
+    def signed_in() -> WebsocketCommunicator:
+        return WebsocketCommunicator(
+            application,
+            f"/ws/games/{game['id']}/",
+            headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)],
+        )
+
+    with connections_refused():
+        socket = signed_in()
+        connected, _ = await socket.connect()
+        assert connected
+        error = await socket.receive_json_from()
+        assert error["code"] == "unavailable" and "briefly unavailable" in error["detail"]
+        assert await socket.receive_output() == {"type": "websocket.close", "code": 1013}
+    socket = signed_in()
+    connected, _ = await socket.connect()
+    assert connected and (await socket.receive_json_from())["game"]["seq"] == 0
+    await socket.disconnect()

@@ -15,12 +15,12 @@ from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_
 from tripeaks.play.errors import PlayError
 from tripeaks.play.serializers import MoveSerializer
 from tripeaks.play.socket_moves import SocketGame
+from tripeaks.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
 
 MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = 4429
-CLOSE_TRY_AGAIN = 1013
 # Frames refused in a row for going over the move rate before the socket is closed as a flood.
 MAX_THROTTLED_IN_A_ROW = 50
 
@@ -83,7 +83,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         except DatabaseError:
             # Not a failed handshake (a 500 to the browser): a reason, then "try again later".
             await self.accept()
-            await self._error("the service is briefly unavailable; try again", code="unavailable")
+            await self._error(UNAVAILABLE, code="unavailable")
             await self.close(code=CLOSE_TRY_AGAIN)
             return
         if view is None:
@@ -118,7 +118,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._receive(text_data, bytes_data)
         except DatabaseError:
             # The database is unreachable (restarting): say so; the client retries with its seq.
-            await self._error("the service is briefly unavailable; try again", code="unavailable")
+            await self._error(UNAVAILABLE, code="unavailable")
 
     def _limits(self) -> list[throttling.Limit]:
         client = self.scope.get("client") or [None]

@@ -27,6 +27,7 @@ from django.db import connections
 
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game, Move
+from tripeaks.socket_outage import UNAVAILABLE
 
 if TYPE_CHECKING:
     from tripeaks.play.services import LoggedMove
@@ -146,7 +147,7 @@ class MoveWriter:
                 stored = await self._write_retrying([waiting.row for waiting in batch])
             except Exception as error:  # whatever it was, no waiting move may hang
                 log.warning("could not store a batch of moves", exc_info=True)
-                failure = StoreUnavailable("the service is briefly unavailable; try again")
+                failure = StoreUnavailable(UNAVAILABLE)
                 failure.__cause__ = error
                 for waiting in batch:
                     if not waiting.future.done():
