@@ -4,13 +4,15 @@ Uvicorn on uvloop and httptools, the one way every launcher (make run, the image
 benchmarks, the fault tests) starts the ASGI application, so they all run the same server:
 
 - no lifespan protocol: Channels' router speaks only HTTP and WebSocket;
-- no access log (and no `server` header naming the software): one JSON line per request comes from ``tripeaks.requests`` already, and uvicorn's
-  own logging is left to Django's settings (JSON lines too);
+- no access log: one JSON line per request comes from ``tripeaks.requests`` already, and
+  Uvicorn's own logging is left to Django's settings (JSON lines too); no ``server`` header
+  naming the software;
 - no proxy headers: the client address (which the move throttles count by) is the peer's, as
   Daphne had it; a deployment behind a proxy on the same host passes ``--proxy-headers``;
 - no per-message compression of socket frames (browsers offer it, Daphne never took it): a view
-  is a couple of kilobytes of JSON, and packing every frame with zlib costs the server CPU that
-  every other socket of the process waits for.
+  is a couple of kilobytes of JSON, and packing every frame with zlib costs CPU that every other
+  socket of the process waits for (play bench at 1,000 moves/s: 1.22 ms of server CPU a move
+  and p99 146 ms with it, 1.17-1.20 ms and 86-138 ms without).
 """
 
 from __future__ import annotations
