@@ -36,6 +36,9 @@ def uvicorn_options(*, proxy_headers: bool = False) -> dict[str, Any]:
         "ws_per_message_deflate": False,
         # Above the consumer's own 4,096-character limit, which answers with a reason.
         "ws_max_size": 65536,
+        # On SIGTERM sockets are told 1012 (service restart; the page reconnects) and requests get
+        # this long to finish: a socket whose consumer never ends must not hold a deploy forever.
+        "timeout_graceful_shutdown": 10,
     }
 
 

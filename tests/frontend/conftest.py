@@ -105,7 +105,10 @@ def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
         time.sleep(0.2)
     yield url
     process.terminate()
-    process.join(10)
+    process.join(15)
+    if process.is_alive():  # not down after its graceful shutdown: it must not outlive the tests
+        process.kill()
+        process.join()
     with django_db_blocker.unblock():
         _wait_for_server_connections_to_go()
 
