@@ -130,13 +130,12 @@ class State:
 
     def playable(self) -> tuple[int, ...]:
         """Free layout positions whose card fits the waste, in position order."""
-        removed, masks = self.position.removed, self.deal.layout.cover_masks
+        layout, removed, cards = self.deal.layout, self.position.removed, self.deal.layout_cards
         ranks = self.fitting_ranks
-        cards = self.deal.layout_cards
         return tuple(
             p
-            for p, mask in enumerate(masks)
-            if not removed >> p & 1 and removed & mask == mask and cards[p].rank in ranks
+            for p in range(layout.size)
+            if not removed >> p & 1 and layout.free(p, removed) and cards[p].rank in ranks
         )
 
     def legal_moves(self) -> tuple[Move, ...]:

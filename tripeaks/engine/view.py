@@ -18,17 +18,13 @@ def player_view(state: State, *, paused: bool = False) -> dict[str, Any]:
     """The player's view of `state`. `paused` hides the layout cards, the waste and the playable
     positions (the shape of the table and the counts stay); stopping the clock is the server's job."""
     positions: list[dict[str, Any]] = []
-    playable: list[int] = []
-    # The same answers as State.in_layout / is_free / is_face_up / playable, worked out in one pass:
+    # The same answers as State.in_layout / is_free / is_face_up, worked out once per position:
     # every socket move builds this view.
     layout, cards, gone = state.deal.layout, state.deal.layout_cards, state.position.removed
-    ranks, is_open = state.fitting_ranks, state.rules.open
-    for p, mask in enumerate(layout.cover_masks):
+    for p in range(layout.size):
         removed = bool(gone >> p & 1)
-        free = not removed and gone & mask == mask
-        face_up = free or (not removed and is_open)
-        if free and not paused and cards[p].rank in ranks:
-            playable.append(p)
+        free = not removed and layout.free(p, gone)
+        face_up = free or (not removed and state.rules.open)
         positions.append(
             {
                 "position": p,
@@ -51,7 +47,7 @@ def player_view(state: State, *, paused: bool = False) -> dict[str, Any]:
         "stock_left": state.stock_left,
         "cards_left": state.cards_left,
         "positions": positions,
-        "playable": playable,
+        "playable": [] if paused else list(state.playable()),
         "can_undo": state.can_undo,
     }
 
