@@ -180,7 +180,7 @@ def test_postgres_restart_while_players_move_gives_clear_503s_then_recovers(
                 additional_headers={"Cookie": f"sessionid={session}", "Origin": server.url},
             ) as socket:
                 first = json.loads(socket.recv(timeout=10))
-                if first["type"] == "error":  # the game could not be read: 1013 follows
+                if first["type"] == "error":  # the session or game could not be read: 1013 follows
                     socket_seen.append(first)
                     time.sleep(0.2)
                     continue
