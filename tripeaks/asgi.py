@@ -9,12 +9,16 @@ from __future__ import annotations
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks.settings")
 
 # Initialise Django (apps, models) before importing anything that touches models.
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from tripeaks.request_threads import ReusedThreadsASGIHandler  # noqa: E402
+
+django_asgi_app = ReusedThreadsASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
