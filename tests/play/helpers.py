@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from tripeaks.engine.deal import from_seed
@@ -15,6 +16,17 @@ def client_for(user: Any) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+async def connect(user: Any, game_id: str) -> WebsocketCommunicator:
+    """A game socket of `user`, signed in, not yet connected."""
+    from tripeaks.asgi import application
+
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{game_id}/", headers=[(b"origin", b"http://localhost")]
+    )
+    communicator.scope["user"] = user
+    return communicator
 
 
 def winnable_code(

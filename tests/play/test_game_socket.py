@@ -10,18 +10,10 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 from psycopg import sql
 
-from tests.play.helpers import client_for, start_custom, winnable_code
+from tests.play.helpers import client_for, connect, start_custom, winnable_code
 from tripeaks.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-async def connect(user: Any, game_id: str) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(
-        application, f"/ws/games/{game_id}/", headers=[(b"origin", b"http://localhost")]
-    )
-    communicator.scope["user"] = user
-    return communicator
 
 
 @pytest.fixture

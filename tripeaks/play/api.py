@@ -55,16 +55,8 @@ class GamesView(APIView):
     def post(self, request: Request) -> Response:
         serializer = StartGameSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
         try:
-            game = services.start_game(
-                user=request.user,
-                mode=data["mode"],
-                rules=data["rules"],
-                layout=data["layout"],
-                number=data.get("number"),
-                code=data.get("deal"),
-            )
+            game = services.start_requested_game(request.user, serializer.validated_data)
         except PlayError as error:
             return error_response(error)
         return Response(view_of(game), status=status.HTTP_201_CREATED)

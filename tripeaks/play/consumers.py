@@ -1,4 +1,5 @@
-"""The game WebSocket: the same service and answers as the REST moves endpoint, plus sync."""
+"""The game WebSocket: the same service and answers as the REST moves endpoint, plus sync, and
+the start of the player's next game on the same socket."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from tripeaks import throttle_async, throttling
 from tripeaks.play import services
 from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_view
 from tripeaks.play.errors import PlayError
-from tripeaks.play.serializers import MoveSerializer
+from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
 from tripeaks.play.socket_moves import SocketGame
 from tripeaks.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
 
@@ -104,14 +105,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if self.throttled_in_a_row > MAX_THROTTLED_IN_A_ROW:
                 await self.close(code=CLOSE_FLOOD)
                 return
-            await self._send(
-                {
-                    "type": "error",
-                    "detail": f"Too many messages. Try again in {wait} seconds.",
-                    "code": "throttled",
-                    "retry_after": wait,
-                }
-            )
+            await self._throttled("messages", wait)
             return
         self.throttled_in_a_row = 0
         try:
@@ -120,10 +114,20 @@ class GameConsumer(AsyncWebsocketConsumer):
             # The database is unreachable (restarting): say so; the client retries with its seq.
             await self._error(UNAVAILABLE, code="unavailable")
 
-    def _limits(self) -> list[throttling.Limit]:
+    def _limits(self, kind: str = "move") -> list[throttling.Limit]:
         client = self.scope.get("client") or [None]
         return throttling.play_limits(
-            "move", user_id=self.scope["user"].pk, address=client[0] if client else None
+            kind, user_id=self.scope["user"].pk, address=client[0] if client else None
+        )
+
+    async def _throttled(self, what: str, wait: int) -> None:
+        await self._send(
+            {
+                "type": "error",
+                "detail": f"Too many {what}. Try again in {wait} seconds.",
+                "code": "throttled",
+                "retry_after": wait,
+            }
         )
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
@@ -148,7 +152,34 @@ class GameConsumer(AsyncWebsocketConsumer):
                 return
             await self._send({"type": "view", "game": view})
             return
+        if message.get("type") == "new":
+            await self._new_game(message)
+            return
         await self._move(message)
+
+    async def _new_game(self, message: dict[str, Any]) -> None:
+        """The player's next game, as POST /api/games starts it; the socket then belongs to it."""
+        serializer = StartGameSerializer(data={k: v for k, v in message.items() if k != "type"})
+        if not serializer.is_valid():
+            await self._error(_first_error(serializer.errors), code="invalid")
+            return
+        wait = await throttle_async.check_async(self._limits("game_start"))
+        if wait is not None:
+            await self._throttled("new games", wait)
+            return
+        try:
+            moves, view = await SocketGame.start(self.scope["user"], serializer.validated_data)
+        except PlayError as error:
+            await self._error(error.message, code=error.code)
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        self.moves, self.game_id = moves, moves.game_id
+        self.group = game_group(self.game_id)
+        self.seen_seq, self.last_view, self.peers = -1, None, False
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await announce_peer(self.game_id, self.channel_name)
+        await self._send({"type": "started", "game": view})
+        await self.moves.send_board_updates()
 
     async def _move(self, message: dict[str, Any]) -> None:
         data = _plain_move(message)

@@ -112,6 +112,19 @@ def start_game(
     return game
 
 
+def start_requested_game(user: Any, request: dict[str, Any]) -> Game:
+    """`start_game` with the fields of a start request, as `StartGameSerializer` passed them
+    (POST /api/games and the socket's `new`)."""
+    return start_game(
+        user=user,
+        mode=request["mode"],
+        rules=request["rules"],
+        layout=request["layout"],
+        number=request.get("number"),
+        code=request.get("deal"),
+    )
+
+
 def _queue_solve(deal_id: int) -> None:
     """Best-effort: with the broker down the verdict waits for the next game on the deal."""
     from tripeaks.play.tasks import solve_deal

@@ -7,6 +7,9 @@ copy was at. Everything else takes `services.apply_move` with the game row locke
 solver), pause and resume, resigning, a move that ends the game (its result goes to the
 leaderboard), a seq that is not the copy's (a retry or a conflict), a move the copy refuses (it may
 be stale), and any move whose game moved on elsewhere. The copy is then read again.
+
+A socket can also start the player's next game (`new`): it then belongs to that game, with no new
+request or socket.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.db import close_old_connections
 from django.utils import timezone
 
 from leaderboard import live as live_board
@@ -57,6 +61,19 @@ def _locked_move(
             return error, load_live_game(game_id, user), []
     assert outcome.game is not None and outcome.state is not None
     return outcome, LiveGame(outcome.game, outcome.state), board_updates
+
+
+def _start(user: Any, request: dict[str, Any]) -> tuple[LiveGame, list[live_board.Send]]:
+    """A new game for the player (resigning their unfinished one), and the live board updates
+    the resignation made."""
+    try:
+        with live_board.held_sends() as board_updates:
+            game = services.start_requested_game(user, request)
+        return LiveGame(game, services.load_game_state(game)), board_updates
+    finally:
+        # As at the end of a request. Without it the thread kept its connection open after the
+        # call (seen in tests, where the deal's solving task runs here, on commit).
+        close_old_connections()
 
 
 class SocketGame:
@@ -108,6 +125,16 @@ class SocketGame:
         self.live = LiveGame(game, step.state)
         services.log_move(game, self.user, action)
         return services.MoveOutcome(game_payload(game, step.state, now))
+
+    @classmethod
+    async def start(cls, user: Any, request: dict[str, Any]) -> tuple[SocketGame, dict[str, Any]]:
+        """Start a game as POST /api/games does: the socket's game from now on, and its view."""
+        live, board_updates = await database_sync_to_async(_start, thread_sensitive=False)(
+            user, request
+        )
+        started = cls(str(live.game.pk), user)
+        started.live, started.board_updates = live, board_updates
+        return started, game_payload(live.game, live.state, timezone.now())
 
     async def send_board_updates(self) -> None:
         updates, self.board_updates = self.board_updates, []

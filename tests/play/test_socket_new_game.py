@@ -1,0 +1,132 @@
+"""A game socket starts the player's next game (`new`), as POST /api/games does, and then belongs
+to it: no new request, no new socket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+
+from tests.play.helpers import client_for, connect, move, start_custom, winnable_code
+from tripeaks.play.models import Game, Move
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture
+def started(make_player: Any) -> tuple[Any, dict[str, Any], str, list[dict[str, Any]]]:
+    user = make_player("newsock")
+    code, line = winnable_code()
+    return user, start_custom(client_for(user), code), code, line
+
+
+def _stored(game_id: str) -> tuple[str, int, list[str]]:
+    game = Game.objects.get(pk=game_id)
+    actions = list(Move.objects.filter(game=game).order_by("seq").values_list("action", flat=True))
+    return game.status, game.seq, actions
+
+
+async def test_new_starts_the_next_game_on_the_same_socket(started: Any) -> None:
+    user, old, code, line = started
+    socket = await connect(user, old["id"])
+    assert (await socket.connect())[0]
+    await socket.receive_json_from()
+    await socket.send_json_to({"seq": 0, **line[0]})
+    assert (await socket.receive_json_from())["game"]["seq"] == 1
+
+    await socket.send_json_to({"type": "new", "mode": "custom", "deal": code, "rules": {}})
+    reply = await socket.receive_json_from()
+    assert reply["type"] == "started"
+    new = reply["game"]
+    assert new["id"] != old["id"] and new["seq"] == 0 and new["status"] == "playing"
+    # Started as POST /api/games starts a game: the unfinished one, begun, is a loss.
+    assert await database_sync_to_async(_stored)(old["id"]) == ("lost", 2, [line[0]["action"], "resign"])
+
+    # The socket's moves are now the new game's, stored like any other.
+    await socket.send_json_to({"seq": 0, **line[0]})
+    played = await socket.receive_json_from()
+    assert played["type"] == "view" and played["game"]["id"] == new["id"]
+    assert played["game"]["seq"] == 1
+    assert await database_sync_to_async(_stored)(new["id"]) == ("playing", 1, [line[0]["action"]])
+    await socket.disconnect()
+
+
+async def test_after_new_the_socket_hears_the_new_game_not_the_old_one(started: Any) -> None:
+    user, old, code, line = started
+    socket = await connect(user, old["id"])
+    await socket.connect()
+    await socket.receive_json_from()
+    await socket.send_json_to({"type": "new", "mode": "custom", "deal": code})
+    new = (await socket.receive_json_from())["game"]
+    # A second tab on the new game: the first socket tells it of its moves.
+    tab = await connect(user, new["id"])
+    await tab.connect()
+    assert (await tab.receive_json_from())["game"]["seq"] == 0
+    await socket.send_json_to({"seq": 0, **line[0]})
+    assert (await socket.receive_json_from())["game"]["seq"] == 1
+    pushed = await tab.receive_json_from(timeout=15)
+    assert pushed["game"]["id"] == new["id"] and pushed["game"]["seq"] == 1
+    # A move by REST on the new game reaches the socket; nothing of the old game does.
+    api = client_for(user)
+    response = await database_sync_to_async(move)(api, pushed["game"], "draw")
+    assert response.status_code == 200
+    heard = await socket.receive_json_from(timeout=15)
+    assert heard["game"]["id"] == new["id"] and heard["game"]["seq"] == 2
+    assert await socket.receive_nothing(timeout=0.3)
+    for each in (socket, tab):
+        await each.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("frame", "field"),
+    [
+        ({"type": "new", "mode": "weekly"}, "mode"),
+        ({"type": "new", "mode": "numbered"}, "number"),
+        ({"type": "new", "mode": "numbered", "number": "7"}, "number"),
+        ({"type": "new", "mode": "custom"}, "deal"),
+        ({"type": "new", "mode": "random", "rules": {"wrap": "yes"}}, "rules"),
+    ],
+)
+async def test_a_bad_new_is_refused_and_the_socket_keeps_its_game(
+    started: Any, frame: dict[str, Any], field: str
+) -> None:
+    user, old, _, line = started
+    socket = await connect(user, old["id"])
+    await socket.connect()
+    await socket.receive_json_from()
+    await socket.send_json_to(frame)
+    error = await socket.receive_json_from()
+    assert error["type"] == "error" and error["code"] == "invalid"
+    assert error["detail"].startswith(field) and "game" not in error
+    await socket.send_json_to({"seq": 0, **line[0]})
+    played = await socket.receive_json_from()
+    assert played["game"]["id"] == old["id"] and played["game"]["seq"] == 1
+    assert await database_sync_to_async(Game.objects.count)() == 1
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"mode": "custom", "deal": "not a deal code"},
+        {"mode": "random", "layout": "no-such-layout"},
+    ],
+)
+async def test_a_start_the_service_refuses_gets_the_same_answer_as_rest(
+    started: Any, body: dict[str, Any]
+) -> None:
+    user, old, _, _ = started
+    rest = await database_sync_to_async(client_for(user).post)("/api/games", body, format="json")
+    assert rest.status_code == 400
+    socket = await connect(user, old["id"])
+    await socket.connect()
+    await socket.receive_json_from()
+    await socket.send_json_to({"type": "new", **body})
+    error = await socket.receive_json_from()
+    assert error == {"type": "error", **rest.json()}
+    await socket.send_json_to({"type": "sync"})
+    assert (await socket.receive_json_from())["game"]["id"] == old["id"]
+    assert await database_sync_to_async(Game.objects.count)() == 1
+    await socket.disconnect()
+
