@@ -49,3 +49,41 @@ def open_game(page: Any) -> dict[str, Any]:
     page.goto("/#/play")
     page.reload()
     return wait_seq(page, 0)
+
+
+def wait_new_game(page: Any, old_id: str) -> dict[str, Any]:
+    """Wait until the page plays a game other than `old_id` (in place or on a page built afresh)."""
+    page.wait_for_function(
+        "(old) => window.__tpGame && window.__tpGame.view().id !== old", arg=old_id
+    )
+    return view(page)
+
+
+def new_deal(page: Any, *, from_results: bool = False) -> str:
+    """Ask for a new deal from the toolbar (or the results dialog) and deal it; returns the text of
+    the new-deal dialog (it warns when the current deal will count as lost)."""
+    if from_results:
+        page.locator("dialog[data-testid=results]").get_by_role("button", name="New deal").click()
+    else:
+        page.locator(".controls [data-act=new]").click()
+    dialog = page.locator("dialog[data-testid=new-deal]")
+    text: str = dialog.inner_text()
+    dialog.get_by_role("button", name="Deal", exact=True).click()
+    return text
+
+
+def watch_starts(page: Any) -> list[str]:
+    """Every POST to /api/games... (a start or a REST move) the page makes from now on."""
+    posted: list[str] = []
+    page.on(
+        "request",
+        lambda r: posted.append(r.url) if r.method == "POST" and "/api/games" in r.url else None,
+    )
+    return posted
+
+
+def watch_sockets(page: Any) -> list[str]:
+    """The URL of every WebSocket the page opens from now on."""
+    opened: list[str] = []
+    page.on("websocket", lambda ws: opened.append(ws.url))
+    return opened

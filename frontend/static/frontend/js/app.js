@@ -44,18 +44,26 @@ const ctx = {
   takeGame() { const g = pendingGame; pendingGame = null; return g; },
   layoutName: () => localStorage.getItem('tp.layout') || 'classic',
   layoutTitle: () => localStorage.getItem('tp.layoutTitle') || 'Three Peaks',
+  // Start a deal over REST (POST /api/games) and show it.
   async startGame(body) {
     if (!boot.user) { location.href = '/accounts/login/?next=/%23/'; return; }
+    let game;
     try {
-      pendingGame = await api('games', { method: 'POST', body });
-      ctx.hasGame = true;
+      game = await api('games', { method: 'POST', body });
     } catch (e) {
       notice(e instanceof ApiError ? e.message : 'Could not start the deal');
       return;
     }
+    ctx.openGame(game);
+  },
+  // Show a game just started (its view in hand) on a play page built afresh.
+  openGame(game) {
+    pendingGame = game;
+    ctx.hasGame = true;
     if (location.hash === '#/play') route();
     else location.hash = '#/play';
   },
+  notice: (text) => notice(text),
   layouts,
 };
 

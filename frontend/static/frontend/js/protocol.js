@@ -2,26 +2,40 @@
 // queued moves while a reply (or a connection) is awaited, retries after a dropped connection,
 // and resync on a seq mismatch. Every server message carries the whole view, so a newer view
 // always wins and an older one is dropped.
+//
+// A new deal can be asked for on the same connection ("new"): the answer is "started" with the
+// new game's view, after which the connection belongs to the new game, or an error. It is asked
+// only when no move is in flight, so an error that comes back meanwhile is its answer.
 
 export class MoveQueue {
   // transmit(move) sends {seq, action, position?}; the answer comes back through receive().
-  constructor({ transmit, onView = () => {}, onRefused = () => {}, onError = () => {} }) {
+  // onNewError(detail, msg): the server refused a new deal; the current game goes on.
+  constructor({ transmit, onView = () => {}, onRefused = () => {}, onError = () => {}, onNewError = () => {} }) {
     this.transmit = transmit;
     this.onView = onView;
     this.onRefused = onRefused;
     this.onError = onError;
+    this.onNewError = onNewError;
     this.view = null;
     this.inflight = null;
     this.queue = [];
     this.online = true;
+    this.starting = false;
   }
 
   get busy() { return Boolean(this.inflight) || this.queue.length > 0; }
 
-  // A view from anywhere (page load, REST, socket). Returns true when it was taken.
+  // A view from anywhere (page load, REST, socket). Returns true when it was taken. A view of
+  // another game is taken whatever its seq: the moves made on the old game are dropped.
   accept(game, extra = {}) {
     if (!game) return false;
-    if (this.view && this.view.id === game.id && game.seq < this.view.seq) return false;
+    const same = Boolean(this.view) && this.view.id === game.id;
+    if (same && game.seq < this.view.seq) return false;
+    if (this.view && !same) {
+      this.inflight = null;
+      this.queue = [];
+      this.starting = false;
+    }
     this.view = game;
     if (this.inflight && game.seq > this.inflight.seq) this.inflight = null;
     this.onView(game, extra);
@@ -36,29 +50,58 @@ export class MoveQueue {
   }
 
   pump() {
-    if (this.inflight || !this.online || !this.view || !this.queue.length) return;
+    if (this.inflight || this.starting || !this.online || !this.view || !this.queue.length) return;
     const move = this.queue.shift();
     this.inflight = { seq: this.view.seq, ...move };
     this.transmit(this.inflight);
   }
 
+  // The page is about to send {"type": "new", ...}. False (send nothing) when a move is in
+  // flight or queued, a new deal is already awaited, or there is no game yet.
+  beginNew() {
+    if (this.busy || this.starting || !this.view) return false;
+    this.starting = true;
+    return true;
+  }
+
+  // No answer came in time, or the connection dropped: stop waiting (the page starts the deal
+  // another way). Moves asked for meanwhile were made on a deal being left: they go too.
+  abandonNew() {
+    this.starting = false;
+    this.queue = [];
+  }
+
+  // Word about a game this page has left (a late broadcast of the old game) is dropped.
+  mine(game) { return !this.view || game.id === this.view.id; }
+
   receive(msg) {
     if (!msg || typeof msg !== 'object') return;
-    if (msg.type === 'view') {
-      this.accept(msg.game, { hint: msg.hint, replayed: msg.replayed });
+    if (msg.type === 'started') {
+      // The connection now belongs to the new game, asked for or not (an answer that came after
+      // the page stopped waiting still says which game this connection plays).
+      this.starting = false;
+      if (msg.game) this.accept(msg.game, { started: true });
+    } else if (msg.type === 'view') {
+      if (msg.game && this.mine(msg.game)) this.accept(msg.game, { hint: msg.hint, replayed: msg.replayed });
     } else if (msg.type === 'error') {
       const move = this.inflight;
-      if (msg.code === 'seq_mismatch' && msg.game) {
+      const game = msg.game && this.mine(msg.game) ? msg.game : null;
+      if (msg.code === 'seq_mismatch' && game) {
         // The server's view is the truth: drop what was built on the old one.
         this.inflight = null;
         this.queue = [];
         this.view = null;
-        this.accept(msg.game, { resynced: true });
+        this.accept(game, { resynced: true });
       } else if (move) {
         this.inflight = null;
-        if (msg.game) this.accept(msg.game);
+        if (game) this.accept(game);
         if (msg.code === 'illegal_move') this.onRefused(move, msg.detail);
         else this.onError(msg.detail || 'error', move);
+      } else if (this.starting) {
+        // The answer to "new": refused, the current game goes on.
+        this.starting = false;
+        if (game) this.accept(game);
+        this.onNewError(msg.detail || 'Could not start the deal', msg);
       } else {
         this.onError(msg.detail || 'error', null);
       }

@@ -2,7 +2,7 @@
 
 export class LiveSocket {
   constructor(path, { onMessage, onOpen = () => {}, onClose = () => {} }) {
-    this.url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + path;
+    this.retarget(path);
     this.onMessage = onMessage;
     this.onOpen = onOpen;
     this.onClose = onClose;
@@ -10,6 +10,13 @@ export class LiveSocket {
     this.closed = false;
     this.ws = null;
     this.connect();
+  }
+
+  // Where the next connection goes (a new deal started over this one belongs to a new game): the
+  // connection that is up stays up.
+  retarget(path) {
+    this.path = path;
+    this.url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + path;
   }
 
   get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }

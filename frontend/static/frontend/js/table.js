@@ -112,6 +112,7 @@ export class Table {
   render(view, { dropFrom } = {}) {
     const prev = this.view;
     this.view = view;
+    if (prev && prev.id !== view.id) this.seen.clear(); // a new deal on this table
     const hidden = view.paused;
     this.el.classList.toggle('paused', hidden);
     view.positions.forEach((p) => {

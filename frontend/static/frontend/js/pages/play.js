@@ -1,5 +1,6 @@
 // The game page: top bar, table, controls and dialogs around one game, played over the socket
-// (REST when the socket is down), surviving reloads and dropped connections.
+// (REST when the socket is down), surviving reloads and dropped connections. A new deal is
+// started over the same socket and takes the page's place when its layout is the table's.
 
 import { api, ApiError, layouts } from '../api.js';
 import { LiveSocket } from '../socket.js';
@@ -14,6 +15,9 @@ function dealTitle(v) {
   const what = v.mode === 'daily' ? `Daily deal ${v.day}` : v.mode === 'numbered' ? `Deal #${v.number}` : v.mode === 'custom' ? 'Custom deal' : 'New deal';
   return `${what} · ${rulesTitle(v.rules)}`;
 }
+
+// How long a new deal asked for over the socket may take before it is started by REST instead.
+const NEW_DEAL_WAIT_MS = 4000;
 
 const NO_GAME = '<section class="panel narrow"><h2>No deal in progress</h2><p><a class="button" href="#/">Choose a deal</a></p></section>';
 
@@ -69,6 +73,8 @@ export async function mount(root, ctx) {
   let sentVia = 'ws';
   let finishedShown = false;
   let socket = null;
+  let newDealWait = null; // the timer of a new deal asked for over the socket
+  let asked = null; // and what was asked
 
   const rest = async (move) => {
     try {
@@ -101,11 +107,17 @@ export async function mount(root, ctx) {
       announce(detail || 'That move is not allowed');
     },
     onError: (detail) => announce(detail),
+    onNewError: (detail) => {
+      clearTimeout(newDealWait);
+      ctx.notice(detail);
+      announce(detail);
+    },
   });
 
   let gone = false;
   function show(v, extra = {}) {
     if (gone) return;
+    if (extra.started && !startedHere(v)) return;
     const prev = view;
     view = v;
     receivedAt = performance.now();
@@ -117,7 +129,7 @@ export async function mount(root, ctx) {
     $('[data-testid=deal-title]').textContent = dealTitle(v);
     $('[data-act=undo]').setAttribute('aria-disabled', String(!v.can_undo));
     tick();
-    if (prev && prev.seq < v.seq && !extra.resynced) {
+    if (prev && prev.id === v.id && prev.seq < v.seq && !extra.resynced) {
       if (v.waste !== prev.waste && v.waste) {
         sound.play(v.stock_left < prev.stock_left ? 'draw' : 'play');
         announce(`Waste: ${cardName(v.waste)}`);
@@ -138,11 +150,54 @@ export async function mount(root, ctx) {
     if (gone) return;
     $('[data-testid=time]').textContent = clock(elapsedNow(view, receivedAt, performance.now()));
   }
-  const timer = setInterval(tick, 250);
+  let timer = setInterval(tick, 250);
+
+  // The socket now plays the new game (its view is `v`). On this table's layout the page carries
+  // on with it in place; on another layout a page is built for it (its socket opens to the new
+  // game, this one closes). True when this page shows it.
+  function startedHere(v) {
+    clearTimeout(newDealWait);
+    if (v.layout !== layout.name) {
+      ctx.openGame(v);
+      return false;
+    }
+    socket.retarget(`/ws/games/${v.id}/`);
+    ctx.hasGame = true;
+    ctx.notice('');
+    finishedShown = false;
+    clearInterval(timer);
+    timer = setInterval(tick, 250);
+    closeDialog();
+    announce('New deal');
+    return true;
+  }
+
+  // A new deal: over the open socket when nothing is in flight; by REST when the socket is down,
+  // a move is awaited, or no answer comes in time (starting again resigns whatever is unfinished,
+  // so a second start is harmless).
+  async function startDeal(body) {
+    if (queue.starting) return;
+    if (socket.open && queue.beginNew()) {
+      if (socket.send({ type: 'new', ...body })) {
+        asked = body;
+        newDealWait = setTimeout(startByRest, NEW_DEAL_WAIT_MS);
+        return;
+      }
+      queue.abandonNew();
+    }
+    await ctx.startGame(body);
+  }
+
+  function startByRest() {
+    clearTimeout(newDealWait);
+    if (gone || !queue.starting) return;
+    queue.abandonNew();
+    ctx.startGame(asked);
+  }
 
   function playCard(p, opts = {}) {
     const v = view;
-    if (v.paused || v.status === 'won' || v.status === 'lost') return;
+    if (queue.starting || v.paused || v.status === 'won' || v.status === 'lost') return;
     const pos = v.positions[p];
     if (pos.removed) return;
     // Obvious misfits shake at once; the server stays the judge of everything else.
@@ -158,7 +213,7 @@ export async function mount(root, ctx) {
 
   function act(action) {
     const v = view;
-    if (v.status === 'won' || v.status === 'lost') return;
+    if (queue.starting || v.status === 'won' || v.status === 'lost') return;
     if (action === 'draw' && !queue.busy && (v.stock_left === 0 || v.paused)) {
       table.shake('stock');
       sound.play('shake');
@@ -218,7 +273,7 @@ export async function mount(root, ctx) {
           const d = document.querySelector('dialog[open]');
           const rules = { wrap: d.querySelector('[name=wrap]').checked, open: d.querySelector('[name=open]').checked };
           closeDialog();
-          await ctx.startGame({ mode: 'random', rules, layout: ctx.layoutName() });
+          await startDeal({ mode: 'random', rules, layout: ctx.layoutName() });
         } },
         { label: 'Cancel', run: () => { closeDialog(); if (view.paused) pauseMenu(); } },
       ],
@@ -232,14 +287,18 @@ export async function mount(root, ctx) {
     ctx.hasGame = false;
     clearInterval(timer);
     tick();
+    // A new deal started meanwhile (N during the bounce) has the table now.
+    const over = () => gone || view.id !== v.id;
     if (v.status === 'won') {
       sound.play('win');
       announce('You cleared the peaks!');
       await table.bounce();
+      if (over()) return;
     }
     let stats = v.result && v.result.stats;
     if (!stats) {
       try { stats = (await api('me/stats')).overall; } catch { stats = null; }
+      if (over()) return;
     }
     const res = v.result || {};
     const board = res.board;
@@ -293,15 +352,18 @@ export async function mount(root, ctx) {
       $('[data-testid=connection]').hidden = false;
       // The answer to a move sent over the socket may be lost: send it again (same seq) by REST.
       if (queue.inflight && sentVia === 'ws') transmit(queue.inflight);
+      // So may the answer to a new deal: start it by REST.
+      if (queue.starting) startByRest();
     },
   });
-  window.__tpGame = { drop: () => socket.drop(), view: () => view };
+  window.__tpGame = { drop: () => socket.drop(), view: () => view, socketPath: () => socket.path };
   queue.accept(view);
   table.roving(false);
 
   return () => {
     gone = true;
     clearInterval(timer);
+    clearTimeout(newDealWait);
     unbind();
     socket.close();
     table.destroy();
