@@ -156,3 +156,31 @@ async def test_a_socket_flood_gets_throttle_errors_then_is_closed(settings: Any)
     closed = await socket.receive_output(timeout=3)
     assert closed == {"type": "websocket.close", "code": consumers.CLOSE_FLOOD}
     await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_next_games_on_the_socket_count_against_the_game_start_rate(rates: Any) -> None:
+    from channels.db import database_sync_to_async
+
+    from tests.play.helpers import connect
+
+    user = await database_sync_to_async(make)("socketstarts")
+    code, _ = winnable_code()
+    game = await database_sync_to_async(lambda: start_custom(client_for(user), code))()
+    socket = await connect(user, game["id"])
+    assert (await socket.connect())[0]
+    await socket.receive_json_from()
+    answers: list[dict[str, Any]] = []
+    # 3 a minute: the REST start and two on the socket, then a refusal (one more window's worth
+    # if the minute turns meanwhile).
+    while len(answers) < 7 and (not answers or answers[-1]["type"] == "started"):
+        await socket.send_json_to({"type": "new", "mode": "custom", "deal": code})
+        answers.append(await socket.receive_json_from())
+    *started, refused = answers
+    assert len(started) >= 2 and all(answer["type"] == "started" for answer in started)
+    assert refused["code"] == "throttled" and 1 <= refused["retry_after"] <= 60
+    assert "game" not in refused
+    await socket.send_json_to({"type": "sync"})
+    assert (await socket.receive_json_from())["game"]["id"] == started[-1]["game"]["id"]
+    await socket.disconnect()
