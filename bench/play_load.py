@@ -5,8 +5,9 @@
 It makes its own PostgreSQL database (tripeaks_bench_play) and uses Redis database 5, starts
 `--servers` server processes (`python -m tripeaks.serve`, Uvicorn) on loopback (state lives in
 PostgreSQL, fan-out in Redis, so any number of them can serve one game), signs in `--players` players and has each play the daily
-deal move by move over /ws/games/{id}/, starting a new game when one ends. Every reply is a
-move the server validated and stored. First a single player plays alone for a few seconds: that
+deal move by move over /ws/games/{id}/. When a game ends the player starts the next one on the
+same socket, as the page does (`--starts rest`: over REST, with a new socket for each game). Every
+reply is a move the server validated and stored. First a single player plays alone for a few seconds: that
 is the baseline the figures are compared with. It prints moves/s, round-trip p50/p95/p99, errors,
 each server's memory at the start and the end, and checks afterwards that every game's stored
 state is the replay of its move log.
@@ -36,8 +37,11 @@ BENCH_DB = "tripeaks_bench_play"
 GOAL_MOVES_PER_S = 1000
 GOAL_P99_MS = 50.0
 REPLY_TIMEOUT_S = 15.0
-# Paced players arrive over this many seconds; the figures count from its end.
+# Paced players arrive over this many seconds.
 RAMP_S = 3.0
+# Each player's first game starts over REST with a socket of its own, all of them within the ramp:
+# the measure starts once that burst is served.
+SETTLE_S = 2.0
 
 
 def bench_env() -> dict[str, str]:
@@ -187,11 +191,18 @@ class Tally:
     sent_at: list[float] = field(default_factory=list)
     starts: list[float] = field(default_factory=list)
     opens: list[float] = field(default_factory=list)
+    socket_starts: list[float] = field(default_factory=list)
     # Round trips of the moves that ended a game (they also record and rank the result).
     endings: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
     moves_in_all = 0  # ramp included: what the servers' CPU time was spent on
+    # Round trips from this moment on are measured (moves are filtered afterwards).
+    since = 0.0
+
+    def timed(self, into: list[float], started: float) -> None:
+        if time.monotonic() >= self.since:
+            into.append((time.perf_counter() - started) * 1000)
 
     def drop_before(self, moment: float) -> None:
         """Forget the moves sent before `moment` (the players' arrival)."""
@@ -220,7 +231,14 @@ def choose(view: dict[str, Any], chooser: random.Random) -> dict[str, Any]:
 
 
 async def player(
-    port: int, session: str, token: str, until: float, tally: Tally, seed: int, interval: float
+    port: int,
+    session: str,
+    token: str,
+    until: float,
+    tally: Tally,
+    seed: int,
+    interval: float,
+    socket_starts: bool,
 ) -> None:
     import websockets
 
@@ -234,7 +252,7 @@ async def player(
         await asyncio.sleep(chooser.uniform(0, RAMP_S))
     while time.monotonic() < until:
         try:
-            await play_one_game(port, token, headers, until, tally, chooser, interval)
+            await play_session(port, token, headers, until, tally, chooser, interval, socket_starts)
         except (
             websockets.ConnectionClosed,
             websockets.InvalidHandshake,
@@ -244,7 +262,7 @@ async def player(
             tally.errors.append(f"{type(error).__name__}: {error}")
 
 
-async def play_one_game(
+async def play_session(
     port: int,
     token: str,
     headers: dict[str, str],
@@ -252,12 +270,15 @@ async def play_one_game(
     tally: Tally,
     chooser: random.Random,
     interval: float,
+    socket_starts: bool,
 ) -> None:
+    """A game started over REST and played on its own socket; then, as the page does, the next
+    games started on that socket (`new`), or each over REST on a socket of its own."""
     import websockets
 
     started = time.perf_counter()
     game = await asyncio.to_thread(start_game, port, token)
-    tally.starts.append((time.perf_counter() - started) * 1000)
+    tally.timed(tally.starts, started)
     tally.games.add(game["id"])
     started = time.perf_counter()
     async with websockets.connect(
@@ -265,34 +286,62 @@ async def play_one_game(
     ) as connection:
         async with asyncio.timeout(REPLY_TIMEOUT_S):
             view = json.loads(await connection.recv())["game"]
-        tally.opens.append((time.perf_counter() - started) * 1000)
-        due = time.perf_counter() + chooser.random() * interval
-        while view["status"] in ("playing", "stuck") and time.monotonic() < until:
-            sent = time.perf_counter()
-            if interval:
-                # Paced: each move has its time. One sent late because the last reply was slow
-                # is timed from when it was due, so a slow server cannot hide its queue.
-                if due > sent:
-                    await asyncio.sleep(due - sent)
-                sent = due
-                due += interval
-            # asyncio.timeout, not wait_for: no task per reply, so the players cost less CPU.
+        tally.timed(tally.opens, started)
+        while True:
+            await play_one_game(connection, view, until, tally, chooser, interval)
+            if not socket_starts or time.monotonic() >= until:
+                return
+            started = time.perf_counter()
             async with asyncio.timeout(REPLY_TIMEOUT_S):
-                await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
+                await connection.send(json.dumps({"type": "new", "mode": "daily"}))
                 reply = json.loads(await connection.recv())
-            tally.latencies.append((time.perf_counter() - sent) * 1000)
-            tally.sent_at.append(time.monotonic())
-            if reply["type"] != "view":
+            if reply["type"] != "started":
                 tally.errors.append(reply.get("detail", "?"))
-                view = reply.get("game", view)
-                continue
+                return
+            tally.timed(tally.socket_starts, started)
             view = reply["game"]
-            if view["status"] not in ("playing", "stuck"):
-                tally.endings.append(tally.latencies[-1])
+            tally.games.add(view["id"])
+
+
+async def play_one_game(
+    connection: Any,
+    view: dict[str, Any],
+    until: float,
+    tally: Tally,
+    chooser: random.Random,
+    interval: float,
+) -> None:
+    due = time.perf_counter() + chooser.random() * interval
+    while view["status"] in ("playing", "stuck") and time.monotonic() < until:
+        sent = time.perf_counter()
+        if interval:
+            # Paced: each move has its time. One sent late because the last reply was slow
+            # is timed from when it was due, so a slow server cannot hide its queue.
+            if due > sent:
+                await asyncio.sleep(due - sent)
+            sent = due
+            due += interval
+        # asyncio.timeout, not wait_for: no task per reply, so the players cost less CPU.
+        async with asyncio.timeout(REPLY_TIMEOUT_S):
+            await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
+            reply = json.loads(await connection.recv())
+        tally.latencies.append((time.perf_counter() - sent) * 1000)
+        tally.sent_at.append(time.monotonic())
+        if reply["type"] != "view":
+            tally.errors.append(reply.get("detail", "?"))
+            view = reply.get("game", view)
+            continue
+        view = reply["game"]
+        if view["status"] not in ("playing", "stuck") and tally.sent_at[-1] >= tally.since:
+            tally.endings.append(tally.latencies[-1])
 
 
 async def run_players(
-    players: list[tuple[str, str]], ports: list[int], seconds: float, rate: float = 0.0
+    players: list[tuple[str, str]],
+    ports: list[int],
+    seconds: float,
+    rate: float = 0.0,
+    socket_starts: bool = True,
 ) -> tuple[Tally, float]:
     """Every player plays until `seconds` are up, `rate` moves a second each (0: no pause)."""
     tally = Tally()
@@ -300,18 +349,27 @@ async def run_players(
     # asyncio's few default threads and the bench would time its own queue.
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=len(players)))
     started = time.monotonic()
-    until = started + seconds + (RAMP_S if rate else 0.0)
+    warmup = RAMP_S + SETTLE_S if rate else 0.0
+    until = started + seconds + warmup
+    tally.since = started + warmup
     await asyncio.gather(
         *(
             player(
-                ports[i % len(ports)], session, token, until, tally, i, 1 / rate if rate else 0.0
+                ports[i % len(ports)],
+                session,
+                token,
+                until,
+                tally,
+                i,
+                1 / rate if rate else 0.0,
+                socket_starts,
             )
             for i, (session, token) in enumerate(players)
         )
     )
     if rate:
-        tally.drop_before(started + RAMP_S)
-        started += RAMP_S
+        tally.drop_before(started + warmup)
+        started += warmup
     return tally, time.monotonic() - started
 
 
@@ -337,11 +395,18 @@ def report(name: str, tally: Tally, elapsed: float) -> float:
         f"round trip p50 {percentile(tally.latencies, 0.5):6.1f} ms, p95 {percentile(tally.latencies, 0.95):6.1f} ms, "
         f"p99 {percentile(tally.latencies, 0.99):6.1f} ms; refused {len(tally.errors)}; games {len(tally.games)}"
     )
-    print(
-        f"{'':>10}  new game over REST: p50 {percentile(tally.starts, 0.5):6.1f} ms, "
-        f"p99 {percentile(tally.starts, 0.99):6.1f} ms; its socket open to first view: "
-        f"p50 {percentile(tally.opens, 0.5):6.1f} ms, p99 {percentile(tally.opens, 0.99):6.1f} ms"
-    )
+    if tally.socket_starts:
+        print(
+            f"{'':>10}  next game on the socket: {len(tally.socket_starts)}, "
+            f"p50 {percentile(tally.socket_starts, 0.5):6.1f} ms, "
+            f"p99 {percentile(tally.socket_starts, 0.99):6.1f} ms"
+        )
+    if tally.starts:
+        print(
+            f"{'':>10}  new game over REST: {len(tally.starts)}, p50 {percentile(tally.starts, 0.5):6.1f} ms, "
+            f"p99 {percentile(tally.starts, 0.99):6.1f} ms; its socket open to first view: "
+            f"p50 {percentile(tally.opens, 0.5):6.1f} ms, p99 {percentile(tally.opens, 0.99):6.1f} ms"
+        )
     print(
         f"{'':>10}  moves that end a game: {len(tally.endings)}, p50 {percentile(tally.endings, 0.5):6.1f} ms, "
         f"p99 {percentile(tally.endings, 0.99):6.1f} ms"
@@ -362,6 +427,13 @@ def main(argv: list[str] | None = None) -> int:
         default=5.0,
         help="moves a second each player makes (default 5: 200 players offer 1,000/s); "
         "0: no pause, as fast as the servers answer (their capacity)",
+    )
+    parser.add_argument(
+        "--starts",
+        choices=("socket", "rest"),
+        default="socket",
+        help="how a player starts each game after the first: on the socket it already has, as "
+        "the page does (default), or over REST with a new socket each",
     )
     parser.add_argument("--port", type=int, default=18600)
     parser.add_argument("--baseline-seconds", type=float, default=5.0)
@@ -393,7 +465,9 @@ def main(argv: list[str] | None = None) -> int:
         rss_start = [rss_kb(server.pid) for server in servers]
         cpu_start = sum(cpu_seconds(server.pid) for server in servers)
         own_cpu_start = time.process_time()
-        tally, elapsed = asyncio.run(run_players(players, ports, args.seconds, args.rate))
+        tally, elapsed = asyncio.run(
+            run_players(players, ports, args.seconds, args.rate, args.starts == "socket")
+        )
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_start
         own_cpu = time.process_time() - own_cpu_start
         rss_end = [rss_kb(server.pid) for server in servers]
@@ -407,7 +481,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.rate
         else "no pause between moves"
     )
-    print(f"players' pace: {pace}; the single player of the baseline never pauses")
+    print(
+        f"players' pace: {pace}; the single player of the baseline never pauses; "
+        f"next games start {'on the socket' if args.starts == 'socket' else 'over REST'}"
+    )
     base_rate = report("1 player", baseline, baseline_elapsed)
     rate = report(f"{args.players} players", tally, elapsed)
     print(
