@@ -5,7 +5,7 @@ end, so that it keeps one database connection. The stock handler makes a new one
 for each request and starts a second thread to join it afterwards. Starting a thread waits until
 the thread runs, and while it waits the event loop waits too, so every socket of the process
 waits: about a tenth of the loop's time in the play bench. Here a request borrows an idle
-one-thread executor and hands it back once its thread has finished what the request left running.
+one-thread executor and hands it back when it is done.
 """
 
 from __future__ import annotations
@@ -37,9 +37,13 @@ class ReusedThreadsASGIHandler(ASGIHandler):
         try:
             async with ThreadSensitiveContext(executor=executor):
                 await self.handle(scope, receive, send)
-        finally:
-            # Queued behind anything the request left running (a cancelled view's sync code).
+        except BaseException:
+            # Cancelled (the client went away): the sync code it started may still be running,
+            # so the executor goes back once its thread has finished that.
             executor.submit(_nothing).add_done_callback(lambda _: self._give_back(executor))
+            raise
+        # Every sync call of the request has been awaited: its thread is idle.
+        self._give_back(executor)
 
     def _borrow(self) -> ThreadPoolExecutor:
         try:
@@ -48,8 +52,8 @@ class ReusedThreadsASGIHandler(ASGIHandler):
             return ThreadPoolExecutor(max_workers=1, thread_name_prefix="django-request")
 
     def _give_back(self, executor: ThreadPoolExecutor) -> None:
-        # Runs on the executor's own thread: deque appends are atomic, and shutdown without
-        # waiting only tells the thread to end once this callback returns.
+        # Also runs on the executor's own thread: deque appends are atomic, and shutdown without
+        # waiting only tells the thread to end once it is done.
         if len(self._idle) < MAX_IDLE:
             self._idle.append(executor)
         else:
