@@ -5,7 +5,8 @@
 It starts a private PostgreSQL cluster and Redis server on free ports (tests/reliability/stack.py:
 nothing shared is touched), `--servers` Uvicorn server processes and one Celery worker, signs in
 `--players` players and has each play the daily deal move by move over /ws/games/{id}/ (the
-players of bench/play_load.py), starting a new game when one ends, for `--minutes`.
+players of bench/play_load.py), starting the next game on the same socket when one ends, as the
+page does, for `--minutes`.
 
 It reports moves/s, round-trip p50/p99 and errors (overall and per sample window), the resident
 memory of every process (each server, the worker, Redis, PostgreSQL's processes summed)
@@ -122,7 +123,7 @@ async def soak(
     await asyncio.gather(
         sampler(stack, named, tally, until, every, samples),
         *(
-            player(ports[i % len(ports)], session, token, until, tally, i, think_s)
+            player(ports[i % len(ports)], session, token, until, tally, i, think_s, True)
             for i, (session, token) in enumerate(players)
         ),
     )
