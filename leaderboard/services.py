@@ -58,8 +58,7 @@ def record_result(*, game: Game) -> Result:
     ranked = deal.source != "custom"
     # Issue 7: a run no human could play, or by a player staff took off the boards, is kept (it
     # counts in statistics) but held off every board and record.
-    flag_reason = fairplay.timing_flag(game) if ranked else ""
-    stats, excluded = _lock_stats(game.player_id, deal.rules_key) if ranked else ([], False)
+    stats, excluded, flag_reason = _lock_stats(game, deal.rules_key) if ranked else ([], False, "")
     if flag_reason:
         log.warning(
             "run flagged for staff",
@@ -97,14 +96,22 @@ def record_result(*, game: Game) -> Result:
 # --------------------------------------------------------------------------- statistics
 
 
-def _lock_stats(player_id: int, rules_key: str) -> tuple[Sequence[PlayerStats], bool]:
+def _lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], bool, str]:
     """The player's statistics rows of the rule set and overall, locked (made for a new player);
-    and whether staff took the player off the boards, asked in the same query."""
+    whether staff took the player off the boards; and why the game's timing is not humanly
+    possible, or "". The last two are asked in the query that locks the rows."""
+    player_id = game.player_id
     wanted = sorted({rules_key, ALL_RULES})
+    timed_moves, first_timed_at, last_timed_at = fairplay.timing(game.pk)
     locked = (
         PlayerStats.objects.select_for_update()
         .filter(player_id=player_id, rules_key__in=wanted)
-        .annotate(excluded=fairplay.excluded(player_id))
+        .annotate(
+            excluded=fairplay.excluded(player_id),
+            timed_moves=timed_moves,
+            first_timed_at=first_timed_at,
+            last_timed_at=last_timed_at,
+        )
         .order_by("rules_key")
     )
     rows = list(locked)
@@ -114,7 +121,9 @@ def _lock_stats(player_id: int, rules_key: str) -> tuple[Sequence[PlayerStats], 
             ignore_conflicts=True,
         )
         rows = list(locked.all())
-    return rows, any(stats.excluded for stats in rows)  # the same on every row
+    row = rows[0]  # the same answers on every row
+    flag = fairplay.timing_flag(row.timed_moves, row.first_timed_at, row.last_timed_at)
+    return rows, row.excluded, flag
 
 
 def _count_in_stats(result: Result, rows: Sequence[PlayerStats]) -> PlayerStats | None:

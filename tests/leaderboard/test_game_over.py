@@ -126,15 +126,17 @@ def test_the_game_over_view_says_what_reading_the_game_again_says(
 
 @pytest.mark.django_db(transaction=True)  # the after-commit work (board set, live update) runs
 def test_a_returning_players_ending_move_reads_nothing_back(
-    make_user: Any, django_assert_num_queries: Any
+    make_user: Any, django_assert_num_queries: Any, settings: Any
 ) -> None:
     """Lock the game; store the move and the game; lock the statistics rows (asking whether staff
-    took the player off the boards), store the result, both statistics rows (one statement), read
-    and store the line, settle the record; commit. The view is built from what the finish learnt:
+    took the player off the boards and how the game was timed), store the result, both statistics
+    rows (one statement), read and store the line, settle the record; commit. The view is built from what the finish learnt:
     no query after the commit."""
     from tripeaks.play import services
     from tripeaks.play.payloads import game_payload
 
+    # The fair-play check on, as in production (these machine-speed runs are too short to flag).
+    settings.FAIR_PLAY_MIN_MS_PER_MOVE, settings.FAIR_PLAY_MIN_MOVES = 150, 1000
     user = make_user("regular")
 
     def play(steps: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
