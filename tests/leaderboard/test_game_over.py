@@ -128,7 +128,7 @@ def test_the_game_over_view_says_what_reading_the_game_again_says(
 def test_a_returning_players_ending_move_reads_nothing_back(
     make_user: Any, django_assert_num_queries: Any, settings: Any
 ) -> None:
-    """Lock the game; store the move and the game; lock the statistics rows (asking whether staff
+    """Lock the game; store the move and the game (one statement); lock the statistics rows (asking whether staff
     took the player off the boards and how the game was timed), store the result, both statistics
     rows (one statement), read and store the line, settle the record; commit. The view is built from what the finish learnt:
     no query after the commit."""
@@ -149,7 +149,7 @@ def test_a_returning_players_ending_move_reads_nothing_back(
     play([{"action": "draw"}, {"action": "resign"}])  # a line on the board and statistics rows
     *before_the_end, last = solution(deals.daily_deal(deal_day(), Rules()))
     game, view = play(before_the_end)
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         view = services.apply_move(game_id=game.pk, user=user, seq=view["seq"], **last).view
     assert view["status"] == "won" and view["result"]["board"]["this_run"] is True
     assert view["result"]["stats"]["played"] == 2
@@ -157,7 +157,7 @@ def test_a_returning_players_ending_move_reads_nothing_back(
     # A run that leaves the board alone (a loss after that win) reads the board's size with the
     # player's line, and settles no record: two statements fewer.
     game, view = play([{"action": "draw"}])
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(8):
         view = services.apply_move(
             game_id=game.pk, user=user, seq=view["seq"], action="resign"
         ).view
