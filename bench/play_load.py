@@ -188,7 +188,6 @@ def stop_servers(servers: list[subprocess.Popen[bytes]]) -> None:
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)
-    sent_at: list[float] = field(default_factory=list)
     starts: list[float] = field(default_factory=list)
     opens: list[float] = field(default_factory=list)
     socket_starts: list[float] = field(default_factory=list)
@@ -196,21 +195,22 @@ class Tally:
     ended: list[bool] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
-    moves_in_all = 0  # ramp included: what the servers' CPU time was spent on
-    # Round trips from this moment on are measured (moves are filtered afterwards).
+    moves_in_all = 0  # warm-up included: what the servers' CPU time was spent on
+    # Round trips answered from this moment on are measured (the warm-up's are not).
     since = 0.0
 
+    def measuring(self) -> bool:
+        return time.monotonic() >= self.since
+
     def timed(self, into: list[float], started: float) -> None:
-        if time.monotonic() >= self.since:
+        if self.measuring():
             into.append((time.perf_counter() - started) * 1000)
 
-    def drop_before(self, moment: float) -> None:
-        """Forget the moves sent before `moment` (the players' arrival)."""
-        self.moves_in_all = len(self.sent_at)
-        kept = [i for i, at in enumerate(self.sent_at) if at >= moment]
-        self.latencies = [self.latencies[i] for i in kept]
-        self.sent_at = [self.sent_at[i] for i in kept]
-        self.ended = [self.ended[i] for i in kept]
+    def move(self, started: float, ended: bool) -> None:
+        self.moves_in_all += 1
+        if self.measuring():
+            self.latencies.append((time.perf_counter() - started) * 1000)
+            self.ended.append(ended)
 
     def split(self) -> tuple[list[float], list[float]]:
         """Round trips of the moves that ended a game, and of the others."""
@@ -334,15 +334,13 @@ async def play_one_game(
         async with asyncio.timeout(REPLY_TIMEOUT_S):
             await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
             reply = json.loads(await connection.recv())
-        tally.latencies.append((time.perf_counter() - sent) * 1000)
-        tally.sent_at.append(time.monotonic())
         if reply["type"] != "view":
+            tally.move(sent, ended=False)
             tally.errors.append(reply.get("detail", "?"))
-            tally.ended.append(False)
             view = reply.get("game", view)
             continue
         view = reply["game"]
-        tally.ended.append(view["status"] not in ("playing", "stuck"))
+        tally.move(sent, ended=view["status"] not in ("playing", "stuck"))
 
 
 async def run_players(
@@ -376,10 +374,7 @@ async def run_players(
             for i, (session, token) in enumerate(players)
         )
     )
-    if rate:
-        tally.drop_before(started + warmup)
-        started += warmup
-    return tally, time.monotonic() - started
+    return tally, time.monotonic() - tally.since
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -504,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"p99 vs goal {GOAL_P99_MS:.0f} ms: {percentile(tally.latencies, 0.99) / GOAL_P99_MS:.2f}x (below 1 meets it)"
     )
-    moves = max(1, tally.moves_in_all or len(tally.latencies))
+    moves = max(1, tally.moves_in_all)
     print(
         f"server CPU: {cpu_used:.1f} s for {moves} moves = {cpu_used / moves * 1000:.2f} ms a move (all servers)"
     )
