@@ -72,7 +72,7 @@ async def test_a_whole_won_game_over_the_socket_is_stored_move_by_move(
         reply = await socket.receive_json_from()
         assert reply["type"] == "view", reply
         assert reply["game"]["seq"] == seq + 1
-    # The last move ends the game: it goes the locked way and hands the result on.
+    # The last move ends the game: stored with the game row locked, it hands the result on.
     assert reply["game"]["status"] == "won" and reply["game"]["finished_at"]
     assert reply["game"]["result"] is not None
     await socket.disconnect()
@@ -177,3 +177,29 @@ async def test_an_idle_socket_still_hears_of_moves_after_the_layers_blocking_pop
     assert pushed["type"] == "view" and pushed["game"]["seq"] == 1
     for socket in (idle, active):
         await socket.disconnect()
+
+
+async def test_an_ending_move_on_a_stale_copy_is_a_conflict_and_finishes_nothing(
+    start: Any, code_and_line: Any
+) -> None:
+    user, game = await start("stale-end")
+    *line, last = code_and_line[1]
+    socket = await opened(user, game["id"])
+    for seq, step in enumerate(line):
+        await socket.send_json_to({"seq": seq, **step})
+        assert (await socket.receive_json_from())["game"]["seq"] == seq + 1
+    # Another tab pauses and resumes: the socket hears of it, but its copy stays at its seq.
+    api, view = client_for(user), {"id": game["id"], "seq": len(line)}
+    for action in ("pause", "resume"):
+        view = await database_sync_to_async(move)(api, view, action)
+        assert view.status_code == 200
+        view = view.json()
+        assert (await socket.receive_json_from(timeout=15))["game"]["seq"] == view["seq"]
+    await socket.send_json_to({"seq": len(line), **last})
+    conflict = await socket.receive_json_from()
+    assert conflict["code"] == "seq_mismatch" and conflict["game"]["status"] == "playing"
+    await socket.send_json_to({"seq": view["seq"], **last})
+    reply = await socket.receive_json_from()
+    assert reply["game"]["status"] == "won" and reply["game"]["result"] is not None
+    await socket.disconnect()
+    assert await database_sync_to_async(replayed_equals_stored)(game["id"])

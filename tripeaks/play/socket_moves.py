@@ -3,10 +3,12 @@
 A socket keeps its game (row and engine state) in memory between moves. A plain move (play, draw,
 undo, restart) on a running game is worked out on that copy by the same `advance` as every other
 write path and handed to the move writer, which stores it only if the game is still at the seq the
-copy was at. Everything else takes `services.apply_move` with the game row locked: hints (the
-solver), pause and resume, resigning, a move that ends the game (its result goes to the
-leaderboard), a seq that is not the copy's (a retry or a conflict), a move the copy refuses (it may
-be stale), and any move whose game moved on elsewhere. The copy is then read again.
+copy was at. A move that ends the game is worked out on the copy too, and stored with its result
+(which goes to the leaderboard) from a worker thread with the game row locked, if the row is still
+at the copy's seq. Everything else takes `services.apply_move` with the game row locked: hints
+(the solver), pause and resume, resigning, a seq that is not the copy's (a retry or a conflict), a
+move the copy refuses (it may be stale), and any move whose game moved on elsewhere. The copy is
+then read again.
 
 A socket can also start the player's next game (`new`): it then belongs to that game, with no new
 request or socket.
@@ -15,6 +17,7 @@ request or socket.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -38,7 +41,8 @@ class LiveGame:
 
 
 def load_live_game(game_id: str, user: Any) -> LiveGame | None:
-    game = Game.objects.select_related("deal").filter(pk=game_id, player=user).first()
+    # The player too: a finish worked out on the copy names them in the board's live update.
+    game = Game.objects.select_related("deal", "player").filter(pk=game_id, player=user).first()
     return None if game is None else LiveGame(game, services.load_game_state(game))
 
 
@@ -61,6 +65,14 @@ def _locked_move(
             return error, load_live_game(game_id, user), []
     assert outcome.game is not None and outcome.state is not None
     return outcome, LiveGame(outcome.game, outcome.state), board_updates
+
+
+def _finish_copy(
+    game: Game, step: services.Step, seq: int, now: datetime
+) -> tuple[services.MoveOutcome | None, list[live_board.Send]]:
+    with live_board.held_sends() as board_updates:
+        outcome = services.finish_copy(game=game, step=step, seq=seq, now=now)
+    return outcome, board_updates
 
 
 def _start(user: Any, request: dict[str, Any]) -> tuple[LiveGame, list[live_board.Send]]:
@@ -117,7 +129,7 @@ class SocketGame:
         # dropped and the locked path reads the game again.
         self.live = None
         if step.state.over:
-            return None
+            return await self._finish(game, step, seq, now)
         row = move_writer.MoveRow(game=game, expected_seq=seq, move=step.move)
         # Raises StoreUnavailable with the copy dropped: stored or not, only the database can tell.
         if not await move_writer.writer().store(row):
@@ -125,6 +137,20 @@ class SocketGame:
         self.live = LiveGame(game, step.state)
         services.log_move(game, self.user, action)
         return services.MoveOutcome(game_payload(game, step.state, now))
+
+    async def _finish(
+        self, game: Game, step: services.Step, seq: int, now: datetime
+    ) -> services.MoveOutcome | None:
+        """The ending move stored from the copy with the game row locked, or None when the row
+        moved on meanwhile (the locked path then reads it again)."""
+        outcome, board_updates = await database_sync_to_async(_finish_copy, thread_sensitive=False)(
+            game, step, seq, now
+        )
+        if outcome is None:
+            return None
+        self.live, self.board_updates = LiveGame(game, step.state), board_updates
+        services.log_move(game, self.user, step.move.action)
+        return outcome
 
     @classmethod
     async def start(cls, user: Any, request: dict[str, Any]) -> tuple[SocketGame, dict[str, Any]]:
