@@ -31,8 +31,12 @@ def clear_test_cache() -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    """Every test starts with an empty cache (throttle counts, sign-in failures, cached data)."""
+    """Every test starts with an empty cache (throttle counts, sign-in failures, cached data), and
+    no daily deal kept in memory from a database an earlier test emptied."""
+    from tripeaks.play.deals import forget_daily_deals
+
     clear_test_cache()
+    forget_daily_deals()
     yield
 
 

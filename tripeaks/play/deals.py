@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import secrets
@@ -71,9 +72,33 @@ def _unique_deal(lookup: dict[str, Any], make: Callable[[], dict[str, Any]]) -> 
         return Deal.objects.get(**lookup)
 
 
+# The daily deals read so far, by (day, rules, layout): everybody starts the same few rows all
+# day, and a daily deal never changes once made (winnable, with its par). Bounded by days.
+_known_daily: dict[tuple[date, str, str], Deal] = {}
+KNOWN_DAILY_MAX = 64
+
+
+def forget_daily_deals() -> None:
+    """Drop the daily deals read so far (tests: their database is emptied between them)."""
+    _known_daily.clear()
+
+
 def daily_deal(day: date, rules: Rules, layout: str = "classic") -> Deal:
     """The day's deal for these rules, made on the spot if the precompute task has not run yet."""
+    key = (day, rules.key, layout)
+    known = _known_daily.get(key)
+    if known is not None:
+        return copy.copy(known)  # a row of the caller's own, which it may change or cache into
+    deal = _stored_daily_deal(day, rules, layout)
+    # Only a committed row: inside a transaction that may yet roll back, it may never exist.
+    if not transaction.get_connection().in_atomic_block:
+        if len(_known_daily) >= KNOWN_DAILY_MAX:
+            _known_daily.clear()
+        _known_daily[key] = copy.copy(deal)
+    return deal
 
+
+def _stored_daily_deal(day: date, rules: Rules, layout: str) -> Deal:
     def make() -> dict[str, Any]:
         seeds = [
             secret_seed("daily", day.isoformat(), rules.key, layout, attempt)
