@@ -7,26 +7,44 @@ client sends can make a run look slower or faster than it was played.
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Exists, Subquery
+from django.db import connection
 
 TIMED_ACTIONS = ("play", "draw", "undo")
 
 
-def timing(game_id: Any) -> tuple[Subquery, Subquery, Subquery]:
-    """A finished game's timed moves as expressions: how many, when the first and when the last
-    was played. ``record_result`` asks them in the query that locks the player's statistics rows,
-    which runs anyway; `timing_flag` reads the answers."""
+def timing(game_id: Any) -> tuple[str, list[Any]]:
+    """A finished game's timed moves as SQL columns, with their parameters: how many
+    (``timed_moves``), when the first and when the last was played (``first_timed_at``,
+    ``last_timed_at``: ``Move.at`` in ``seq`` order). ``record_result`` asks them in the query that
+    locks the player's statistics rows, which runs anyway; `timing_flag` reads the answers."""
     from tripeaks.play.models import Move
 
-    timed = Move.objects.filter(game_id=game_id, action__in=TIMED_ACTIONS)
+    game = Move.game.field.get_db_prep_value(game_id, connection)
+    return _timing_sql(), [game, *TIMED_ACTIONS] * 3
+
+
+@functools.cache
+def _timing_sql() -> str:
+    from tripeaks.play.models import Move
+
+    quote = connection.ops.quote_name
+    game, action, seq, at = (
+        quote(field.column)
+        for field in (Move.game.field, Move.action.field, Move.seq.field, Move.at.field)
+    )
+    timed = (
+        f" FROM {quote(Move._meta.db_table)} m WHERE m.{game} = %s"
+        f" AND m.{action} IN ({', '.join(['%s'] * len(TIMED_ACTIONS))})"
+    )
     return (
-        Subquery(timed.order_by().values("game_id").annotate(count=Count("pk")).values("count")),
-        Subquery(timed.order_by("seq").values("at")[:1]),
-        Subquery(timed.order_by("-seq").values("at")[:1]),
+        f"(SELECT COUNT(*){timed}) AS timed_moves,"
+        f" (SELECT m.{at}{timed} ORDER BY m.{seq} LIMIT 1) AS first_timed_at,"
+        f" (SELECT m.{at}{timed} ORDER BY m.{seq} DESC LIMIT 1) AS last_timed_at"
     )
 
 
@@ -44,9 +62,21 @@ def timing_flag(moves: int | None, first: datetime | None, last: datetime | None
     return f"{moves} moves at {average_ms:.0f} ms a move on average (under {floor_ms} ms)"
 
 
-def excluded(player_id: Any) -> Exists:
-    """Whether staff took the player off the boards, as an expression: ``record_result`` asks it
-    in the query that locks the player's statistics rows, which runs anyway."""
+def excluded(player_id: Any) -> tuple[str, list[Any]]:
+    """Whether staff took the player off the boards, as an SQL column (``excluded``) with its
+    parameters: ``record_result`` asks it in the query that locks the player's statistics rows,
+    which runs anyway."""
     from leaderboard.models import BoardExclusion
 
-    return Exists(BoardExclusion.objects.filter(player_id=player_id))
+    player = BoardExclusion.player.field.get_db_prep_value(player_id, connection)
+    return _excluded_sql(), [player]
+
+
+@functools.cache
+def _excluded_sql() -> str:
+    from leaderboard.models import BoardExclusion
+
+    quote = connection.ops.quote_name
+    player = quote(BoardExclusion.player.field.column)
+    table = quote(BoardExclusion._meta.db_table)
+    return f"EXISTS (SELECT 1 FROM {table} x WHERE x.{player} = %s) AS excluded"

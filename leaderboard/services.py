@@ -3,19 +3,18 @@
 ``record_result(game=...)`` runs inside the transaction that finishes the game. Locks, always in
 this order so two finishing games never deadlock:
 
-1. the player's statistics rows (``select_for_update``, ordered by rules key), before the result
-   is stored: a per-player mutex, so the player's bests and streaks are updated by one transaction
-   at a time;
+1. the player's statistics rows (``SELECT ... FOR UPDATE``, ordered by rules key), before the
+   result is stored: a per-player mutex, so the player's bests and streaks are updated by one
+   transaction at a time;
 2. the deal's ``DealRecord`` row (only for daily and numbered deals, only for runs that rank),
    on PostgreSQL by the transaction's last statement (``record_row``: every finish on the deal
    takes turns on that row, so it is held as briefly as possible).
 
 Each statement is a round trip that, under load, waits for the thread to run again, so a ranked
 finish of a returning player makes six: lock their statistics rows (the same query says whether
-staff took them off the boards, which the result must say, hence the lock before it is stored),
-insert the result, update both statistics rows (one statement), read their line on the deal's
-board, write it, settle the deal's record. The fair-play timing check, when on, reads the move log
-first.
+staff took them off the boards, which the result must say, hence the lock before it is stored, and
+how the game was timed, from its move log), insert the result, update both statistics rows (one
+statement), read their line on the deal's board, write it, settle the deal's record.
 
 What happens after commit is best-effort (the channel layer and the Redis rank cache): a failure
 there is logged and never fails the finishing move.
@@ -27,10 +26,11 @@ import functools
 import logging
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import connection, transaction
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import BooleanField, F, IntegerField, Model
+from django.db.models.expressions import Col
 
 from leaderboard import cache, fairplay, record_row
 from leaderboard.boards import improves
@@ -49,6 +49,8 @@ if TYPE_CHECKING:
     from tripeaks.play.models import Game
 
 log = logging.getLogger("tripeaks.events")
+
+_Row = TypeVar("_Row", bound=Model)
 
 
 def record_result(*, game: Game) -> Result:
@@ -102,28 +104,82 @@ def _lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], bool
     possible, or "". The last two are asked in the query that locks the rows."""
     player_id = game.player_id
     wanted = sorted({rules_key, ALL_RULES})
-    timed_moves, first_timed_at, last_timed_at = fairplay.timing(game.pk)
-    locked = (
-        PlayerStats.objects.select_for_update()
-        .filter(player_id=player_id, rules_key__in=wanted)
-        .annotate(
-            excluded=fairplay.excluded(player_id),
-            timed_moves=timed_moves,
-            first_timed_at=first_timed_at,
-            last_timed_at=last_timed_at,
-        )
-        .order_by("rules_key")
-    )
-    rows = list(locked)
+    excluded_sql, excluded_params = fairplay.excluded(player_id)
+    timing_sql, timing_params = fairplay.timing(game.pk)
+    sql, columns = _lock_stats_sql(len(wanted), excluded_sql, timing_sql)
+    player = PlayerStats.player.field.get_db_prep_value(player_id, connection)
+    params = [*excluded_params, *timing_params, player, *wanted]
+    rows = _select(PlayerStats, sql, columns, params)
     if len(rows) != len(wanted):  # a new player: make their rows
         PlayerStats.objects.bulk_create(
             [PlayerStats(player_id=player_id, rules_key=key) for key in wanted],
             ignore_conflicts=True,
         )
-        rows = list(locked.all())
-    row = rows[0]  # the same answers on every row
-    flag = fairplay.timing_flag(row.timed_moves, row.first_timed_at, row.last_timed_at)
-    return rows, row.excluded, flag
+        rows = _select(PlayerStats, sql, columns, params)
+    excluded, timed_moves, first_timed_at, last_timed_at = rows[0][1]  # the same on every row
+    flag = fairplay.timing_flag(timed_moves, first_timed_at, last_timed_at)
+    return [stats for stats, _ in rows], excluded, flag
+
+
+@functools.cache
+def _lock_stats_sql(keys: int, excluded: str, timing: str) -> tuple[str, list[Col]]:
+    """``SELECT ... FOR UPDATE`` of a player's statistics rows of `keys` rule keys, in rules key
+    order, with the `excluded` and `timing` columns of ``fairplay``; and what each column holds."""
+    from tripeaks.play.models import Move
+
+    quote = connection.ops.quote_name
+    meta = PlayerStats._meta
+    player, rules_key = (
+        quote(PlayerStats.player.field.column),
+        quote(PlayerStats.rules_key.field.column),
+    )
+    lock = ""
+    if connection.features.has_select_for_update:
+        lock = " FOR UPDATE OF s" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    sql = (
+        f"SELECT {', '.join(f's.{quote(field.column)}' for field in meta.concrete_fields)},"
+        f" {excluded}, {timing}"
+        f" FROM {quote(meta.db_table)} s WHERE s.{player} = %s"
+        f" AND s.{rules_key} IN ({', '.join(['%s'] * keys)})"
+        f" ORDER BY s.{rules_key}{lock}"
+    )
+    at = Move.at.field
+    columns = [field.get_col("s") for field in meta.concrete_fields]
+    columns += [
+        Col("x", BooleanField()),
+        Col("m", IntegerField()),
+        at.get_col("m"),
+        at.get_col("m"),
+    ]
+    return sql, columns
+
+
+def _select(
+    model: type[_Row], sql: str, columns: Sequence[Col], params: Sequence[Any]
+) -> list[tuple[_Row, tuple[Any, ...]]]:
+    """The rows of `sql`, whose `columns` are the model's concrete fields (in order), then any
+    more: an instance of each row with the values of the rest, all converted as the ORM would.
+    Hand-written SQL, as on the finishing path the ORM's compile costs more CPU than the round
+    trip."""
+    ops = connection.ops
+    converters = [
+        (i, column, funcs)
+        for i, column in enumerate(columns)
+        if (funcs := ops.get_db_converters(column) + column.get_db_converters(connection))
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    names = [field.attname for field in model._meta.concrete_fields]
+    selected = []
+    for row in rows:
+        values = list(row)
+        for i, column, funcs in converters:
+            for convert in funcs:
+                values[i] = convert(values[i], column, connection)
+        instance = model.from_db(connection.alias, names, values[: len(names)])
+        selected.append((instance, tuple(values[len(names) :])))
+    return selected
 
 
 def _count_in_stats(result: Result, rows: Sequence[PlayerStats]) -> PlayerStats | None:
@@ -238,13 +294,15 @@ def _rank(result: Result, standing: Standing, game: Game) -> None:
     mode = result.mode
     # With the board's size as it stands, for the view of a run that leaves the board alone (most
     # finishes: only a better run moves the player's line): no query after the commit.
-    board_lines = DealRecord.objects.filter(deal_id=OuterRef("deal_id")).values("lines")[:1]
-    best: DealBest | None = (
-        DealBest.objects.filter(player_id=result.player_id, deal_id=result.deal_id)
-        .annotate(board_lines=Subquery(board_lines))
-        .first()
-    )
-    lines_now: int | None = getattr(best, "board_lines", None)
+    sql, columns = _best_sql()
+    params = [
+        DealBest.player.field.get_db_prep_value(result.player_id, connection),
+        DealBest.deal.field.get_db_prep_value(result.deal_id, connection),
+    ]
+    best: DealBest | None = None
+    lines_now: int | None = None
+    if found := _select(DealBest, sql, columns, params):  # one line at most
+        best, (lines_now,) = found[0]
     new_line = best is None
     improved = new_line or improves(mode, result, best)
     if best is None:
@@ -307,6 +365,22 @@ def _rank(result: Result, standing: Standing, game: Game) -> None:
         result.first_win = True
     record.save()
     result.save(update_fields=["personal_best", "new_record", "first_win"])
+
+
+@functools.cache
+def _best_sql() -> tuple[str, list[Col]]:
+    """The player's line on the deal (their id, the deal's), with the board's size (``lines``)."""
+    quote = connection.ops.quote_name
+    line = DealBest._meta
+    player, deal = quote(DealBest.player.field.column), quote(DealBest.deal.field.column)
+    lines = DealRecord.lines.field
+    sql = (
+        f"SELECT {', '.join(f'b.{quote(field.column)}' for field in line.concrete_fields)},"
+        f" (SELECT r.{quote(lines.column)} FROM {quote(DealRecord._meta.db_table)} r"
+        f" WHERE r.{quote(DealRecord.deal.field.column)} = b.{deal})"
+        f" FROM {quote(line.db_table)} b WHERE b.{player} = %s AND b.{deal} = %s"
+    )
+    return sql, [*(field.get_col("b") for field in line.concrete_fields), lines.get_col("r")]
 
 
 def _after_commit(standing: Standing) -> None:

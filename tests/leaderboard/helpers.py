@@ -4,6 +4,7 @@ as play's `_finish` does, for tests that need many precise results."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -12,7 +13,7 @@ from django.utils import timezone
 
 from leaderboard.models import Result
 from leaderboard.services import record_result
-from tripeaks.play.models import Deal, Game
+from tripeaks.play.models import Deal, Game, Move
 
 _numbers = itertools.count(1)
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -54,8 +55,10 @@ def finish(
     at: datetime | None = None,
     assisted: bool = False,
     score: int = 0,
+    log: Sequence[tuple[str, datetime]] = (),
 ) -> Result:
-    """Record one finished game of `player` on `deal`, in its own transaction like play's."""
+    """Record one finished game of `player` on `deal`, in its own transaction like play's; with
+    `log`, its move log (action, server time), in seq order."""
     at = at or timezone.now()
     with transaction.atomic():
         game = Game.objects.create(
@@ -71,6 +74,12 @@ def finish(
             elapsed_ms=time_ms,
             started_at=at - timedelta(milliseconds=time_ms),
             finished_at=at,
+        )
+        Move.objects.bulk_create(
+            [
+                Move(game=game, seq=seq, action=action, at=when, elapsed_ms=0)
+                for seq, (action, when) in enumerate(log, start=1)
+            ]
         )
         result = record_result(game=game)
     return result

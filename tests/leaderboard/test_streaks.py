@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from leaderboard import services
 from leaderboard.models import PlayerStats
@@ -23,7 +23,16 @@ def stats_writes(request: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every statistic twice: the player's rows written by one UPDATE (PostgreSQL) and saved row by
     row (other databases: the embedded SQLite of `make run`)."""
     if request.param == "row by row":
-        monkeypatch.setattr(services, "connection", SimpleNamespace(vendor="sqlite"))
+        monkeypatch.setattr(services, "connection", _NamedSqlite())
+
+
+class _NamedSqlite:
+    """The database connection, saying it is SQLite: the statistics are saved row by row."""
+
+    vendor = "sqlite"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(connection, name)
 
 
 def stats(player: Any, rules_key: str = "all") -> PlayerStats:
