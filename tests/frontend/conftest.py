@@ -47,14 +47,19 @@ def _in_the_server_process() -> None:
     - asgiref's one thread for thread-sensitive calls: the fork copies the executor, not its
       thread, so every socket's session lookup would wait forever;
     - the channel layer: it carries this process's client prefix, and the two processes would pop
-      each other's socket messages off the same Redis list."""
+      each other's socket messages off the same Redis list.
+
+    The server outlives each test's emptied database, so it keeps no daily deal in memory."""
     from asgiref.sync import SyncToAsync
     from channels.layers import channel_layers
     from channels.testing.live import set_database_connection
 
+    from tripeaks.play import deals
+
     set_database_connection()
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends = {}
+    deals.KNOWN_DAILY_MAX = 0
 
 
 def _serve(port: int) -> None:

@@ -91,7 +91,7 @@ def daily_deal(day: date, rules: Rules, layout: str = "classic") -> Deal:
         return copy.copy(known)  # a row of the caller's own, which it may change or cache into
     deal = _stored_daily_deal(day, rules, layout)
     # Only a committed row: inside a transaction that may yet roll back, it may never exist.
-    if not transaction.get_connection().in_atomic_block:
+    if KNOWN_DAILY_MAX and not transaction.get_connection().in_atomic_block:
         if len(_known_daily) >= KNOWN_DAILY_MAX:
             _known_daily.clear()
         _known_daily[key] = copy.copy(deal)
