@@ -203,3 +203,18 @@ async def test_an_ending_move_on_a_stale_copy_is_a_conflict_and_finishes_nothing
     assert reply["game"]["status"] == "won" and reply["game"]["result"] is not None
     await socket.disconnect()
     assert await database_sync_to_async(replayed_equals_stored)(game["id"])
+
+
+async def test_a_resignation_on_the_socket_ends_the_game_with_its_result(start: Any) -> None:
+    user, game = await start("quitter")
+    socket = await opened(user, game["id"])
+    await socket.send_json_to({"seq": 0, "action": "draw"})
+    assert (await socket.receive_json_from())["game"]["seq"] == 1
+    await socket.send_json_to({"seq": 1, "action": "resign"})
+    reply = await socket.receive_json_from()
+    assert reply["game"]["status"] == "lost" and reply["game"]["result"]["won"] is False
+    await socket.send_json_to({"seq": 2, "action": "draw"})
+    refused = await socket.receive_json_from()
+    assert refused["type"] == "error" and "over" in refused["detail"]
+    await socket.disconnect()
+    assert await database_sync_to_async(replayed_equals_stored)(game["id"])

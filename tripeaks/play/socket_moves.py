@@ -3,12 +3,12 @@
 A socket keeps its game (row and engine state) in memory between moves. A plain move (play, draw,
 undo, restart) on a running game is worked out on that copy by the same `advance` as every other
 write path and handed to the move writer, which stores it only if the game is still at the seq the
-copy was at. A move that ends the game is worked out on the copy too, and stored with its result
-(which goes to the leaderboard) from a worker thread with the game row locked, if the row is still
-at the copy's seq. Everything else takes `services.apply_move` with the game row locked: hints
-(the solver), pause and resume, resigning, a seq that is not the copy's (a retry or a conflict), a
-move the copy refuses (it may be stale), and any move whose game moved on elsewhere. The copy is
-then read again.
+copy was at. A move that ends the game (a resignation, or a play or draw that wins or loses it) is
+worked out on the copy too, and stored with its result (which goes to the leaderboard) from a
+worker thread with the game row locked, if the row is still at the copy's seq. Everything else
+takes `services.apply_move` with the game row locked: hints (the solver), pause and resume, a move
+on a paused game, a seq that is not the copy's (a retry or a conflict), a move the copy refuses
+(it may be stale), and any move whose game moved on elsewhere. The copy is then read again.
 
 A socket can also start the player's next game (`new`): it then belongs to that game, with no new
 request or socket.
@@ -16,9 +16,11 @@ request or socket.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 from django.db import close_old_connections
@@ -31,7 +33,11 @@ from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import game_payload
 
-FAST_ACTIONS = frozenset({"play", "draw", "undo", "restart"})
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# Worked out on the copy: every action but hints (the solver) and pause and resume.
+COPY_ACTIONS = frozenset({"play", "draw", "undo", "restart", "resign"})
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,22 @@ def load_live_game(game_id: str, user: Any) -> LiveGame | None:
     return None if game is None else LiveGame(game, services.load_game_state(game))
 
 
+def _closing(call: Callable[P, R]) -> Callable[P, R]:
+    """`call`, closing the thread's database connections when it returns, as at the end of a
+    request. For the worker threads of `database_sync_to_async`: channels closes them too, but
+    outside the context the call ran in, and a connection the call opened there stayed open (seen
+    in tests: the test database could not be dropped)."""
+
+    @functools.wraps(call)
+    def closing(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return call(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return closing
+
+
 def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | None]:
     live = load_live_game(game_id, user)
     if live is None:
@@ -53,6 +75,7 @@ def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | No
     return live, game_payload(live.game, live.state, timezone.now())
 
 
+@_closing
 def _locked_move(
     game_id: str, user: Any, move: dict[str, Any]
 ) -> tuple[services.MoveOutcome | PlayError, LiveGame | None, list[live_board.Send]]:
@@ -67,6 +90,7 @@ def _locked_move(
     return outcome, LiveGame(outcome.game, outcome.state), board_updates
 
 
+@_closing
 def _finish_copy(
     game: Game, step: services.Step, seq: int, now: datetime
 ) -> tuple[services.MoveOutcome | None, list[live_board.Send]]:
@@ -75,17 +99,13 @@ def _finish_copy(
     return outcome, board_updates
 
 
+@_closing
 def _start(user: Any, request: dict[str, Any]) -> tuple[LiveGame, list[live_board.Send]]:
     """A new game for the player (resigning their unfinished one), and the live board updates
     the resignation made."""
-    try:
-        with live_board.held_sends() as board_updates:
-            game = services.start_requested_game(user, request)
-        return LiveGame(game, services.load_game_state(game)), board_updates
-    finally:
-        # As at the end of a request. Without it the thread kept its connection open after the
-        # call (seen in tests, where the deal's solving task runs here, on commit).
-        close_old_connections()
+    with live_board.held_sends() as board_updates:
+        game = services.start_requested_game(user, request)
+    return LiveGame(game, services.load_game_state(game)), board_updates
 
 
 class SocketGame:
@@ -99,7 +119,7 @@ class SocketGame:
         self.board_updates: list[live_board.Send] = []
 
     async def move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
-        if self.live is not None and action in FAST_ACTIONS and move_writer.available():
+        if self.live is not None and action in COPY_ACTIONS and move_writer.available():
             outcome = await self._grouped(self.live, seq, action, position)
             if outcome is not None:
                 return outcome
@@ -115,7 +135,8 @@ class SocketGame:
     async def _grouped(
         self, live: LiveGame, seq: int, action: str, position: int | None
     ) -> services.MoveOutcome | None:
-        """The move stored by group commit, or None when it needs the locked path."""
+        """The move stored by group commit (a move that ends the game: with the game row locked),
+        or None when it needs the locked path."""
         game = live.game
         if seq != game.seq or game.finished or game.paused:
             return None
