@@ -49,6 +49,37 @@ def _close_move_writers() -> Iterator[None]:
     move_writer.close_all()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_connection_outlives_the_suite(
+    django_db_setup: Any, django_db_blocker: Any
+) -> Iterator[None]:
+    """Before the test database is dropped, end every other session on it: a connection that a
+    test's worker thread left open (the threads of `database_sync_to_async` outlive the tests)
+    kept the database from being dropped (a warning, and a test database left on the server)."""
+    yield
+    import psycopg
+    from django.db import connection
+
+    settings = connection.settings_dict
+    own = connection.connection.info.backend_pid if connection.connection is not None else 0
+    with (
+        django_db_blocker.unblock(),
+        psycopg.connect(
+            host=settings["HOST"] or None,
+            port=settings["PORT"] or None,
+            user=settings["USER"] or None,
+            password=settings["PASSWORD"] or None,
+            dbname="postgres",
+            autocommit=True,
+        ) as admin,
+    ):
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> %s",
+            [settings["NAME"], own],
+        )
+
+
 @pytest.fixture
 def password() -> str:
     """The password every factory-made user has."""
