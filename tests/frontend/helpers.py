@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.play.helpers import api_moves
 from tripeaks.engine.deal import parse_code
-from tripeaks.engine.game import Play
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.solver import solve
@@ -28,10 +28,7 @@ def line_for(code: str, rules: Rules | None = None) -> list[dict[str, Any]]:
     deal = parse_code(code, get_layout("classic"), rules.start)
     solution = solve(deal, rules)
     assert solution.winnable
-    return [
-        {"action": "play", "position": m.position} if isinstance(m, Play) else {"action": "draw"}
-        for m in solution.line
-    ]
+    return api_moves(solution.line)
 
 
 def click_move(page: Any, move: dict[str, Any]) -> None:

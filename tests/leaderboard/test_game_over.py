@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.play.helpers import client_for, move
+from tests.play.helpers import api_moves, client_for, move, solution
 from tripeaks.dealday import deal_day
-from tripeaks.engine.game import Play
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.solver import solve
 from tripeaks.play import deals
@@ -21,13 +20,7 @@ def winnable_numbered() -> tuple[Deal, list[dict[str, Any]]]:
     for number in range(1, 30):
         deal = deals.record_verdict(deals.numbered_deal(number, Rules()))
         if deal.winnable:
-            line = solve(deals.engine_deal(deal), Rules()).line
-            return deal, [
-                {"action": "play", "position": m.position}
-                if isinstance(m, Play)
-                else {"action": "draw"}
-                for m in line
-            ]
+            return deal, api_moves(solve(deals.engine_deal(deal), Rules()).line)
     raise AssertionError("no winnable numbered deal among the first 29")
 
 
@@ -82,14 +75,6 @@ def test_custom_games_are_unranked(make_user: Any) -> None:
         game = move(api, game, step["action"], step.get("position")).json()
     result = game["result"]
     assert result["ranked"] is False and result["stats"] is None and result["board"] is None
-
-
-def solution(deal: Deal) -> list[dict[str, Any]]:
-    line = solve(deals.engine_deal(deal), Rules()).line
-    return [
-        {"action": "play", "position": m.position} if isinstance(m, Play) else {"action": "draw"}
-        for m in line
-    ]
 
 
 @pytest.mark.django_db(transaction=True)  # the board's Redis set is updated after commit

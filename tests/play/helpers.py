@@ -1,15 +1,18 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from tripeaks.engine.deal import from_seed
-from tripeaks.engine.game import Play
+from tripeaks.engine.game import Move, Play
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.solver import solve
+from tripeaks.play import deals
+from tripeaks.play.models import Deal
 
 
 def client_for(user: Any) -> APIClient:
@@ -38,13 +41,21 @@ def winnable_code(
         deal = from_seed(seed, get_layout(layout), rules.start)
         solution = solve(deal, rules)
         if solution.winnable:
-            return deal.code, [
-                {"action": "play", "position": m.position}
-                if isinstance(m, Play)
-                else {"action": "draw"}
-                for m in solution.line
-            ]
+            return deal.code, api_moves(solution.line)
         seed += 1
+
+
+def api_moves(line: Iterable[Move]) -> list[dict[str, Any]]:
+    """A solver's line (plays and draws) as API moves."""
+    return [
+        {"action": "play", "position": m.position} if isinstance(m, Play) else {"action": "draw"}
+        for m in line
+    ]
+
+
+def solution(deal: Deal) -> list[dict[str, Any]]:
+    """The solver's winning line for a stored deal, as API moves."""
+    return api_moves(solve(deals.engine_deal(deal), Rules.from_key(deal.rules_key)).line)
 
 
 def start_custom(api: APIClient, code: str, **rules: Any) -> dict[str, Any]:

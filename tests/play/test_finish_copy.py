@@ -9,10 +9,9 @@ import pytest
 from django.utils import timezone
 
 from leaderboard.models import Result
+from tests.play.helpers import solution
 from tripeaks.dealday import deal_day
-from tripeaks.engine.game import Play
 from tripeaks.engine.rules import Rules
-from tripeaks.engine.solver import solve
 from tripeaks.play import deals, services
 from tripeaks.play.models import Game, Move
 from tripeaks.play.payloads import game_payload
@@ -25,10 +24,7 @@ def _copy_before_the_last_move(user: Any) -> tuple[Game, Any, dict[str, Any]]:
     """A daily game played over the locked path up to its winning move: the game as a socket
     holds it (row and state, read once), and that move."""
     deal = deals.daily_deal(deal_day(), Rules())
-    *line, last = [
-        {"action": "play", "position": m.position} if isinstance(m, Play) else {"action": "draw"}
-        for m in solve(deals.engine_deal(deal), Rules()).line
-    ]
+    *line, last = solution(deal)
     game = services.start_game(user=user, mode="daily", rules=Rules())
     for seq, step in enumerate(line):
         services.apply_move(game_id=game.pk, user=user, seq=seq, **step)
