@@ -44,6 +44,7 @@ from leaderboard.models import (
     Result,
 )
 from leaderboard.standing import Standing
+from tripeaks.row_locks import for_update
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
@@ -133,15 +134,12 @@ def _lock_stats_sql(keys: int, excluded: str, timing: str) -> tuple[str, list[Co
         quote(PlayerStats.player.field.column),
         quote(PlayerStats.rules_key.field.column),
     )
-    lock = ""
-    if connection.features.has_select_for_update:
-        lock = " FOR UPDATE OF s" if connection.features.has_select_for_update_of else " FOR UPDATE"
     sql = (
         f"SELECT {', '.join(f's.{quote(field.column)}' for field in meta.concrete_fields)},"
         f" {excluded}, {timing}"
         f" FROM {quote(meta.db_table)} s WHERE s.{player} = %s"
         f" AND s.{rules_key} IN ({', '.join(['%s'] * keys)})"
-        f" ORDER BY s.{rules_key}{lock}"
+        f" ORDER BY s.{rules_key}{for_update(of='s')}"
     )
     at = Move.at.field
     columns = [field.get_col("s") for field in meta.concrete_fields]

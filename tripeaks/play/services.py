@@ -28,6 +28,7 @@ from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConfl
 from tripeaks.play.models import Deal, Game, Move, Source
 from tripeaks.play.payloads import game_payload, hint_payload
 from tripeaks.play.state_codec import dump_next_state, dump_state, load_state
+from tripeaks.row_locks import for_update
 
 log = logging.getLogger("tripeaks.events")
 
@@ -129,9 +130,8 @@ def _lock_player_for_start(player_id: int) -> list[Any]:
 @functools.cache
 def _start_statements() -> tuple[str, str]:
     quote = connection.ops.quote_name
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return (
-        f"SELECT 1 FROM {quote(get_user_model()._meta.db_table)} WHERE id = %s{lock}",
+        f"SELECT 1 FROM {quote(get_user_model()._meta.db_table)} WHERE id = %s{for_update()}",
         f"SELECT id FROM {quote(Game._meta.db_table)} WHERE player_id = %s AND finished_at IS NULL",
     )
 
@@ -322,10 +322,9 @@ def _game_id(game_id: UUID) -> Any:
 @functools.cache
 def _lock_at_seq_statement() -> str:
     quote = connection.ops.quote_name
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return (
         f"SELECT 1 FROM {quote(Game._meta.db_table)} WHERE id = %s AND player_id = %s"
-        f" AND seq = %s AND finished_at IS NULL{lock}"
+        f" AND seq = %s AND finished_at IS NULL{for_update()}"
     )
 
 
