@@ -217,7 +217,16 @@ class LoggedMove:
         with connection.cursor() as cursor:
             cursor.execute(
                 _store_statement(),
-                [game.pk, self.seq, self.action, self.position, self.at, self.elapsed_ms, *row, game.pk],
+                [
+                    game.pk,
+                    self.seq,
+                    self.action,
+                    self.position,
+                    self.at,
+                    self.elapsed_ms,
+                    *row,
+                    game.pk,
+                ],
             )
 
 
