@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import api_account, email_verification, services
 from accounts.models import User
 from accounts.serializers import (
     CredentialsSerializer,
@@ -68,7 +68,8 @@ class SignUpView(APIView):
     """Create a player account. Password rules are Django's validators."""
 
     permission_classes = [AllowAny]
-    authentication_classes: list[type] = []
+    # The session tells a guest's sign-up (which keeps the guest's row) from a new player's.
+    authentication_classes = [SessionAuthentication]
     throttle_classes = [AnonRateThrottle, ScopedRateThrottle]
     throttle_scope = "signup"
 
@@ -79,10 +80,17 @@ class SignUpView(APIView):
     def post(self, request: Request) -> Response:
         serializer = SignUpSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        email = data.pop("email", "")
         try:
-            user = services.sign_up(**serializer.validated_data)
+            # From a guest session the guest becomes the account (issue 20).
+            user = api_account.sign_up_guest(request, data) or services.sign_up(**data)
         except services.UsernameTaken as exc:
             raise ValidationError({"username": ["That username is taken."]}, code="unique") from exc
+        if email:
+            email_verification.request_verification(
+                request=request._request, user=user, email=email
+            )
         return Response(UserSerializer(user).data, status=status.HTTP_201_CREATED)
 
 
@@ -158,9 +166,9 @@ class CsrfView(APIView):
 
 
 class MeView(generics.RetrieveUpdateAPIView[User]):
-    """The signed-in player. PATCH changes the display name."""
+    """The signed-in player. PATCH changes the display name; DELETE deletes the account."""
 
-    http_method_names = ["get", "patch", "head", "options"]
+    http_method_names = ["get", "patch", "delete", "head", "options"]
 
     def get_object(self) -> User:
         assert isinstance(self.request.user, User)
@@ -181,3 +189,10 @@ class MeView(generics.RetrieveUpdateAPIView[User]):
         serializer.is_valid(raise_exception=True)
         user = serializer.save()
         return Response(UserSerializer(user).data)
+
+    @extend_schema(
+        request=api_account.PasswordSerializer,
+        responses={204: None, 400: _ERROR, 401: _ERROR, 429: _THROTTLED},
+    )
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return api_account.delete_me(request)

@@ -1,4 +1,10 @@
-"""The player: Django's user with a display name and stricter, case-insensitive usernames."""
+"""The player: Django's user with a display name and stricter, case-insensitive usernames.
+
+Also what accounts keep about a player's access (issue 20): guests (``is_guest``), deleted
+accounts (``deleted_at``: the row stays, anonymised, so board lines keep their records), the
+username a deleted account held (``UsernameHold``, until its grace period ends) and the player's
+sessions and API token with their device, address and last use (``AccessRecord``).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,9 @@ from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from accounts.validators import (
     DISPLAY_NAME_MAX_LENGTH,
@@ -23,10 +31,11 @@ class PlayerManager(UserManager["User"]):
         return self.get(username__iexact=username)
 
     def username_taken(self, username: str, *, exclude_pk: Any = None) -> bool:
+        """Held by a player, or by a deleted account whose grace period still runs."""
         qs = self.filter(username__iexact=username)
         if exclude_pk is not None:
             qs = qs.exclude(pk=exclude_pk)
-        return qs.exists()
+        return qs.exists() or UsernameHold.objects.held(username)
 
 
 class User(AbstractUser):
@@ -45,6 +54,11 @@ class User(AbstractUser):
         validators=[DisplayNameValidator()],
         help_text="Shown to other players; the username when empty.",
     )
+    # A guest plays at once, counts in their own statistics and never ranks on a public board;
+    # signing up turns the same row into an account (accounts.guests).
+    is_guest = models.BooleanField("guest", default=False)
+    # Set when the player deleted the account; the row is anonymised (accounts.deletion).
+    deleted_at = models.DateTimeField("deleted at", null=True, blank=True)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 
@@ -56,7 +70,14 @@ class User(AbstractUser):
                 Lower("username"),
                 name="accounts_user_username_ci_unique",
                 violation_error_message="That username is taken.",
-            )
+            ),
+            # `email` holds verified addresses only (accounts.email_verification).
+            models.UniqueConstraint(
+                Lower("email"), condition=~Q(email=""), name="accounts_user_email_ci_unique"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["date_joined"], condition=Q(is_guest=True), name="guests_by_age")
         ]
 
     def __str__(self) -> str:
@@ -64,4 +85,57 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
+        if self.is_guest:
+            return "Guest"
         return self.display_name or self.username
+
+
+class UsernameHoldQuerySet(models.QuerySet["UsernameHold"]):
+    def held(self, username: str) -> bool:
+        return self.filter(username__iexact=username, until__gt=timezone.now()).exists()
+
+
+class UsernameHold(models.Model):
+    """A deleted account's username, kept from others until `until` (then released by a task)."""
+
+    username = models.CharField(max_length=USERNAME_MAX_LENGTH)
+    until = models.DateTimeField()
+
+    objects = UsernameHoldQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("username"), name="accounts_username_hold_ci_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} held until {self.until:%Y-%m-%d}"
+
+
+class AccessKind(models.TextChoices):
+    SESSION = "session", "session"
+    TOKEN = "token", "API token"
+
+
+class AccessRecord(models.Model):
+    """One of a player's sessions or their API token: device, address, first and last use.
+
+    Written by ``accounts.middleware.RecordAccess`` at most once a minute per session or token.
+    `key` is the session key or the token's key: never shown, only compared."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="access_records")
+    kind = models.CharField(max_length=8, choices=AccessKind.choices)
+    key = models.CharField(max_length=64)
+    user_agent = models.CharField(max_length=400, blank=True, default="")
+    address = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "key"], name="one_access_record_per_key")
+        ]
+        indexes = [models.Index(fields=["user", "-last_seen"], name="access_by_user")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.user_id}, last seen {self.last_seen:%Y-%m-%d %H:%M}"

@@ -22,10 +22,12 @@ class UserSerializer(serializers.ModelSerializer[User]):
 
     class Meta:
         model = User
-        fields = ["id", "username", "display_name", "public_name", "date_joined"]
+        fields = ["id", "username", "display_name", "public_name", "date_joined", "guest", "email"]
         read_only_fields = fields
 
     public_name = serializers.CharField(read_only=True)
+    guest = serializers.BooleanField(source="is_guest", read_only=True)
+    email = serializers.EmailField(read_only=True, help_text="Verified; empty when none.")
 
 
 class MeUpdateSerializer(serializers.ModelSerializer[User]):
@@ -57,6 +59,9 @@ class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
         allow_blank=True,
         default="",
         validators=[DisplayNameValidator()],
+    )
+    email = serializers.EmailField(
+        required=False, allow_blank=True, default="", help_text="Optional; verified by a link."
     )
 
     def validate_username(self, value: str) -> str:

@@ -69,7 +69,7 @@ def excluded(player_id: Any) -> tuple[str, list[Any]]:
     from leaderboard.models import BoardExclusion
 
     player = BoardExclusion.player.field.get_db_prep_value(player_id, connection)
-    return _excluded_sql(), [player]
+    return _excluded_sql(), [player, player]
 
 
 @functools.cache
@@ -79,4 +79,18 @@ def _excluded_sql() -> str:
     quote = connection.ops.quote_name
     player = quote(BoardExclusion.player.field.column)
     table = quote(BoardExclusion._meta.db_table)
-    return f"EXISTS (SELECT 1 FROM {table} x WHERE x.{player} = %s) AS excluded"
+    return f"(EXISTS (SELECT 1 FROM {table} x WHERE x.{player} = %s) OR {_guest_sql()}) AS excluded"
+
+
+def _guest_sql() -> str:
+    """Guests (accounts, issue 20) never rank: their runs are held off the boards like those of
+    an excluded player, and stay so after the guest signs up."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model()
+    quote = connection.ops.quote_name
+    guest = quote(user._meta.get_field("is_guest").column)
+    return (
+        f"EXISTS (SELECT 1 FROM {quote(user._meta.db_table)} g"
+        f" WHERE g.{quote(user._meta.pk.column)} = %s AND g.{guest})"
+    )

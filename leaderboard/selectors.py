@@ -267,6 +267,7 @@ def alltime_board(
     rows_qs = (
         PlayerStats.objects.filter(board.where, rules_key=rules_key)
         .exclude(Exists(BoardExclusion.objects.filter(player_id=OuterRef("player_id"))))
+        .exclude(player__is_guest=True)  # guests never rank (accounts, issue 20)
         .select_related("player")
     )
     ordered = rows_qs.order_by(*(F(c).desc() for c in board.order), "player_id")

@@ -87,6 +87,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Each session's and token's device, address and last use, once a minute (accounts.access).
+    "accounts.middleware.RecordAccess",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: see its docstring.
@@ -232,6 +234,12 @@ if "tripeaks.play" in PROJECT_APPS:
         },
     }
 
+# Accounts (accounts.guests, accounts.deletion): idle guests and deleted accounts' usernames.
+CELERY_BEAT_SCHEDULE |= {
+    "remove-idle-guests": {"task": "accounts.tasks.remove_idle_guests", "schedule": 60 * 60},
+    "release-usernames": {"task": "accounts.tasks.release_usernames", "schedule": 60 * 60},
+}
+
 # --------------------------------------------------------------------------- game (play)
 # Winnable random deals kept ready per rule set and layout, and the layouts that get a pool.
 RANDOM_POOL_SIZE: int = env.int("RANDOM_POOL_SIZE", default=20)
@@ -255,6 +263,22 @@ SIGNIN_THROTTLE: dict[str, int] = {
     "window_seconds": env.int("SIGNIN_THROTTLE_WINDOW", default=15 * 60),
 }
 
+# Accounts (docs/operations.md): retention and links. A guest unused this long is deleted with
+# what it played; a deleted account's username is held this long; links expire (seconds).
+GUEST_IDLE_DAYS: int = env.int("GUEST_IDLE_DAYS", default=30)
+USERNAME_HOLD_DAYS: int = env.int("USERNAME_HOLD_DAYS", default=30)
+EMAIL_VERIFICATION_MAX_AGE: int = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 24 * 3600)
+PASSWORD_RESET_TIMEOUT: int = env.int("PASSWORD_RESET_TIMEOUT", default=60 * 60)
+
+# --------------------------------------------------------------------------- mail
+# EMAIL_URL (django-environ): smtp+tls://user:password@host:587, smtps://...; the embedded
+# default prints mail on the console.
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL: str = env.str(
+    "DEFAULT_FROM_EMAIL", default="TriPeaks Online <noreply@localhost>"
+)
+EMAIL_TIMEOUT: int = env.int("EMAIL_TIMEOUT", default=10)
+
 # --------------------------------------------------------------------------- REST API
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -277,6 +301,7 @@ REST_FRAMEWORK = {
         "anon": env.str("THROTTLE_ANON", default="300/min"),
         "user": env.str("THROTTLE_USER", default="1200/min"),
         "signup": env.str("THROTTLE_SIGNUP", default="30/hour"),
+        "export": env.str("THROTTLE_EXPORT", default="30/hour"),
     },
     # 0: the client address is REMOTE_ADDR; X-Forwarded-For is trusted only when this says how
     # many proxies add to it (otherwise anyone could dodge per-address throttles).
@@ -291,6 +316,8 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "move_address": env.str("THROTTLE_MOVES_ADDRESS", default="100/s"),
     "game_start": env.str("THROTTLE_GAME_STARTS", default="30/min"),
     "game_start_address": env.str("THROTTLE_GAME_STARTS_ADDRESS", default="300/min"),
+    # New guest accounts per client address (accounts.guests).
+    "guest_address": env.str("THROTTLE_GUESTS_ADDRESS", default="10/hour"),
 }
 
 # Fair play: a finished ranked run that averaged fewer milliseconds a move than this (measured

@@ -30,7 +30,15 @@ def test_signup_creates_a_player_and_answers_201_with_the_user(api_client: APICl
     assert body["username"] == "ace_high"
     assert body["display_name"] == "Ace"
     assert body["public_name"] == "Ace"
-    assert set(body) == {"id", "username", "display_name", "public_name", "date_joined"}
+    assert set(body) == {
+        "id",
+        "username",
+        "display_name",
+        "public_name",
+        "date_joined",
+        "guest",
+        "email",
+    }
     user = User.objects.get(username="ace_high")
     assert user.check_password(STRONG)
     assert "password" not in body
@@ -266,9 +274,10 @@ def test_me_patch_rejects_a_huge_display_name(token_client: APIClient) -> None:
     assert "display_name" in response.json()["errors"]
 
 
-def test_me_refuses_put_and_delete(token_client: APIClient) -> None:
+def test_me_refuses_put_and_delete_without_the_password(token_client: APIClient) -> None:
     assert token_client.put("/api/me", {}, format="json").status_code == 405
-    assert token_client.delete("/api/me").status_code == 405
+    # DELETE deletes the account (tests/accounts/test_deletion.py); it needs the password.
+    assert token_client.delete("/api/me").status_code == 400
 
 
 # --------------------------------------------------------------------------- session sign-in

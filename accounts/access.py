@@ -1,0 +1,193 @@
+"""A player's sessions and API token: recorded on use, listed, ended.
+
+``RecordAccess`` (accounts.middleware) calls `record` after every request made with a session
+or a token; the row is written at most once a minute per session or token (a cache gate), so
+the last-seen time is accurate to a minute. Ending a session deletes it from the session store
+(the cookie then signs nobody in); ending the token deletes it (DRF then answers 401). Sockets
+opened with them are told through ``accounts.signals.access_ended``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import import_module
+from typing import Any
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from accounts.models import AccessKind, AccessRecord, User
+from accounts.signals import access_ended
+
+log = logging.getLogger("tripeaks.events")
+
+RECORD_EVERY_SECONDS = 60
+USER_AGENT_MAX = AccessRecord._meta.get_field("user_agent").max_length or 400
+
+
+class NotYours(Exception):
+    """No such session or token among the player's own."""
+
+
+def _gate_key(kind: str, key: str) -> str:
+    return f"access-seen:{kind}:{hashlib.sha256(key.encode()).hexdigest()[:32]}"
+
+
+def record(*, user_id: int, kind: str, key: str, user_agent: str, address: str | None) -> bool:
+    """Note that `key` (a session key or token key) was used now; at most once a minute per key.
+    True when a row was written."""
+    try:
+        if not cache.add(_gate_key(kind, key), 1, timeout=RECORD_EVERY_SECONDS):
+            return False
+    except Exception:  # a cache outage must not fail the request
+        log.warning("access gate cache unreachable; not recording", exc_info=True)
+        return False
+    now = timezone.now()
+    AccessRecord.objects.bulk_create(
+        [
+            AccessRecord(
+                user_id=user_id,
+                kind=kind,
+                key=key,
+                user_agent=user_agent[:USER_AGENT_MAX],
+                address=address,
+                created_at=now,
+                last_seen=now,
+            )
+        ],
+        update_conflicts=True,
+        unique_fields=["kind", "key"],
+        update_fields=["user_agent", "address", "last_seen"],
+    )
+    return True
+
+
+def _alive(user: User) -> Any:
+    """The player's records whose session or token still signs them in."""
+    live_session = Session.objects.filter(
+        session_key=OuterRef("key"), expire_date__gt=timezone.now()
+    )
+    live_token = Token.objects.filter(key=OuterRef("key"), user_id=OuterRef("user_id"))
+    return AccessRecord.objects.filter(user=user).filter(
+        Q(Exists(live_session), kind=AccessKind.SESSION)
+        | Q(Exists(live_token), kind=AccessKind.TOKEN)
+    )
+
+
+@dataclass(frozen=True)
+class Access:
+    id: int
+    kind: str
+    device: str
+    address: str | None
+    created_at: datetime
+    last_seen: datetime
+    current: bool
+
+
+def describe_device(user_agent: str) -> str:
+    """ "Firefox 139 on Ubuntu", from a user agent (ua-parser); "Unknown device" when empty."""
+    if not user_agent.strip():
+        return "Unknown device"
+    from ua_parser import parse
+
+    parsed = parse(user_agent)
+    browser = parsed.user_agent
+    system = parsed.os
+    name = browser.family if browser else "Unknown browser"
+    if browser and browser.major:
+        name = f"{name} {browser.major}"
+    if system and system.family and system.family != "Other":
+        name = f"{name} on {system.family}"
+    return name
+
+
+def list_access(
+    *, user: User, current_session: str | None, current_token: str | None
+) -> list[Access]:
+    """The player's live sessions and token, most recently used first."""
+    rows = _alive(user).order_by("-last_seen", "-id")
+    return [
+        Access(
+            id=row.pk,
+            kind=row.kind,
+            device=describe_device(row.user_agent),
+            address=row.address,
+            created_at=row.created_at,
+            last_seen=row.last_seen,
+            current=row.key in {current_session, current_token} - {None},
+        )
+        for row in rows
+    ]
+
+
+def _session_store() -> Any:
+    return import_module(settings.SESSION_ENGINE).SessionStore
+
+
+def _end(user_id: int, session_keys: list[str], token_keys: list[str]) -> None:
+    store = _session_store()
+    for key in session_keys:
+        store(session_key=key).delete()
+    if token_keys:
+        Token.objects.filter(user_id=user_id, key__in=token_keys).delete()
+    AccessRecord.objects.filter(
+        Q(kind=AccessKind.SESSION, key__in=session_keys)
+        | Q(kind=AccessKind.TOKEN, key__in=token_keys),
+        user_id=user_id,
+    ).delete()
+    if session_keys or token_keys:
+        transaction.on_commit(
+            lambda: access_ended.send(
+                sender=User, user_id=user_id, session_keys=session_keys, token_keys=token_keys
+            )
+        )
+
+
+@transaction.atomic
+def end_access(*, user: User, record_id: int) -> None:
+    """End one of the player's sessions or their token (by the record's id)."""
+    row = AccessRecord.objects.filter(user=user, pk=record_id).first()
+    if row is None:
+        raise NotYours(record_id)
+    if row.kind == AccessKind.SESSION:
+        _end(user.pk, [row.key], [])
+    else:
+        _end(user.pk, [], [row.key])
+
+
+@transaction.atomic
+def end_other_access(
+    *, user: User, keep_session: str | None = None, keep_token: str | None = None
+) -> int:
+    """End every session and token of the player but the ones kept. How many were ended."""
+    sessions = [
+        key
+        for key in AccessRecord.objects.filter(user=user, kind=AccessKind.SESSION).values_list(
+            "key", flat=True
+        )
+        if key != keep_session
+    ]
+    tokens = [
+        key
+        for key in Token.objects.filter(user=user).values_list("key", flat=True)
+        if key != keep_token
+    ]
+    _end(user.pk, sessions, tokens)
+    # A stale record of an ended token (the token row is gone) goes too.
+    AccessRecord.objects.filter(user=user, kind=AccessKind.TOKEN).exclude(
+        key=keep_token or ""
+    ).delete()
+    return len(sessions) + len(tokens)
+
+
+def end_all_access(*, user: User) -> int:
+    return end_other_access(user=user)

@@ -1,0 +1,97 @@
+"""Guests: play first, sign up later.
+
+A guest is a ``User`` row with ``is_guest`` set, an unusable password and a made-up username
+(``guest.<hex>``: the dot keeps it out of reach of sign-up). The session cookie is the guest's
+only key. Guests play every deal under every rule; their results count in their own statistics
+but never on a public board (leaderboard.fairplay.excluded holds their runs off the deal boards,
+leaderboard.selectors.alltime_board leaves them out of the all-time boards).
+
+Signing up from a guest session turns the same row into an account (`claim_guest`): games,
+results, statistics and first tries stay with it, so a deal scouted as a guest is not a first try
+afterwards. Guests idle for ``GUEST_IDLE_DAYS`` are deleted with everything they played
+(`remove_idle_guests`, a Celery beat task).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from accounts import access
+from accounts.models import AccessRecord, User
+from accounts.services import UsernameTaken
+from tripeaks.throttling import Limit, check
+
+GUEST_PREFIX = "guest."
+
+
+class NotAGuest(Exception):
+    """The account is not (or no longer) a guest."""
+
+
+def creation_wait(address: str | None) -> int | None:
+    """Count a guest creation against the per-address limit (``PLAY_THROTTLE_RATES
+    ["guest_address"]``, one atomic count in Redis): seconds to wait when over it, else None."""
+    return check([Limit("guest_address", address or "unknown")])
+
+
+@transaction.atomic
+def create_guest() -> User:
+    user = User(username=f"{GUEST_PREFIX}{secrets.token_hex(8)}", is_guest=True)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+@transaction.atomic
+def claim_guest(*, guest: User, username: str, password: str, display_name: str = "") -> User:
+    """Turn the guest into an account in place (same row: everything played stays)."""
+    user = User.objects.select_for_update().get(pk=guest.pk)
+    if not user.is_guest or not user.is_active:
+        raise NotAGuest(user.pk)
+    if User.objects.username_taken(username, exclude_pk=user.pk):
+        raise UsernameTaken(username)
+    user.username = username
+    user.display_name = display_name.strip()
+    user.is_guest = False
+    user.set_password(password)
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["username", "display_name", "is_guest", "password"])
+    except IntegrityError as exc:
+        raise UsernameTaken(username) from exc
+    return user
+
+
+def idle_guests(*, now: datetime | None = None) -> list[int]:
+    """Guests older than ``GUEST_IDLE_DAYS`` with no request and no game started since."""
+    from tripeaks.play.models import Game
+
+    cutoff = (now or timezone.now()) - timedelta(days=settings.GUEST_IDLE_DAYS)
+    recent_use = AccessRecord.objects.filter(user_id=OuterRef("pk"), last_seen__gte=cutoff)
+    recent_game = Game.objects.filter(player_id=OuterRef("pk"), created_at__gte=cutoff)
+    return list(
+        User.objects.filter(is_guest=True, date_joined__lt=cutoff)
+        .exclude(Exists(recent_use))
+        .exclude(Exists(recent_game))
+        .values_list("pk", flat=True)[:500]
+    )
+
+
+def remove_idle_guests(*, now: datetime | None = None) -> int:
+    """Delete idle guests with their games, results and statistics (500 a call). How many."""
+    removed = 0
+    for user_id in idle_guests(now=now):
+        with transaction.atomic():
+            user = User.objects.select_for_update().filter(pk=user_id, is_guest=True).first()
+            if user is None:
+                continue
+            access.end_all_access(user=user)
+            user.delete()
+            removed += 1
+    return removed

@@ -1,0 +1,51 @@
+"""Records the session or API token each signed-in request used (accounts.access)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponseBase
+from rest_framework.authtoken.models import Token
+from rest_framework.throttling import BaseThrottle
+
+from accounts import access
+from accounts.models import AccessKind
+
+
+def client_address(request: HttpRequest) -> str | None:
+    # DRF's notion of the client address (REMOTE_ADDR, or X-Forwarded-For with NUM_PROXIES).
+    address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]
+    return address or None
+
+
+class RecordAccess:
+    """After the response: note the session or token of a signed-in request (once a minute)."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return response
+        auth = getattr(request, "auth", None)  # DRF sets it on the Django request too
+        if isinstance(auth, Token):
+            kind, key = AccessKind.TOKEN, auth.key
+        else:
+            session = getattr(request, "session", None)
+            key = session.session_key if session is not None else None
+            if not key:
+                return response
+            kind = AccessKind.SESSION
+        access.record(
+            user_id=user.pk,
+            kind=kind,
+            key=key,
+            user_agent=request.headers.get("User-Agent", ""),
+            address=client_address(request),
+        )
+        return response
