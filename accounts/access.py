@@ -168,12 +168,11 @@ def end_access(*, user: User, record_id: int) -> None:
 def end_other_access(
     *, user: User, keep_session: str | None = None, keep_token: str | None = None
 ) -> int:
-    """End every session and token of the player but the ones kept. How many were ended."""
+    """End every live session and token of the player but the ones kept. How many were ended."""
+    live = _alive(user)
     sessions = [
         key
-        for key in AccessRecord.objects.filter(user=user, kind=AccessKind.SESSION).values_list(
-            "key", flat=True
-        )
+        for key in live.filter(kind=AccessKind.SESSION).values_list("key", flat=True)
         if key != keep_session
     ]
     tokens = [
@@ -182,10 +181,8 @@ def end_other_access(
         if key != keep_token
     ]
     _end(user.pk, sessions, tokens)
-    # A stale record of an ended token (the token row is gone) goes too.
-    AccessRecord.objects.filter(user=user, kind=AccessKind.TOKEN).exclude(
-        key=keep_token or ""
-    ).delete()
+    # Records of sessions and tokens that ended by themselves (expired, signed out, cycled).
+    AccessRecord.objects.filter(user=user).exclude(key__in=[keep_session, keep_token]).delete()
     return len(sessions) + len(tokens)
 
 
