@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from accounts import services
+from accounts import guests, services
 from accounts.forms import SignInForm, SignUpForm
 
 
@@ -35,16 +35,22 @@ class SignOutView(auth_views.LogoutView):
 
 @require_http_methods(["GET", "POST"])
 def sign_up(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
+    guest = getattr(request.user, "is_guest", False)
+    if request.user.is_authenticated and not guest:
         return redirect("frontend:home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        fields = {
+            "username": form.cleaned_data["username"],
+            "password": form.cleaned_data["password1"],
+            "display_name": form.cleaned_data.get("display_name", ""),
+        }
         try:
-            user = services.sign_up(
-                username=form.cleaned_data["username"],
-                password=form.cleaned_data["password1"],
-                display_name=form.cleaned_data.get("display_name", ""),
-            )
+            # A guest becomes the account in place, keeping what it played (accounts.guests).
+            if guest:
+                user = guests.claim_guest(guest=request.user, **fields)  # type: ignore[arg-type]
+            else:
+                user = services.sign_up(**fields)
         except services.UsernameTaken:
             form.add_error("username", "That username is taken.")
         else:

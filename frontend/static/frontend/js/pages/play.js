@@ -24,7 +24,7 @@ const NO_GAME = '<section class="panel narrow"><h2>No deal in progress</h2><p><a
 export async function mount(root, ctx) {
   if (!ctx.user) {
     root.innerHTML = `<section class="panel narrow"><h2>Sign in to play</h2><p>Anyone can look at the boards; playing keeps your scores, so it needs an account.</p>
-      <p><a class="button" href="/accounts/login/?next=/%23/play">Sign in</a> <a href="/accounts/signup/">Create an account</a></p></section>`;
+      <p><a class="button" href="/accounts/login/?next=/%23/play">Sign in</a> <a href="/accounts/signup/">Create an account</a> <a href="/accounts/guest/">Play as guest</a></p></section>`;
     return null;
   }
   let view = ctx.takeGame();
