@@ -70,16 +70,26 @@ def record(*, user_id: int, kind: str, key: str, user_agent: str, address: str |
     return True
 
 
-def _alive(user: User) -> Any:
-    """The player's records whose session or token still signs them in."""
+def _live() -> Q:
+    """Records whose session or token still signs someone in."""
     live_session = Session.objects.filter(
         session_key=OuterRef("key"), expire_date__gt=timezone.now()
     )
     live_token = Token.objects.filter(key=OuterRef("key"), user_id=OuterRef("user_id"))
-    return AccessRecord.objects.filter(user=user).filter(
-        Q(Exists(live_session), kind=AccessKind.SESSION)
-        | Q(Exists(live_token), kind=AccessKind.TOKEN)
+    return Q(Exists(live_session), kind=AccessKind.SESSION) | Q(
+        Exists(live_token), kind=AccessKind.TOKEN
     )
+
+
+def _alive(user: User) -> Any:
+    """The player's records whose session or token still signs them in."""
+    return AccessRecord.objects.filter(user=user).filter(_live())
+
+
+def forget_ended() -> int:
+    """Drop the records (device, address) of sessions and tokens that ended. How many."""
+    deleted, _ = AccessRecord.objects.exclude(_live()).delete()
+    return deleted
 
 
 @dataclass(frozen=True)

@@ -41,11 +41,15 @@ class RecordAccess:
             if not key:
                 return response
             kind = AccessKind.SESSION
-        access.record(
+        recorded = access.record(
             user_id=user.pk,
             kind=kind,
             key=key,
             user_agent=request.headers.get("User-Agent", ""),
             address=client_address(request),
         )
+        if recorded and kind == AccessKind.SESSION and getattr(user, "is_guest", False):
+            # The cookie is a guest's only key: its session lasts SESSION_COOKIE_AGE from the
+            # last use (saved again at most once a minute), not from its creation.
+            request.session.modified = True
         return response

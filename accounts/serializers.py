@@ -61,7 +61,7 @@ class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
         validators=[DisplayNameValidator()],
     )
     email = serializers.EmailField(
-        required=False, allow_blank=True, default="", help_text="Optional; verified by a link."
+        required=False, allow_blank=True, help_text="Optional; verified by a link."
     )
 
     def validate_username(self, value: str) -> str:

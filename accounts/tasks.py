@@ -32,3 +32,10 @@ def release_usernames() -> int:
     from accounts.deletion import release_usernames as release
 
     return release()
+
+
+@shared_task
+def forget_ended_access() -> int:
+    from accounts.access import forget_ended
+
+    return forget_ended()

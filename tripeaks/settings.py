@@ -238,6 +238,7 @@ if "tripeaks.play" in PROJECT_APPS:
 CELERY_BEAT_SCHEDULE |= {
     "remove-idle-guests": {"task": "accounts.tasks.remove_idle_guests", "schedule": 60 * 60},
     "release-usernames": {"task": "accounts.tasks.release_usernames", "schedule": 60 * 60},
+    "forget-ended-access": {"task": "accounts.tasks.forget_ended_access", "schedule": 60 * 60},
 }
 
 # --------------------------------------------------------------------------- game (play)

@@ -3,6 +3,7 @@ but this one; a password change ends the others."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -206,3 +207,28 @@ def test_password_change_from_a_token_keeps_that_token() -> None:
 
     assert response.status_code == 200
     assert with_token(token) == 200 and laptop.get("/api/me").status_code in (401, 403)
+
+
+def test_records_of_ended_sessions_are_forgotten_by_the_hourly_task() -> None:
+    laptop, phone, token = three_ways_in()
+    phone.post("/api/auth/logout")
+
+    from accounts.tasks import forget_ended_access
+
+    assert forget_ended_access.delay().get() == 1
+    assert AccessRecord.objects.filter(user__username="traveller").count() == 2
+
+
+def test_a_guests_session_is_renewed_as_it_plays() -> None:
+    from django.contrib.sessions.models import Session
+    from django.core.cache import cache
+
+    browser = Browser()
+    browser.post("/api/auth/guest")
+    first_expiry = Session.objects.get().expire_date
+    Session.objects.update(expire_date=first_expiry - timedelta(days=10))  # as if days went by
+    cache.clear()  # the once-a-minute gate
+
+    browser.get("/api/me")
+
+    assert Session.objects.get().expire_date >= first_expiry
