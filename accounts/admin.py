@@ -8,12 +8,21 @@ from accounts.models import User
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin[User]):
-    list_display = ("username", "display_name", "email", "is_staff", "date_joined", "last_login")
+    list_display = (
+        "username",
+        "display_name",
+        "email",
+        "is_staff",
+        "is_guest",
+        "date_joined",
+        "last_login",
+    )
+    list_filter = (*UserAdmin.list_filter, "is_guest")
     search_fields = ("username", "display_name", "email")
     ordering = ("-date_joined",)
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
-        ("Player", {"fields": ("display_name",)}),
+        ("Player", {"fields": ("display_name", "is_guest", "deleted_at")}),
     )
     add_fieldsets = (
         *(UserAdmin.add_fieldsets or ()),

@@ -213,3 +213,26 @@ def test_idle_guests_are_removed_with_what_they_played(make_user: Any) -> None:
     assert set(User.objects.values_list("pk", flat=True)) == {recent.pk, active.pk, player.pk}
     assert not Result.objects.filter(player_id=old.pk).exists()
     assert not Game.objects.filter(player_id=old.pk).exists()
+
+
+def test_a_daily_started_as_a_guest_and_finished_after_signing_up_is_that_accounts_one_try() -> (
+    None
+):
+    """The game in progress is kept: finished after signing up, it is the account's first and
+    only try at the deal (it saw no more of the deal than any player's first try), so it ranks;
+    a guest that finished the deal and signs up has used its try (the guest-path test above)."""
+    browser = guest()
+    view = browser.post("/api/games", {"mode": "daily"}).json()
+    *line, last = solution(deals.daily_deal(deal_day(), Rules()))
+    for seq, step in enumerate(line):
+        assert (
+            browser.post(f"/api/games/{view['id']}/moves", {"seq": seq, **step}).status_code == 200
+        )
+    browser.post("/api/auth/signup", {"username": "finisher", "password": STRONG})
+
+    done = browser.post(f"/api/games/{view['id']}/moves", {"seq": len(line), **last})
+
+    assert done.status_code == 200 and done.json()["status"] == "won"
+    result = Result.objects.get(player__username="finisher")
+    assert not result.hidden
+    assert Game.objects.filter(player__username="finisher").count() == 1

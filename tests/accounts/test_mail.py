@@ -196,3 +196,24 @@ def test_reset_requests_are_limited_like_sign_ins(smtp: Any, settings: Any) -> N
     answers = [reset("flood@example.com").status_code for _ in range(4)]
 
     assert answers == [202, 202, 429, 429]
+
+
+def test_sign_up_answers_the_same_whether_or_not_the_address_is_taken(smtp: Any) -> None:
+    owner = signed_up("address_owner")
+    verified(owner, smtp)
+    before = len(smtp.messages)
+
+    taken = Browser().post(
+        "/api/auth/signup", {"username": "probe_one", "password": STRONG, "email": ADDRESS}
+    )
+    free = Browser().post(
+        "/api/auth/signup",
+        {"username": "probe_two", "password": STRONG, "email": "free@example.com"},
+    )
+
+    assert taken.status_code == free.status_code == 201
+    assert taken.json()["email"] == free.json()["email"] == ""
+    assert set(taken.json()) == set(free.json())
+    # The owner's address got nothing more; the free one got its link.
+    assert len(smtp.to(ADDRESS)) == 1 and len(smtp.to("free@example.com")) == 1
+    assert len(smtp.messages) == before + 1
