@@ -63,9 +63,9 @@ def timing_flag(moves: int | None, first: datetime | None, last: datetime | None
 
 
 def excluded(player_id: Any) -> tuple[str, list[Any]]:
-    """Whether staff took the player off the boards, as an SQL column (``excluded``) with its
-    parameters: ``record_result`` asks it in the query that locks the player's statistics rows,
-    which runs anyway."""
+    """Whether staff took the player off the boards, or the player is a guest, as an SQL column
+    (``excluded``) with its parameters: ``record_result`` asks it in the query that locks the
+    player's statistics rows, which runs anyway."""
     from leaderboard.models import BoardExclusion
 
     player = BoardExclusion.player.field.get_db_prep_value(player_id, connection)

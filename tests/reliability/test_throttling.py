@@ -20,6 +20,7 @@ PRODUCTION_RATES = {
     "move_address": "100/s",
     "game_start": "30/min",
     "game_start_address": "300/min",
+    "guest_address": "10/hour",
 }
 
 
