@@ -50,6 +50,7 @@ BAD_VERIFY_LINK = "This verification link is invalid, used already, or expired."
 ADDRESS_TAKEN = "Another account has this address."
 GUEST_FIRST = "Guests have no password or email: sign up first (your games stay yours)."
 WRONG_PASSWORD = "That is not your password."
+ALREADY_SIGNED_UP = "This guest has signed up already."
 
 _ERROR = OpenApiResponse(description='Error: `{"detail": "...", "errors": {...}?}`')
 _THROTTLED = OpenApiResponse(description="Too many attempts; see `Retry-After`.")
@@ -124,8 +125,8 @@ def sign_up_guest(request: Request, data: dict[str, Any]) -> User | None:
     enforce_csrf(request)
     try:
         user = guests.claim_guest(guest=current, **data)
-    except guests.NotAGuest:
-        return None
+    except guests.NotAGuest as exc:  # signed up a moment ago (a second click, say)
+        raise ValidationError({"non_field_errors": [ALREADY_SIGNED_UP]}) from exc
     update_session_auth_hash(request._request, user)
     return user
 

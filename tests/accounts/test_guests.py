@@ -236,3 +236,16 @@ def test_a_daily_started_as_a_guest_and_finished_after_signing_up_is_that_accoun
     result = Result.objects.get(player__username="finisher")
     assert not result.hidden
     assert Game.objects.filter(player__username="finisher").count() == 1
+
+
+def test_a_guest_claimed_a_moment_ago_cannot_be_claimed_again() -> None:
+    """Two sign-ups racing from one guest session: the second finds the row locked, then no
+    longer a guest (the API answers 400), and makes no second account from it."""
+    guest_user = guests.create_guest()
+    stale = User.objects.get(pk=guest_user.pk)  # what the second request read before the first
+    guests.claim_guest(guest=guest_user, username="first_click", password=STRONG)
+
+    with pytest.raises(guests.NotAGuest):
+        guests.claim_guest(guest=stale, username="second_click", password=STRONG)
+
+    assert list(User.objects.values_list("username", flat=True)) == ["first_click"]
