@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
-from accounts.models import User
+from accounts.models import AccessKind, AccessRecord, User
 
 
 class UsernameTaken(Exception):
@@ -29,6 +29,12 @@ def sign_up(*, username: str, password: str, display_name: str = "") -> User:
 def issue_token(*, user: User) -> Token:
     """The player's API token (one per player; made on first request)."""
     token, _ = Token.objects.get_or_create(user=user)
+    # Listed among the player's sessions from now on, not only once used (accounts.access).
+    AccessRecord.objects.get_or_create(
+        kind=AccessKind.TOKEN,
+        key=token.key,
+        defaults={"user": user, "created_at": token.created, "last_seen": token.created},
+    )
     return token
 
 

@@ -234,3 +234,14 @@ def test_a_guests_session_is_renewed_as_it_plays() -> None:
     browser.get("/api/me")
 
     assert Session.objects.get().expire_date >= first_expiry
+
+
+def test_a_token_is_listed_as_soon_as_it_is_issued() -> None:
+    laptop = signed_up("scripter")
+    token_for("scripter")
+
+    rows = laptop.get("/api/me/sessions").json()
+
+    assert sorted(row["kind"] for row in rows) == ["session", "token"]
+    token_row = next(row for row in rows if row["kind"] == "token")
+    assert token_row["device"] == "Unknown device" and token_row["address"] is None
