@@ -20,6 +20,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -52,8 +53,8 @@ def bench_env() -> dict[str, str]:
         ),
         REDIS_URL=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"),
         DEBUG="0",
-        SECRET_KEY="bench-secret-key-" + "x" * 40,
-        DEAL_SECRET="bench-deal-secret",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        DEAL_SECRET=secrets.token_urlsafe(32),
         ALLOWED_HOSTS="127.0.0.1,localhost",
         SECURE_SSL_REDIRECT="0",
         CELERY_TASK_ALWAYS_EAGER="1",

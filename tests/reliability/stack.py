@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -158,11 +159,10 @@ class Stack:
             DATABASE_URL=self.database_url,
             REDIS_URL=self.redis_url,
             DEBUG="0",
-            SECRET_KEY="stack-secret-key-" + "x" * 40,
-            DEAL_SECRET="stack-deal-secret",
+            SECRET_KEY=secrets.token_urlsafe(50),
+            DEAL_SECRET=secrets.token_urlsafe(32),
             ALLOWED_HOSTS="127.0.0.1,localhost",
             SECURE_SSL_REDIRECT="0",
-            CELERY_TASK_ALWAYS_EAGER="0",
             CELERY_VISIBILITY_TIMEOUT="4",
             CELERY_RESTORE_INTERVAL="1",
             CONN_MAX_AGE="60",
