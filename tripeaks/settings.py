@@ -270,7 +270,7 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "frontend:home"
 LOGOUT_REDIRECT_URL = "frontend:home"
 
-# Failed sign-ins counted in the default cache (Redis when REDIS_URL is set), in fixed windows.
+# Failed sign-ins counted in the default cache (Redis), in fixed windows.
 SIGNIN_THROTTLE: dict[str, int] = {
     "per_username": env.int("SIGNIN_FAILURES_PER_USERNAME", default=5),
     "per_address": env.int("SIGNIN_FAILURES_PER_ADDRESS", default=20),
