@@ -49,6 +49,7 @@ services:
 
 lint: $(STAMP_TEST)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 	DEBUG=1 $(VENV)/bin/mypy $(wildcard tripeaks accounts frontend leaderboard)
 
 test: $(STAMP_TEST) services
