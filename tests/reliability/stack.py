@@ -109,6 +109,10 @@ class Stack:
     redis: subprocess.Popen[bytes] | None = None
     # Environment every process of the stack gets on top of env()'s (e.g. the soak's rates).
     overrides: dict[str, str] = field(default_factory=dict)
+    # Random for each stack (a value written in the repository is refused with DEBUG off), the
+    # same for every process of it: sessions and deals must agree between them.
+    secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(50))
+    deal_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -159,8 +163,8 @@ class Stack:
             DATABASE_URL=self.database_url,
             REDIS_URL=self.redis_url,
             DEBUG="0",
-            SECRET_KEY=secrets.token_urlsafe(50),
-            DEAL_SECRET=secrets.token_urlsafe(32),
+            SECRET_KEY=self.secret_key,
+            DEAL_SECRET=self.deal_secret,
             ALLOWED_HOSTS="127.0.0.1,localhost",
             SECURE_SSL_REDIRECT="0",
             CELERY_VISIBILITY_TIMEOUT="4",
