@@ -51,6 +51,9 @@ os.environ["SECURE_SSL_REDIRECT"] = "0"
 
 from tripeaks.settings import *  # noqa: E402, F403
 
+# No worker answers here: health's wait for one stays short (test servers are probed with it).
+HEALTH_WORKER_PING_SECONDS = 0.2
+
 # Tasks run in the test's own process, their errors raised to it.
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -238,6 +238,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # Workers and beat log through Django's LOGGING (JSON lines) instead of Celery's own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# How long /api/health waits for a worker to answer its ping (tripeaks/health.py).
+HEALTH_WORKER_PING_SECONDS: float = env.float("HEALTH_WORKER_PING_SECONDS", default=1.0)
 # The one beat's schedule (seconds between runs).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
 if "tripeaks.play" in PROJECT_APPS:
