@@ -233,6 +233,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
     "interval_max": 0.5,
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Processes each worker runs tasks in; unset, one per core.
+CELERY_WORKER_CONCURRENCY: int | None = env.int("CELERY_WORKER_CONCURRENCY", default=None)
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
@@ -248,6 +250,7 @@ if "tripeaks.play" in PROJECT_APPS:
         "precompute-daily-deals": {
             "task": "tripeaks.play.tasks.precompute_daily_deals",
             "schedule": 30 * 60,
+            "kwargs": {"days_ahead": env.int("DAILY_DEALS_DAYS_AHEAD", default=7)},
         },
         # Solver-proven winnable random deals, so starting a game never waits for the solver.
         "refill-random-pools": {
