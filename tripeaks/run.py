@@ -5,8 +5,8 @@
    name servers of your own; an embedded server still running from a run that was killed is
    taken over;
 2. ``migrate`` (and ``collectstatic`` when ``DEBUG`` is off);
-3. the ASGI server (``tripeaks.serve``), a Celery worker and the one Celery beat (which queues
-   its schedule once at start: today's daily deals and the random pools are made at once);
+3. a Celery worker (booting while migrate runs), the ASGI server and the one Celery beat (which
+   queues its schedule once at start: today's daily deals and the random pools are made at once);
 4. waits for ``/api/health`` to say ``ok`` and prints how long the start took.
 
 Ctrl-C (or SIGTERM) stops everything: the server, worker and beat first, then Redis (which saves
@@ -252,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
             embedded.append("redis")
         env["EMBEDDED_SERVICES"] = ",".join(embedded)
         say(f"embedded: {', '.join(embedded) or 'nothing'} ({time.monotonic() - started:.1f} s)")
+        # The worker boots while migrate runs: it only takes tasks once beat, started after
+        # migrate, queues them, and the server, also after it, is the only other source.
+        supervisor.spawn("worker", "-m", "celery", "-A", "tripeaks", "worker", "-l", "INFO")
         supervisor.run_once("manage.py", "migrate", "--noinput", "-v0")
         if env.get("DEBUG", "0").lower() not in {"1", "true", "yes", "on"}:
             # The hashed, compressed files of the production profile (with DEBUG on, WhiteNoise
@@ -261,7 +264,6 @@ def main(argv: list[str] | None = None) -> int:
         supervisor.spawn(
             "web", "-m", "tripeaks.serve", "--host", args.host, "--port", str(args.port)
         )
-        supervisor.spawn("worker", "-m", "celery", "-A", "tripeaks", "worker", "-l", "INFO")
         supervisor.spawn(
             "beat", "-m", "celery", "-A", "tripeaks", "beat", "-l", "INFO",
             "-s", str(var / "celerybeat-schedule"),
