@@ -14,14 +14,13 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint worker beat services migrate clean
+.PHONY: help run test lint services clean
 
 help:
-	@echo "make run     serve the site and API on http://$(HOST):$(PORT) (ASGI: HTTP + WebSocket)"
+	@echo "make run     the whole stack on http://$(HOST):$(PORT): embedded PostgreSQL and Redis"
+	@echo "             (data in var/), the ASGI server, a Celery worker and beat; Ctrl-C stops"
 	@echo "make test    lint, then run the whole suite against PostgreSQL and Redis"
-	@echo "make lint    ruff and mypy"
-	@echo "make worker  Celery worker (needs REDIS_URL)"
-	@echo "make beat    Celery beat, the one scheduler (needs REDIS_URL)"
+	@echo "make lint    ruff, mypy and the import contracts (import-linter)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -36,31 +35,21 @@ $(STAMP_TEST): pyproject.toml | $(PY)
 	$(PIP) install -qq -e '.[test]'
 	@touch $@ $(STAMP_RUN)
 
-# Development runs default to DEBUG=1 (a dev SECRET_KEY and DEAL_SECRET); settings default to off.
-run worker beat migrate: export DEBUG ?= 1
+# Development runs default to DEBUG=1 (random secrets made once and kept in var/); settings
+# default to off.
+run: export DEBUG ?= 1
 
-migrate: $(STAMP_RUN)
-	$(PY) manage.py migrate --noinput
-
-run: migrate
-	$(PY) manage.py collectstatic --noinput -v0
-	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C stops)"
-	$(PY) -m tripeaks.serve --host $(HOST) --port $(PORT)
-
-worker: $(STAMP_RUN)
-	@test -n "$$REDIS_URL" || { echo "make worker: set REDIS_URL (and DATABASE_URL); without them tasks run in-process" >&2; exit 2; }
-	$(VENV)/bin/celery -A tripeaks worker -l INFO
-
-beat: $(STAMP_RUN)
-	@test -n "$$REDIS_URL" || { echo "make beat: set REDIS_URL (and DATABASE_URL); without them tasks run in-process" >&2; exit 2; }
-	@mkdir -p var
-	$(VENV)/bin/celery -A tripeaks beat -l INFO -s var/celerybeat-schedule
+# tripeaks/run.py: PostgreSQL and Redis embedded (unless DATABASE_URL / REDIS_URL are set),
+# migrate, collectstatic, the server, a worker and beat, all stopped by Ctrl-C.
+run: $(STAMP_RUN)
+	$(PY) -m tripeaks.run --host $(HOST) --port $(PORT)
 
 services:
 	scripts/ensure-services.sh
 
 lint: $(STAMP_TEST)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 	DEBUG=1 $(VENV)/bin/mypy $(wildcard tripeaks accounts frontend leaderboard)
 
 test: $(STAMP_TEST) services

@@ -1,12 +1,15 @@
 """Leaderboard at scale: 1,000,000 results on one daily deal by 100,000 players.
 
     .venv/bin/python bench/leaderboard_bench.py [--results N] [--players N] [--requests N]
-                                                [--reseed] [--drop]
+                                                [--reseed] [--drop] [--database NAME]
 
-Needs PostgreSQL and Redis (``DATABASE_URL``/``REDIS_URL``, defaults as in tests/settings.py).
-It creates its own database, ``tripeaks_bench`` (reused on the next run unless ``--reseed``;
-``--drop`` drops it at the end), migrates it, and seeds it in SQL (``generate_series``). Redis keys
-go to database 3 under the prefix ``bench`` and are deleted at the end.
+Needs PostgreSQL and Redis (``DATABASE_URL``/``REDIS_URL``, defaults as in tests/settings.py;
+``BENCH_REDIS_URL`` overrides the Redis URL whole). It creates its own database,
+``tripeaks_bench`` (reused on the next run unless ``--reseed``; ``--drop`` drops it at the end),
+migrates it, and seeds it in SQL (``generate_series``), every column of a row derived from the
+model (``insert_columns``): a column added later gets its default, so the seeding cannot rot.
+Redis keys go to database 3 and are deleted at the end. ``make test`` runs it at a tiny size
+(tests/bench).
 
 Measured, p50/p99 over ``--requests`` calls each (the naive baselines over fewer calls):
 
@@ -28,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,44 +41,76 @@ BENCH_DB = "tripeaks_bench"
 GOAL_MS = 10.0
 
 
-def configure() -> str:
+def configure(database: str) -> str:
     base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tripeaks")
     parts = urlsplit(base)
-    os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{BENCH_DB}"))
+    os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{database}"))
     redis = urlsplit(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    os.environ["REDIS_URL"] = urlunsplit(redis._replace(path="/3"))
+    os.environ["REDIS_URL"] = os.environ.get("BENCH_REDIS_URL") or urlunsplit(
+        redis._replace(path="/3")
+    )
     os.environ.setdefault("DEBUG", "1")
     os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks.settings"
     return urlunsplit(parts._replace(path="/postgres"))
 
 
-def ensure_database(admin_url: str, reseed: bool) -> None:
+def ensure_database(admin_url: str, database: str, reseed: bool) -> None:
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [BENCH_DB]).fetchone()
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database]).fetchone()
         if exists and reseed:
-            conn.execute(f"DROP DATABASE {BENCH_DB} WITH (FORCE)")
+            conn.execute(f'DROP DATABASE "{database}" WITH (FORCE)')
             exists = None
         if not exists:
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
+            conn.execute(f'CREATE DATABASE "{database}"')
 
 
-def drop_database(admin_url: str) -> None:
+def drop_database(admin_url: str, database: str) -> None:
     import psycopg
     from django.db import connections
 
     connections.close_all()
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
+        conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+
+def insert_columns(model: Any, given: dict[str, str]) -> tuple[str, str, list[Any]]:
+    """``INSERT INTO <table> (<columns>) SELECT <values>`` parts for every concrete column of
+    `model`: the SQL expression `given` names (by field name) or else the field's default (a cast
+    parameter; ``now()`` for auto-now dates). A column the bench does not know and that has no
+    default stops the bench with its name, rather than an IntegerityError in the seeding."""
+    from django.db import connection
+
+    columns, values, params = [], [], []
+    for field in model._meta.concrete_fields:
+        if field.name in given:
+            values.append(given[field.name])
+        elif field.primary_key:
+            continue  # the sequence numbers it
+        elif getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            values.append("now()")
+        else:
+            default = field.get_default()
+            if default is None and not field.null:
+                raise SystemExit(
+                    f"bench: {model.__name__}.{field.name} has no default; say what it holds"
+                )
+            values.append(f"%s::{field.db_type(connection)}")
+            params.append(field.get_db_prep_save(default, connection))
+        columns.append(connection.ops.quote_name(field.column))
+    return ", ".join(columns), ", ".join(values), params
 
 
 def seed(results: int, players: int) -> int:
     """Players, one daily deal, `results` finished games and their results; returns the deal id."""
+    from django.contrib.auth import get_user_model
     from django.db import connection
 
+    from leaderboard.models import Result
     from leaderboard.recompute import rebuild_deal
     from leaderboard.services import record_result  # noqa: F401 - the app must import cleanly
+    from tripeaks.play.models import Deal, Game
 
     with connection.cursor() as cur:
         cur.execute("SELECT id FROM play_deal WHERE source = 'daily' AND day = '2026-03-01'")
@@ -85,23 +121,26 @@ def seed(results: int, players: int) -> int:
                 print(f"reusing the seeded database ({results:,} results)")
                 return int(row[0])
         started = time.perf_counter()
-        cur.execute(
-            """
-            INSERT INTO accounts_user (password, is_superuser, username, first_name, last_name,
-                email, is_staff, is_active, date_joined, display_name)
-            SELECT '!', false, 'bench' || g, '', '', '', false, true, now(), ''
-            FROM generate_series(1, %s) g
-            """,
-            [players],
+        columns, values, params = insert_columns(
+            get_user_model(), {"username": "'bench' || g", "password": "'!'"}
         )
         cur.execute(
-            """
-            INSERT INTO play_deal (source, layout, rules_key, code, day, winnable, par, claimed,
-                created_at)
-            VALUES ('daily', 'classic', 'wrap-closed', 'x', '2026-03-01', true, 40, false, now())
-            RETURNING id
-            """
+            f"INSERT INTO accounts_user ({columns}) SELECT {values} FROM generate_series(1, %s) g",
+            [*params, players],
         )
+        columns, values, params = insert_columns(
+            Deal,
+            {
+                "source": "'daily'",
+                "layout": "'classic'",
+                "rules_key": "'wrap-closed'",
+                "code": "'x'",
+                "day": "'2026-03-01'::date",
+                "winnable": "true",
+                "par": "40",
+            },
+        )
+        cur.execute(f"INSERT INTO play_deal ({columns}) SELECT {values} RETURNING id", params)
         deal_id = cur.fetchone()[0]
         cur.execute("SELECT min(id) FROM accounts_user")
         first_user = cur.fetchone()[0]
@@ -121,28 +160,51 @@ def seed(results: int, players: int) -> int:
             """,
             [first_user, players, results],
         )
-        cur.execute(
-            """
-            INSERT INTO play_game (id, player_id, deal_id, status, state, seq, moves, cards_left,
-                score, hints, assisted, paused, elapsed_ms, created_at, started_at, finished_at)
-            SELECT game_id, player_id, %s, CASE WHEN won THEN 'won' ELSE 'lost' END, '{}', moves,
-                   moves, CASE WHEN won THEN 0 ELSE cards_left END, 0, 0, false, false, time_ms,
-                   at, at, at
-            FROM bench_runs
-            """,
-            [deal_id],
+        columns, values, params = insert_columns(
+            Game,
+            {
+                "id": "game_id",
+                "player": "player_id",
+                "deal": str(int(deal_id)),
+                "status": "CASE WHEN won THEN 'won' ELSE 'lost' END",
+                "state": "'{}'::jsonb",
+                "seq": "moves",
+                "moves": "moves",
+                "cards_left": "CASE WHEN won THEN 0 ELSE cards_left END",
+                "elapsed_ms": "time_ms",
+                "created_at": "at",
+                "started_at": "at",
+                "finished_at": "at",
+            },
         )
         cur.execute(
-            """
-            INSERT INTO leaderboard_result (player_id, game_id, deal_id, mode, rules_key, layout,
-                day, number, won, cards_left, moves, time_ms, score, assisted, ranked, hidden,
-                finished_at, first_win, new_record, personal_best)
-            SELECT player_id, game_id, %s, 'daily', 'wrap-closed', 'classic', '2026-03-01', NULL,
-                   won, CASE WHEN won THEN 0 ELSE cards_left END, moves, time_ms,
-                   1000 - moves, false, true, false, at, false, false, false
-            FROM bench_runs ORDER BY at
-            """,
-            [deal_id],
+            f"INSERT INTO play_game ({columns}) SELECT {values} FROM bench_runs",
+            params,
+        )
+        columns, values, params = insert_columns(
+            Result,
+            {
+                "player": "player_id",
+                "game": "game_id",
+                "deal": str(int(deal_id)),
+                "mode": "'daily'",
+                "rules_key": "'wrap-closed'",
+                "layout": "'classic'",
+                "day": "'2026-03-01'::date",
+                "won": "won",
+                "cards_left": "CASE WHEN won THEN 0 ELSE cards_left END",
+                "moves": "moves",
+                "time_ms": "time_ms",
+                "score": "1000 - moves",
+                "assisted": "false",
+                "ranked": "true",
+                "finished_at": "at",
+            },
+        )
+        cur.execute(
+            f"INSERT INTO leaderboard_result ({columns}) SELECT {values} FROM bench_runs"
+            " ORDER BY at",
+            params,
         )
         cur.execute("DROP TABLE bench_runs")
     rebuild_deal(deal_id)
@@ -168,7 +230,7 @@ def timed(call: Callable[[], object], n: int) -> tuple[float, float]:
     return statistics.median(samples), p99
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--results", type=int, default=1_000_000)
     parser.add_argument("--players", type=int, default=100_000)
@@ -176,10 +238,11 @@ def main() -> None:
     parser.add_argument("--naive-requests", type=int, default=10)
     parser.add_argument("--reseed", action="store_true")
     parser.add_argument("--drop", action="store_true")
-    args = parser.parse_args()
+    parser.add_argument("--database", default=BENCH_DB, help=f"its own database ({BENCH_DB})")
+    args = parser.parse_args(argv)
 
-    admin_url = configure()
-    ensure_database(admin_url, args.reseed)
+    admin_url = configure(args.database)
+    ensure_database(admin_url, args.database, args.reseed)
     import django
 
     django.setup()
@@ -196,7 +259,9 @@ def main() -> None:
     rng = random.Random(7)
     player_ids = list(DealBest.objects.filter(deal_id=deal_id).values_list("player_id", flat=True))
     lines = list(
-        DealBest.objects.filter(deal_id=deal_id, player_id__in=rng.sample(player_ids, 500))
+        DealBest.objects.filter(
+            deal_id=deal_id, player_id__in=rng.sample(player_ids, min(500, len(player_ids)))
+        )
     )
     print(f"board: {record.lines:,} lines (one per player) from {args.results:,} results\n")
 
@@ -345,8 +410,8 @@ def main() -> None:
     if client is not None:
         client.delete(*cache.keys(deal_id))
     if args.drop:
-        drop_database(admin_url)
-        print(f"dropped {BENCH_DB}")
+        drop_database(admin_url, args.database)
+        print(f"dropped {args.database}")
 
 
 if __name__ == "__main__":

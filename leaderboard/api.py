@@ -23,8 +23,7 @@ from leaderboard.models import ALL_RULES, Result
 from tripeaks.dealday import deal_day
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules, RulesError
-
-NUMBERED_DEALS = 50_000  # the same bound as play's numbered deals
+from tripeaks.play.deals import NUMBERED_DEALS
 
 
 class RulesField(serializers.CharField):

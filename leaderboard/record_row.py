@@ -74,10 +74,6 @@ $$;
 DROP_FUNCTION = f"DROP FUNCTION IF EXISTS {FUNCTION}(bigint, boolean, boolean);"
 
 
-def available() -> bool:
-    return connection.vendor == "postgresql"
-
-
 class Settled(NamedTuple):
     new_record: bool
     first_win: bool

@@ -29,7 +29,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, F, IntegerField, Model
+from django.db.models import BooleanField, IntegerField, Model
 from django.db.models.expressions import Col
 
 from leaderboard import cache, fairplay, record_row
@@ -204,12 +204,8 @@ def _count_in_stats(result: Result, rows: Sequence[PlayerStats]) -> PlayerStats 
 
 
 def _store_stats(rows: Sequence[PlayerStats]) -> None:
-    """Write the counted rows, on PostgreSQL with one statement (``bulk_update`` would be one too,
+    """Write the counted rows with one statement (``bulk_update`` would be one too,
     but building its CASE expressions takes several times the CPU of saving each row)."""
-    if connection.vendor != "postgresql":
-        for stats in rows:
-            stats.save()
-        return
     sql, attnames = _store_stats_sql(len(rows))
     with connection.cursor() as cursor:
         cursor.execute(sql, [getattr(stats, name) for stats in rows for name in attnames])
@@ -325,44 +321,10 @@ def _rank(result: Result, standing: Standing, game: Game) -> None:
         return
 
     transaction.on_commit(lambda: _after_commit(standing))
-    if record_row.available():
-        # The last statement of the finishing transaction: see record_row for why.
-        settled = record_row.settle(
-            result.pk, new_line=new_line, personal_best=result.personal_best
-        )
-        result.new_record, result.first_win = settled.new_record, settled.first_win
-        standing.lines, standing.version = settled.lines, settled.version
-        return
-    DealRecord.objects.bulk_create(
-        [
-            DealRecord(
-                deal_id=result.deal_id,
-                mode=mode,
-                rules_key=result.rules_key,
-                layout=result.layout,
-                day=result.day,
-                number=result.number,
-            )
-        ],
-        ignore_conflicts=True,
-    )
-    record = (
-        DealRecord.objects.select_for_update(of=("self",))
-        .select_related("best")
-        .get(deal_id=result.deal_id)
-    )
-    if new_line:
-        record.lines = F("lines") + 1
-    record.version = F("version") + 1
-    if record.best is None or improves(mode, result, record.best):
-        record.best, record.holder_id, record.set_at = result, result.player_id, result.finished_at
-        result.new_record = True
-    if result.won and record.first_winner_id is None:
-        record.first_winner_id, record.first_win = result.player_id, result
-        record.first_won_at = result.finished_at
-        result.first_win = True
-    record.save()
-    result.save(update_fields=["personal_best", "new_record", "first_win"])
+    # The last statement of the finishing transaction: see record_row for why.
+    settled = record_row.settle(result.pk, new_line=new_line, personal_best=result.personal_best)
+    result.new_record, result.first_win = settled.new_record, settled.first_win
+    standing.lines, standing.version = settled.lines, settled.version
 
 
 @functools.cache

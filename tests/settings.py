@@ -15,7 +15,10 @@ PostgreSQL and Redis (``make test`` starts them if needed):
   under xdist), created and dropped by pytest-django, so that two runs (from one checkout or
   two) never collide.
 - Celery tasks run eagerly (in-process, errors propagate) while the broker URL stays Redis, so
-  ``/api/health`` checks a real broker.
+  ``/api/health`` checks a real broker. Eager Celery is a test-only setting: the application
+  never runs tasks in-process (tests/reliability runs real workers).
+- The secrets are random for each run: with DEBUG off, a value written in the repository is
+  refused (tripeaks/local_secrets.py).
 - DEBUG is off (the production profile), without the HTTPS redirect and the static manifest
   (which would need ``collectstatic`` first).
 """
@@ -25,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import secrets
 from urllib.parse import urlsplit, urlunsplit
 
 
@@ -38,15 +42,21 @@ def _test_redis_url() -> str:
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tripeaks")
 os.environ["REDIS_URL"] = _test_redis_url()
-os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production-" + "x" * 32)
-os.environ.setdefault("DEAL_SECRET", "test-deal-secret")
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+os.environ.setdefault("DEAL_SECRET", secrets.token_urlsafe(32))
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
-os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 # Tests see the production profile (DEBUG off), minus the HTTPS redirect.
 os.environ["DEBUG"] = "0"
 os.environ["SECURE_SSL_REDIRECT"] = "0"
 
 from tripeaks.settings import *  # noqa: E402, F403
+
+# No worker answers here: health's wait for one stays short (test servers are probed with it).
+HEALTH_WORKER_PING_SECONDS = 0.2
+
+# Tasks run in the test's own process, their errors raised to it.
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
 
 # Plain static storage: the hashed manifest would need `collectstatic` before every run.
 STORAGES = {

@@ -1,9 +1,6 @@
 """TriPeaks Online: the Django project package and the game itself.
 
-Kept light: importing `tripeaks` (or `tripeaks.engine`) never loads Django settings. The Celery
-app is imported so that `@shared_task` everywhere binds to it when Django starts.
+Importing it loads nothing: ``tripeaks.engine`` is the standard library only, and the Celery app
+(``tripeaks.celery``) is loaded when Django starts (``PlayConfig.ready``) or by ``celery -A
+tripeaks``, which finds ``tripeaks.celery`` itself.
 """
-
-from .celery import app as celery_app
-
-__all__ = ["celery_app"]

@@ -5,8 +5,8 @@
 - ``RequestLogMiddleware`` writes one line per request on the ``tripeaks.requests`` logger:
   method, path (never the query string), status, duration in ms and the user's id. It never
   logs bodies, headers, cookies or tokens.
-- ``log_event(name, **fields)`` writes a game event on the ``tripeaks.events`` logger, e.g.
-  ``log_event("game.finished", game_id=7, user_id=3, won=True)``.
+- Game events go to the ``tripeaks.events`` logger through the usual
+  ``log.info("...", extra={...})``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from django.http import HttpRequest, HttpResponseBase
 from django.utils.functional import empty
 
 request_logger = logging.getLogger("tripeaks.requests")
-event_logger = logging.getLogger("tripeaks.events")
 
 # Attributes every LogRecord has; anything else on a record came in through `extra`.
 _RECORD_ATTRS = frozenset(
@@ -134,8 +133,3 @@ class RequestLogMiddleware:
             return response
         finally:
             _log_request(request, status, started)
-
-
-def log_event(event: str, /, **fields: Any) -> None:
-    """Log a game event as one JSON line on ``tripeaks.events``. Never pass secrets."""
-    event_logger.info(event, extra={"event": event, **fields})

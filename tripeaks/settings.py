@@ -1,9 +1,9 @@
 """The one settings module of TriPeaks Online, read from the environment.
 
-With no environment at all (``make run``) it runs on embedded defaults: SQLite in
-``var/db.sqlite3``, the in-memory channel layer, the local-memory cache and Celery tasks run
-in-process (eager, errors propagate). Setting ``DATABASE_URL`` and ``REDIS_URL`` switches to
-PostgreSQL, the Redis channel layer, the Redis cache and a real Celery broker.
+One stack everywhere: PostgreSQL, Redis (cache, channel layer, Celery broker) and Celery
+workers. ``make run`` (``python -m tripeaks.run``) starts an embedded PostgreSQL and Redis with
+their data in ``VAR_DIR`` and points ``DATABASE_URL``/``REDIS_URL`` at them; set those two to
+use servers of your own. Unset, they default to the embedded servers' sockets in ``VAR_DIR``.
 
 Every variable read here is listed in ``docs/operations.md``.
 """
@@ -13,10 +13,13 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote
 
 import django_stubs_ext
 import environ
 from django.core.exceptions import ImproperlyConfigured
+
+from tripeaks import local_secrets
 
 # Lets Django's generic classes be subscripted at run time, as the type stubs allow:
 # `admin.ModelAdmin[Deal]`, `forms.ModelForm[User]`, `QuerySet[Game]`.
@@ -25,17 +28,31 @@ django_stubs_ext.monkeypatch()
 env = environ.Env()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# Local state of a development run (the SQLite file, beat's schedule); never committed.
+# Local state of a development run (the embedded servers' data, the development secrets, beat's
+# schedule); never committed.
 VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
 
 # --------------------------------------------------------------------------- core
 # DEBUG is off unless asked for: a forgotten variable must never expose debug pages.
 DEBUG: bool = env.bool("DEBUG", default=False)
 
-_DEV_SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
-SECRET_KEY: str = env.str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else "")
-if not SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+# Development runs that set no secrets get random ones, kept in VAR_DIR (tripeaks/local_secrets.py);
+# with DEBUG off they must be set, long, and written nowhere in the repository.
+_SECRETS: dict[str, str] = {
+    "SECRET_KEY": env.str("SECRET_KEY", default=""),
+    "DEAL_SECRET": env.str("DEAL_SECRET", default=""),
+}
+if DEBUG and not all(_SECRETS.values()):
+    _SECRETS = local_secrets.load_or_create(VAR_DIR / "secrets.json") | {
+        name: value for name, value in _SECRETS.items() if value
+    }
+if not DEBUG:
+    for _name, _value in _SECRETS.items():
+        try:
+            local_secrets.check(_name, _value, local_secrets.checkouts(BASE_DIR, Path.cwd()))
+        except local_secrets.UnsafeSecret as unsafe:
+            raise ImproperlyConfigured(str(unsafe)) from None
+SECRET_KEY: str = _SECRETS["SECRET_KEY"]
 
 ALLOWED_HOSTS: list[str] = env.list(
     "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
@@ -43,11 +60,8 @@ ALLOWED_HOSTS: list[str] = env.list(
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # The secret that turns public deal numbers and days into shuffles. A player must never be able
-# to derive a ranked deal, so production has to set its own.
-_DEAL_SECRET: str = env.str("DEAL_SECRET", default="dev-deal-secret" if DEBUG else "")
-if not _DEAL_SECRET:
-    raise ImproperlyConfigured("DEAL_SECRET must be set when DEBUG is off.")
-DEAL_SECRET: bytes = _DEAL_SECRET.encode()
+# to derive a ranked deal (docs/operations.md says how to rotate it).
+DEAL_SECRET: bytes = _SECRETS["DEAL_SECRET"].encode()
 
 # --------------------------------------------------------------------------- applications
 # This project's own apps. >>> Apps other rooms are building are installed as soon as their
@@ -115,74 +129,82 @@ TEMPLATES = [
 ]
 
 # --------------------------------------------------------------------------- database
-if not env.str("DATABASE_URL", default=""):
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Which servers `make run` started itself (tripeaks/run.py), for /api/health to name.
+EMBEDDED_SERVICES: list[str] = env.list("EMBEDDED_SERVICES", default=[])
+# The embedded servers' sockets (tripeaks/run.py), when no URL says otherwise.
+EMBEDDED_POSTGRES_DIR = VAR_DIR / "postgres"
+EMBEDDED_REDIS_SOCKET = VAR_DIR / "redis" / "redis.sock"
 DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
+    "default": env.db_url(
+        "DATABASE_URL",
+        default=f"postgres://postgres@{quote(str(EMBEDDED_POSTGRES_DIR), safe='')}/tripeaks",
+    ),
 }
+# A Unix socket's folder is written percent-encoded in the URL's host.
+DATABASES["default"]["HOST"] = unquote(DATABASES["default"]["HOST"])
+if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    raise ImproperlyConfigured("DATABASE_URL must name a PostgreSQL database (postgres://...).")
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 # A persistent connection is checked before reuse, so one broken by a database restart is
 # replaced instead of failing the next request.
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
-if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    # A database that does not answer fails the request fast (503) rather than hanging it.
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=3)
-    )
-    # Django runs each request's synchronous part in a thread of its own, each with its own
-    # connection: a burst of requests would exhaust PostgreSQL's max_connections. A pool per
-    # process caps them; a request waits up to DB_POOL_TIMEOUT for one, then gets a 503.
-    DB_POOL_MAX: int = env.int("DB_POOL_MAX", default=20)
-    if DB_POOL_MAX:
-        DATABASES["default"]["OPTIONS"]["pool"] = {
-            "min_size": min(2, DB_POOL_MAX),
-            "max_size": DB_POOL_MAX,
-            "timeout": env.float("DB_POOL_TIMEOUT", default=3.0),
-        }
-        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django must not
+# A database that does not answer fails the request fast (503) rather than hanging it.
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+    "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=3)
+)
+# Django runs each request's synchronous part in a thread of its own, each with its own
+# connection: a burst of requests would exhaust PostgreSQL's max_connections. A pool per
+# process caps them; a request waits up to DB_POOL_TIMEOUT for one, then gets a 503.
+DB_POOL_MAX: int = env.int("DB_POOL_MAX", default=20)
+if DB_POOL_MAX:
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": min(2, DB_POOL_MAX),
+        "max_size": DB_POOL_MAX,
+        "timeout": env.float("DB_POOL_TIMEOUT", default=3.0),
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django must not
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --------------------------------------------------------------------------- redis: cache, channels
-REDIS_URL: str = env.str("REDIS_URL", default="")
+REDIS_URL: str = env.str("REDIS_URL", default=f"unix://{EMBEDDED_REDIS_SOCKET}")
 
-CACHES: dict[str, dict[str, Any]]
-CHANNEL_LAYERS: dict[str, dict[str, Any]]
-if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "tripeaks",
-            "OPTIONS": {
-                "socket_connect_timeout": 2,
-                "socket_timeout": 2,
-                "pool_class": "tripeaks.redis_pool.SharedConnectionPool",
-            },
-        }
+CACHES: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "tripeaks",
+        "OPTIONS": {
+            "socket_connect_timeout": 2,
+            "socket_timeout": 2,
+            "pool_class": "tripeaks.redis_pool.SharedConnectionPool",
+        },
     }
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # Above the layer's 5 s blocking pop: redis-py 8's default read timeout is 5 s too,
-                # and an idle socket's consumer would die with a TimeoutError (channels_redis#422).
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                "prefix": "tripeaks:channels",
-            },
-        }
+}
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            # Above the layer's 5 s blocking pop: redis-py 8's default read timeout is 5 s too,
+            # and an idle socket's consumer would die with a TimeoutError (channels_redis#422).
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+            "prefix": "tripeaks:channels",
+        },
     }
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+}
+
+
+def _celery_url(redis_url: str) -> str:
+    """Kombu names a Redis Unix socket ``redis+socket://``, redis-py ``unix://``."""
+    return (
+        "redis+socket://" + redis_url.removeprefix("unix://")
+        if redis_url.startswith("unix://")
+        else redis_url
+    )
+
 
 # --------------------------------------------------------------------------- celery
-CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
-CELERY_RESULT_BACKEND: str | None = (
-    env.str("CELERY_RESULT_BACKEND", default=REDIS_URL or "") or None
-)
-# Without a broker, tasks run in-process and their errors propagate to the caller.
-CELERY_TASK_ALWAYS_EAGER: bool = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
-CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=_celery_url(REDIS_URL))
+CELERY_RESULT_BACKEND: str = env.str("CELERY_RESULT_BACKEND", default=_celery_url(REDIS_URL))
 CELERY_TASK_ACKS_LATE = True
 # A worker killed mid-task leaves its message unacknowledged: the child's death requeues it at
 # once, the whole worker's death after the visibility timeout (tasks are idempotent).
@@ -213,11 +235,15 @@ CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
     "interval_max": 0.5,
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Processes each worker runs tasks in; unset, one per core.
+CELERY_WORKER_CONCURRENCY: int | None = env.int("CELERY_WORKER_CONCURRENCY", default=None)
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # Workers and beat log through Django's LOGGING (JSON lines) instead of Celery's own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# How long /api/health waits for a worker to answer its ping (tripeaks/health.py).
+HEALTH_WORKER_PING_SECONDS: float = env.float("HEALTH_WORKER_PING_SECONDS", default=1.0)
 # The one beat's schedule (seconds between runs).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
 if "tripeaks.play" in PROJECT_APPS:
@@ -226,6 +252,7 @@ if "tripeaks.play" in PROJECT_APPS:
         "precompute-daily-deals": {
             "task": "tripeaks.play.tasks.precompute_daily_deals",
             "schedule": 30 * 60,
+            "kwargs": {"days_ahead": env.int("DAILY_DEALS_DAYS_AHEAD", default=7)},
         },
         # Solver-proven winnable random deals, so starting a game never waits for the solver.
         "refill-random-pools": {
@@ -257,7 +284,7 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "frontend:home"
 LOGOUT_REDIRECT_URL = "frontend:home"
 
-# Failed sign-ins counted in the default cache (Redis when REDIS_URL is set), in fixed windows.
+# Failed sign-ins counted in the default cache (Redis), in fixed windows.
 SIGNIN_THROTTLE: dict[str, int] = {
     "per_username": env.int("SIGNIN_FAILURES_PER_USERNAME", default=5),
     "per_address": env.int("SIGNIN_FAILURES_PER_ADDRESS", default=20),

@@ -1,7 +1,7 @@
 """Request-rate limits shared by every server process (Redis), per player and per client address.
 
-Counts live in the default cache (Redis when ``REDIS_URL`` is set) in fixed windows: one atomic
-``INCR`` per request and limit, so any number of Daphne processes share one budget. A limit is
+Counts live in the default cache (Redis) in fixed windows: one atomic
+``INCR`` per request and limit, so any number of server processes share one budget. A limit is
 ``"N/period"`` with the period in ``s``, ``min``, ``hour`` or ``day`` (``"20/s"``, ``"30/min"``);
 ``None`` switches a limit off.
 

@@ -124,3 +124,11 @@ def test_the_dockerfile_the_services_build_exists(compose: dict[str, Any]) -> No
     )
     text = dockerfile.read_text()
     assert "pip install" in text and "collectstatic" in text
+
+
+@pytest.mark.parametrize("name", ["SECRET_KEY", "DEAL_SECRET", "POSTGRES_PASSWORD"])
+def test_compose_commits_no_secret_and_refuses_to_start_without_one(name: str) -> None:
+    # `${NAME:?message}`: compose stops with the message when NAME is unset; no fallback value.
+    text = (ROOT / "docker-compose.yml").read_text()
+    assert f"${{{name}:?" in text
+    assert f"${{{name}:-" not in text and f"${{{name}-" not in text

@@ -24,14 +24,17 @@ print(json.dumps({
     "name": str(s.DATABASES["default"]["NAME"]),
     "cache": s.CACHES["default"]["BACKEND"],
     "channels": s.CHANNEL_LAYERS["default"]["BACKEND"],
-    "eager": s.CELERY_TASK_ALWAYS_EAGER,
-    "propagates": s.CELERY_TASK_EAGER_PROPAGATES,
+    "host": s.DATABASES["default"]["HOST"],
+    "cache_location": s.CACHES["default"]["LOCATION"],
+    "eager": getattr(s, "CELERY_TASK_ALWAYS_EAGER", False),
     "broker": s.CELERY_BROKER_URL,
     "debug": s.DEBUG,
     "deal_tz": s.DEAL_DAY_TIME_ZONE,
     "tz": s.TIME_ZONE,
     "use_tz": s.USE_TZ,
     "deal_secret_type": type(s.DEAL_SECRET).__name__,
+    "deal_secret": s.DEAL_SECRET.decode(),
+    "secret_key": s.SECRET_KEY,
 }))
 """
 
@@ -52,21 +55,49 @@ def run_python(code: str, env: dict[str, str], *args: str) -> subprocess.Complet
     )
 
 
-def test_embedded_defaults_with_no_environment(tmp_path: Path) -> None:
+def test_embedded_defaults_are_postgresql_and_redis_on_sockets_in_var(tmp_path: Path) -> None:
     result = run_python(PRINT_SETTINGS, {"DEBUG": "1", "VAR_DIR": str(tmp_path / "var")})
 
     assert result.returncode == 0, result.stderr
     got = json.loads(result.stdout)
-    assert got["engine"] == "django.db.backends.sqlite3"
-    assert got["name"] == str(tmp_path / "var" / "db.sqlite3")
-    assert got["cache"] == "django.core.cache.backends.locmem.LocMemCache"
-    assert got["channels"] == "channels.layers.InMemoryChannelLayer"
-    assert got["eager"] is True and got["propagates"] is True
-    assert got["broker"] == "memory://"
+    # The servers `make run` embeds (tripeaks/run.py): the same kinds as tests and production.
+    assert got["engine"] == "django.db.backends.postgresql"
+    assert got["host"] == str(tmp_path / "var" / "postgres")
+    assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert got["cache_location"] == f"unix://{tmp_path / 'var' / 'redis' / 'redis.sock'}"
+    assert got["channels"] == "channels_redis.core.RedisChannelLayer"
+    assert got["broker"] == f"redis+socket://{tmp_path / 'var' / 'redis' / 'redis.sock'}"
+    assert got["eager"] is False
     assert got["deal_secret_type"] == "bytes"
 
 
-def test_database_and_redis_urls_switch_to_the_real_services(tmp_path: Path) -> None:
+def test_a_development_run_makes_random_secrets_once_and_keeps_them(tmp_path: Path) -> None:
+    env = {"DEBUG": "1", "VAR_DIR": str(tmp_path / "var")}
+
+    first = json.loads(run_python(PRINT_SETTINGS, env).stdout)
+    again = json.loads(run_python(PRINT_SETTINGS, env).stdout)
+    other = json.loads(run_python(PRINT_SETTINGS, {**env, "VAR_DIR": str(tmp_path / "v2")}).stdout)
+
+    assert len(first["deal_secret"]) >= 64 and len(first["secret_key"]) >= 64
+    assert (again["deal_secret"], again["secret_key"]) == (
+        first["deal_secret"],
+        first["secret_key"],
+    )
+    assert other["deal_secret"] != first["deal_secret"]
+    kept = tmp_path / "var" / "secrets.json"
+    assert json.loads(kept.read_text())["DEAL_SECRET"] == first["deal_secret"]
+    assert kept.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_set_deal_secret_wins_over_the_kept_one(tmp_path: Path) -> None:
+    env = {"DEBUG": "1", "VAR_DIR": str(tmp_path / "var"), "DEAL_SECRET": "mine-" + "z" * 40}
+
+    got = json.loads(run_python(PRINT_SETTINGS, env).stdout)
+
+    assert got["deal_secret"] == "mine-" + "z" * 40
+
+
+def test_database_and_redis_urls_switch_to_servers_of_your_own(tmp_path: Path) -> None:
     result = run_python(
         PRINT_SETTINGS,
         {
@@ -80,11 +111,18 @@ def test_database_and_redis_urls_switch_to_the_real_services(tmp_path: Path) -> 
     assert result.returncode == 0, result.stderr
     got = json.loads(result.stdout)
     assert got["engine"] == "django.db.backends.postgresql"
-    assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
-    assert got["channels"] == "channels_redis.core.RedisChannelLayer"
-    assert got["eager"] is False
+    assert got["host"] == "127.0.0.1"
+    assert got["cache_location"] == "redis://127.0.0.1:6379/3"
     assert got["broker"] == "redis://127.0.0.1:6379/3"
-    assert not (tmp_path / "var").exists()  # no SQLite file when PostgreSQL is used
+
+
+def test_only_postgresql_is_accepted(tmp_path: Path) -> None:
+    result = run_python(
+        PRINT_SETTINGS, {"DEBUG": "1", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    )
+
+    assert result.returncode != 0
+    assert "DATABASE_URL must name a PostgreSQL database" in result.stderr
 
 
 def test_time_settings() -> None:
@@ -101,13 +139,52 @@ def test_tests_run_on_postgresql_and_redis() -> None:
 
 @pytest.mark.parametrize("missing", ["SECRET_KEY", "DEAL_SECRET"])
 def test_debug_off_refuses_to_start_without_its_secrets(missing: str) -> None:
-    env = {"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "DEAL_SECRET": "s" * 32}
+    env = {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEAL_SECRET": secrets.token_urlsafe(32),
+    }
     del env[missing]
 
     result = run_python("import django; django.setup()", env)
 
     assert result.returncode != 0
     assert f"{missing} must be set" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["SECRET_KEY", "DEAL_SECRET"])
+def test_debug_off_refuses_a_short_secret(name: str) -> None:
+    env = {"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50)}
+    env["DEAL_SECRET"] = secrets.token_urlsafe(32)
+    env[name] = "s" * 31
+
+    result = run_python("import django; django.setup()", env)
+
+    assert result.returncode != 0
+    assert f"{name} must be at least 32 characters" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        # Values that were once committed as fallbacks or examples: anybody can read them.
+        ("DEAL_SECRET", "change-me-to-a-long-random-string-of-fifty-or-more-characters"),
+        ("SECRET_KEY", "django-insecure-dev-only-key-do-not-use-in-production"),
+        ("DEAL_SECRET", "test-secret-key-not-for-production-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+    ],
+)
+def test_debug_off_refuses_a_secret_written_in_the_repository(name: str, value: str) -> None:
+    env = {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEAL_SECRET": secrets.token_urlsafe(32),
+        name: value,
+    }
+
+    result = run_python("import django; django.setup()", env)
+
+    assert result.returncode != 0
+    assert f"{name} is written in " in result.stderr
 
 
 def test_production_profile_passes_check_deploy_without_warnings() -> None:
@@ -130,7 +207,7 @@ def test_production_profile_passes_check_deploy_without_warnings() -> None:
 def test_debug_is_off_when_unset() -> None:
     result = run_python(
         "import django; django.setup(); from django.conf import settings as s; print(s.DEBUG)",
-        {"SECRET_KEY": secrets.token_urlsafe(50), "DEAL_SECRET": "x"},
+        {"SECRET_KEY": secrets.token_urlsafe(50), "DEAL_SECRET": secrets.token_urlsafe(32)},
     )
 
     assert result.returncode == 0, result.stderr

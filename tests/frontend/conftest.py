@@ -85,7 +85,9 @@ def _free_port() -> int:
 
 def _answers(url: str) -> bool:
     try:
-        urllib.request.urlopen(f"{url}/api/health", timeout=2).read()
+        # Health asks the database, Redis and the broker (and waits for a worker that the tests do
+        # not run): on two busy cores a fresh server's first answers take seconds.
+        urllib.request.urlopen(f"{url}/api/health", timeout=10).read()
         return True
     except OSError:
         return False
@@ -103,7 +105,7 @@ def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     with django_db_blocker.unblock():
         connections.close_all()
         process.start()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while not _answers(url):
         if not process.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")

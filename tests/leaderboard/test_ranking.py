@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from leaderboard import record_row
 from leaderboard.models import BoardExclusion, DealBest, DealRecord, PlayerStats, Result
 from leaderboard.selectors import daily_record, deal_board, numbered_record
 from tests.leaderboard.helpers import T0, daily, finish, numbered, other
@@ -16,15 +15,6 @@ from tests.leaderboard.helpers import T0, daily, finish, numbered, other
 pytestmark = pytest.mark.django_db
 
 DAY = date(2026, 3, 1)
-
-
-@pytest.fixture(autouse=True, params=["postgresql", "python"])
-def record_path(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every rule twice: the record updated by the PL/pgSQL call (leaderboard/record_row.py) and
-    by the Python steps other databases take (the embedded SQLite of `make run`)."""
-    if request.param == "python":
-        monkeypatch.setattr(record_row, "available", lambda: False)
-    return str(request.param)
 
 
 def board_names(record: Any) -> list[str]:

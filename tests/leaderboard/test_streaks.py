@@ -6,9 +6,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
 
-from leaderboard import services
 from leaderboard.models import PlayerStats
 from leaderboard.recompute import recompute_stats
 from leaderboard.selectors import stats_payload
@@ -16,23 +14,6 @@ from tests.leaderboard.helpers import T0, daily, finish, other
 from tripeaks.dealday import deal_day
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True, params=["one statement", "row by row"])
-def stats_writes(request: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every statistic twice: the player's rows written by one UPDATE (PostgreSQL) and saved row by
-    row (other databases: the embedded SQLite of `make run`)."""
-    if request.param == "row by row":
-        monkeypatch.setattr(services, "connection", _NamedSqlite())
-
-
-class _NamedSqlite:
-    """The database connection, saying it is SQLite: the statistics are saved row by row."""
-
-    vendor = "sqlite"
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(connection, name)
 
 
 def stats(player: Any, rules_key: str = "all") -> PlayerStats:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -108,6 +109,10 @@ class Stack:
     redis: subprocess.Popen[bytes] | None = None
     # Environment every process of the stack gets on top of env()'s (e.g. the soak's rates).
     overrides: dict[str, str] = field(default_factory=dict)
+    # Random for each stack (a value written in the repository is refused with DEBUG off), the
+    # same for every process of it: sessions and deals must agree between them.
+    secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(50))
+    deal_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -158,11 +163,10 @@ class Stack:
             DATABASE_URL=self.database_url,
             REDIS_URL=self.redis_url,
             DEBUG="0",
-            SECRET_KEY="stack-secret-key-" + "x" * 40,
-            DEAL_SECRET="stack-deal-secret",
+            SECRET_KEY=self.secret_key,
+            DEAL_SECRET=self.deal_secret,
             ALLOWED_HOSTS="127.0.0.1,localhost",
             SECURE_SSL_REDIRECT="0",
-            CELERY_TASK_ALWAYS_EAGER="0",
             CELERY_VISIBILITY_TIMEOUT="4",
             CELERY_RESTORE_INTERVAL="1",
             CONN_MAX_AGE="60",

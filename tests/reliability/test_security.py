@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -162,8 +163,8 @@ def test_https_settings_of_the_production_profile() -> None:
 
     env = {
         "PATH": "/usr/bin:/bin",
-        "SECRET_KEY": "k" * 60,
-        "DEAL_SECRET": "d" * 40,
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEAL_SECRET": secrets.token_urlsafe(32),
         "ALLOWED_HOSTS": "tripeaks.example",
     }
     code = (

@@ -6,3 +6,7 @@ class PlayConfig(AppConfig):
     label = "play"
     verbose_name = "Play"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Every `@shared_task` of the project binds to this app when queued from a server process.
+        import tripeaks.celery  # noqa: F401

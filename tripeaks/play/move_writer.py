@@ -227,11 +227,6 @@ _writers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, MoveWriter] = (
 )
 
 
-def available() -> bool:
-    """The group commit speaks PostgreSQL; on another database every move takes the locked path."""
-    return connections["default"].vendor == "postgresql"
-
-
 def writer() -> MoveWriter:
     loop = asyncio.get_running_loop()
     found = _writers.get(loop)

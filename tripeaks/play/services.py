@@ -198,20 +198,8 @@ class LoggedMove:
     elapsed_ms: int
 
     def store(self, game: Game) -> None:
-        """This move-log row and the game row as it now stands. On PostgreSQL in one statement:
-        in the locked path every round trip waits, under load, for its thread to win the GIL
+        """This move-log row and the game row as it now stands, in one statement: in the locked path every round trip waits, under load, for its thread to win the GIL
         back from the busy event loop (2-3 ms each in the play bench)."""
-        if connection.vendor != "postgresql":
-            Move.objects.create(
-                game=game,
-                seq=self.seq,
-                action=self.action,
-                position=self.position,
-                at=self.at,
-                elapsed_ms=self.elapsed_ms,
-            )
-            game.save()
-            return
         fields = _game_fields()
         row = [field.get_db_prep_save(field.pre_save(game, False), connection) for field in fields]
         with connection.cursor() as cursor:

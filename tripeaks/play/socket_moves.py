@@ -119,7 +119,7 @@ class SocketGame:
         self.board_updates: list[live_board.Send] = []
 
     async def move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
-        if self.live is not None and action in COPY_ACTIONS and move_writer.available():
+        if self.live is not None and action in COPY_ACTIONS:
             outcome = await self._grouped(self.live, seq, action, position)
             if outcome is not None:
                 return outcome

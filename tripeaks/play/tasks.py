@@ -8,7 +8,7 @@ from celery import shared_task
 from django.conf import settings
 
 from tripeaks.dealday import deal_day
-from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules
+from tripeaks.engine.rules import CLASSIC_RULE_SETS
 from tripeaks.play import deals
 from tripeaks.play.models import Deal
 
@@ -36,11 +36,6 @@ def refill_random_pools(target: int | None = None) -> int:
         for rules in CLASSIC_RULE_SETS:
             added += deals.refill_pool(rules, layout, size)
     return added
-
-
-@shared_task(acks_late=True)
-def refill_random_pool(rules_key: str, layout: str, target: int) -> int:
-    return deals.refill_pool(Rules.from_key(rules_key), layout, target)
 
 
 @shared_task(acks_late=True)

@@ -1,0 +1,162 @@
+"""Benchmarks that cannot rot: every bench under bench/ runs here at a tiny size, so a change
+that breaks one (a new column its seeding does not know, a renamed function, a setting it needs)
+fails `make test`. The figures at this size mean nothing; that each bench runs to its end and
+says its checks passed does.
+
+Each bench runs as its documented command, against a database of its own on the machine's
+PostgreSQL and a private Redis server (the one `make run` embeds) so it disturbs nothing shared.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.reliability.stack import free_port
+from tripeaks.run import EmbeddedRedis
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+
+pytestmark = pytest.mark.slow
+
+# Every bench with its tiny run (a test below each). Modules that are not benches themselves:
+NOT_BENCHES = {"solver_baseline.py"}  # the plain solver that solver_bench.py measures against
+TINY = {
+    "solver_bench.py": ["-m", "bench.solver_bench", "--deals", "3", "--hints", "3"],
+    "layout_solvability.py": [
+        "bench/layout_solvability.py",
+        "--deals",
+        "3",
+        "--layouts",
+        "classic",
+        "--jobs",
+        "1",
+    ],
+    "leaderboard_bench.py": [
+        "bench/leaderboard_bench.py",
+        "--results",
+        "300",
+        "--players",
+        "50",
+        "--requests",
+        "5",
+        "--naive-requests",
+        "2",
+        "--reseed",
+        "--drop",
+    ],
+    "play_load.py": [
+        "-m",
+        "bench.play_load",
+        "--players",
+        "2",
+        "--seconds",
+        "1",
+        "--servers",
+        "1",
+        "--baseline-seconds",
+        "1",
+    ],
+    "soak.py": [
+        "-m",
+        "bench.soak",
+        "--players",
+        "2",
+        "--minutes",
+        "0.1",
+        "--servers",
+        "1",
+        "--sample-seconds",
+        "2",
+        "--think-ms",  # under production's 20 moves/s a player
+        "200",
+    ],
+}
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[str]:
+    redis = EmbeddedRedis(tmp_path / "redis")
+    try:
+        yield redis.start()
+    finally:
+        redis.stop()
+
+
+def run_bench(args: list[str], **env: str) -> str:
+    base = {
+        name: value
+        for name, value in os.environ.items()
+        if name != "DJANGO_SETTINGS_MODULE" and not name.startswith("PYTEST")
+    }
+    done = subprocess.run(
+        [PYTHON, *args],
+        cwd=ROOT,
+        env={**base, **env},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def test_every_bench_has_a_tiny_run_here() -> None:
+    benches = {path.name for path in (ROOT / "bench").glob("*.py")} - NOT_BENCHES
+    assert benches == set(TINY), "give each bench a tiny run in TINY (and a test) here"
+
+
+def test_solver_bench() -> None:
+    out = run_bench(TINY["solver_bench.py"])
+    assert "speed-up" in out.lower() or "deals/s" in out
+
+
+def test_layout_solvability() -> None:
+    out = run_bench(TINY["layout_solvability.py"])
+    assert "classic" in out
+
+
+def test_leaderboard_bench_reseeds_its_own_database(private_redis: str) -> None:
+    database = f"tripeaks_bench_test_{os.getpid()}"
+    out = run_bench(
+        [*TINY["leaderboard_bench.py"], "--database", database], BENCH_REDIS_URL=private_redis
+    )
+    assert "seeded 300 results by 50 players" in out
+    assert f"dropped {database}" in out
+
+
+def test_play_load(private_redis: str) -> None:
+    base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_play_test_{os.getpid()}")
+    out = run_bench(
+        [*TINY["play_load.py"], "--port", str(free_port())],
+        BENCH_DATABASE_URL=base,
+        BENCH_REDIS_URL=private_redis,
+    )
+    assert ": 0 differ from their stored state" in out
+    drop_database(base)
+
+
+def test_soak() -> None:
+    out = run_bench(TINY["soak.py"])
+    assert "differ" in out
+
+
+def urlsplit_path(url: str, database: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    return urlunsplit(urlsplit(url)._replace(path=f"/{database}"))
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(urlsplit_path(url, "postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
