@@ -22,6 +22,7 @@ from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import api_account, email_verification, services
+from accounts.account_serializers import PasswordSerializer
 from accounts.models import User
 from accounts.serializers import (
     CredentialsSerializer,
@@ -191,7 +192,7 @@ class MeView(generics.RetrieveUpdateAPIView[User]):
         return Response(UserSerializer(user).data)
 
     @extend_schema(
-        request=api_account.PasswordSerializer,
+        request=PasswordSerializer,
         responses={204: None, 400: _ERROR, 401: _ERROR, 429: _THROTTLED},
     )
     def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts import access, deletion, email_verification, export, guests, passwords
+from accounts import access, deletion, email_verification, guests, passwords
 from accounts.account_serializers import (
     AccessSerializer,
     DetailSerializer,
@@ -317,33 +317,6 @@ class EndOthersView(APIView):
 
 
 # --------------------------------------------------------------------------- export, deletion
-
-
-class ExportView(APIView):
-    """Everything the player played, as JSON (games with move logs and results, statistics).
-
-    Up to 1,000 games a document, oldest first; `next` is the cursor of the rest."""
-
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "export"
-
-    @extend_schema(
-        parameters=[OpenApiParameter("cursor", str, required=False)],
-        responses={
-            200: OpenApiResponse(description="The export document."),
-            400: _ERROR,
-            401: _ERROR,
-        },
-    )
-    def get(self, request: Request) -> Response:
-        user = _me(request)
-        try:
-            document = export.export_page(user=user, cursor=request.query_params.get("cursor"))
-        except export.BadCursor as exc:
-            raise ValidationError({"cursor": ["Not a cursor of this export."]}) from exc
-        response = Response(document)
-        response["Content-Disposition"] = f'attachment; filename="tripeaks-{user.pk}.json"'
-        return response
 
 
 def delete_me(request: Request) -> Response:

@@ -27,5 +27,4 @@ urlpatterns = [
     path("me/sessions", api_account.SessionsView.as_view(), name="sessions"),
     path("me/sessions/end-others", api_account.EndOthersView.as_view(), name="sessions-end-others"),
     path("me/sessions/<int:pk>", api_account.SessionView.as_view(), name="session"),
-    path("me/export", api_account.ExportView.as_view(), name="export"),
 ]

@@ -70,15 +70,12 @@ def claim_guest(*, guest: User, username: str, password: str, display_name: str 
 
 def idle_guests(*, now: datetime | None = None) -> list[int]:
     """Guests older than ``GUEST_IDLE_DAYS`` with no request and no game started since."""
-    from tripeaks.play.models import Game
-
     cutoff = (now or timezone.now()) - timedelta(days=settings.GUEST_IDLE_DAYS)
     recent_use = AccessRecord.objects.filter(user_id=OuterRef("pk"), last_seen__gte=cutoff)
-    recent_game = Game.objects.filter(player_id=OuterRef("pk"), created_at__gte=cutoff)
     return list(
         User.objects.filter(is_guest=True, date_joined__lt=cutoff)
         .exclude(Exists(recent_use))
-        .exclude(Exists(recent_game))
+        .exclude(games__created_at__gte=cutoff)
         .values_list("pk", flat=True)[:500]
     )
 

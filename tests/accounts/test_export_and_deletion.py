@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from accounts import export
 from accounts.models import User, UsernameHold
+from leaderboard import export
 from leaderboard.models import DealBest, Result
 from tests.accounts.helpers import STRONG, Browser, signed_up
 from tests.leaderboard.helpers import T0, daily, finish, numbered

@@ -1,4 +1,4 @@
-"""A player's data as JSON: account, statistics, and every game with its move log and result.
+"""A player's data as JSON (GET /api/me/export): account, statistics, and every game with its move log and result.
 
 Built page by page: ``EXPORT_GAMES_PER_PAGE`` games (oldest first) a document, three queries a
 page whatever its size (games with their deals and results, their moves, and on the first page
@@ -14,10 +14,13 @@ import binascii
 from collections import defaultdict
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.models import User
+from leaderboard.models import PlayerStats, Result
+from leaderboard.selectors import result_payload, stats_payload
+from tripeaks.play.models import Game, Move
 
 FORMAT = "tripeaks-export/1"
 EXPORT_GAMES_PER_PAGE = 1000
@@ -51,7 +54,7 @@ def _decode(cursor: str) -> tuple[Any, str]:
         raise BadCursor(cursor) from exc
 
 
-def _account(user: User) -> dict[str, Any]:
+def _account(user: Any) -> dict[str, Any]:
     return {
         "username": user.username,
         "display_name": user.display_name,
@@ -61,10 +64,7 @@ def _account(user: User) -> dict[str, Any]:
     }
 
 
-def _statistics(user: User) -> list[dict[str, Any]]:
-    from leaderboard.models import PlayerStats
-    from leaderboard.selectors import stats_payload
-
+def _statistics(user: AbstractBaseUser) -> list[dict[str, Any]]:
     rows = PlayerStats.objects.filter(player_id=user.pk).order_by("rules_key")
     return [{"rules": row.rules_key, **stats_payload(row)} for row in rows]
 
@@ -72,8 +72,6 @@ def _statistics(user: User) -> list[dict[str, Any]]:
 def _result(result: Any) -> dict[str, Any] | None:
     if result is None:
         return None
-    from leaderboard.selectors import result_payload
-
     return result_payload(result) | {
         "hidden": result.hidden,
         "first_win": result.first_win,
@@ -82,11 +80,8 @@ def _result(result: Any) -> dict[str, Any] | None:
     }
 
 
-def export_page(*, user: User, cursor: str | None = None) -> dict[str, Any]:
+def export_page(*, user: AbstractBaseUser, cursor: str | None = None) -> dict[str, Any]:
     """One page of the player's export; `next` is the cursor of the next page, or None."""
-    from leaderboard.models import Result
-    from tripeaks.play.models import Game, Move
-
     games = Game.objects.filter(player_id=user.pk).select_related("deal")
     if cursor:
         at, game_id = _decode(cursor)
