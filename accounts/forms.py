@@ -8,6 +8,7 @@ from django.http import HttpRequest
 
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
+from accounts.web_limits import form_wait, throttled_form_message
 
 
 class SignUpForm(BaseUserCreationForm[User]):
@@ -37,15 +38,16 @@ class SignInForm(AuthenticationForm):
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username")
         if username and self.request is not None:
+            # The limits of the API's sign-in, counted before the password is hashed.
+            self.retry_after = form_wait(self.request)
+            if self.retry_after is not None:
+                message = throttled_form_message(self.retry_after)
+                raise forms.ValidationError(message, code="throttled")
             guard = SignInGuard.for_request(self.request, username)
-            self.retry_after = guard.retry_after()
+            self.retry_after = guard.reserve()
             if self.retry_after is not None:
                 raise forms.ValidationError(throttled_message(self.retry_after), code="throttled")
-            try:
-                cleaned = super().clean()
-            except forms.ValidationError:
-                guard.record_failure()
-                raise
+            cleaned = super().clean()  # a failure stays counted
             guard.record_success()
             return cleaned
         return super().clean()

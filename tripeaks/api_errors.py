@@ -22,6 +22,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from tripeaks.unavailable import current_unavailable_error, unavailable_page
+
 logger = logging.getLogger("tripeaks.api")
 
 UNAVAILABLE_RETRY_AFTER = 5
@@ -97,6 +99,9 @@ def json_400(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def json_500(request: HttpRequest) -> HttpResponse:
+    outage = current_unavailable_error()
+    if outage is not None:  # raised outside a view (a session that cannot be loaded or saved)
+        return unavailable_page(request, outage)
     if _wants_json(request):
         return JsonResponse({"detail": "Server error."}, status=500)
     return defaults.server_error(request)

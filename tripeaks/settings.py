@@ -89,6 +89,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # An unreachable database or cache: 503 + Retry-After on HTML pages too (not a 500).
+    "tripeaks.unavailable.UnavailableMiddleware",
     # Last: see its docstring.
     "tripeaks.one_thread.OneThreadPerRequest",
 ]

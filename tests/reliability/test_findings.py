@@ -1,0 +1,225 @@
+"""Issue #16's findings table, row by row, against a real server (tests/reliability/stack.py:
+`python -m tripeaks.serve` in the production profile on a private PostgreSQL and Redis), each
+attack as it was measured and the fix shown. (The solver row is tests/reliability's solver
+tests' business.)
+
+Each test prints its figures (`-s` shows them); docs/reliability.md quotes them.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+import threading
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.reliability.stack import Process, Stack, request
+
+pytestmark = pytest.mark.slow
+
+PASSWORD = "a long and right password 7"
+
+
+def fresh_counters(stack: Stack) -> None:
+    """Every limit's counters start at zero (the stack's Redis outlives a test)."""
+    import redis
+
+    client = redis.Redis(port=stack.redis_port)
+    try:
+        client.flushall()
+    finally:
+        client.close()
+
+
+def at_once(count: int, call: Callable[[int], Any]) -> list[Any]:
+    """`call(i)` for i in range(count), all released together by a barrier; their results."""
+    barrier = threading.Barrier(count)
+    results: list[Any] = [None] * count
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = call(i)
+        except Exception as error:  # noqa: BLE001 - reported as a result
+            results[i] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+def sign_up(server: Process, username: str) -> None:
+    status, body, _, _ = request(
+        "POST",
+        f"{server.url}/api/auth/signup",
+        {"username": username, "password": PASSWORD},
+    )
+    assert status == 201, body
+
+
+# --------------------------------------------------------------------------- sign-in limits
+
+
+def test_40_concurrent_wrong_guesses_for_one_username_check_at_most_5(stack: Stack) -> None:
+    fresh_counters(stack)
+    server = stack.start_server("guesses")
+    sign_up(server, "victim")
+
+    def guess(i: int) -> int:
+        body = {"username": "victim", "password": f"wrong guess {i}"}
+        return request("POST", f"{server.url}/api/auth/token", body, timeout=60)[0]
+
+    statuses = collections.Counter(at_once(40, guess))
+    print(f"\n40 wrong guesses at once for one username: {dict(statuses)}")
+    assert set(statuses) <= {400, 429}, statuses  # no 500, and no 503: the pool is never reached
+    assert statuses[400] <= 5  # checked (the limit)
+    assert statuses[429] >= 35
+    # The right password is refused too while the username is locked.
+    right = {"username": "victim", "password": PASSWORD}
+    assert request("POST", f"{server.url}/api/auth/token", right)[0] == 429
+
+
+def test_40_concurrent_guesses_from_one_address_check_at_most_20(stack: Stack) -> None:
+    fresh_counters(stack)
+    server = stack.start_server("spray")
+
+    def guess(i: int) -> int:
+        body = {"username": f"nobody{i}", "password": "wrong guess"}
+        return request("POST", f"{server.url}/api/auth/token", body, timeout=60)[0]
+
+    statuses = collections.Counter(at_once(40, guess))
+    print(f"\n40 wrong guesses at once from one address (40 usernames): {dict(statuses)}")
+    assert set(statuses) <= {400, 429}, statuses
+    assert statuses[400] <= 20
+    assert statuses[429] >= 20
+
+
+class Browser:
+    """A client for the HTML forms: the CSRF cookie and token from the page. Cookies are kept by
+    hand: the production profile marks them Secure, and this is plain HTTP on loopback."""
+
+    def __init__(self, stack: Stack, server: Process) -> None:
+        stack.collect_static()
+        self.server = server
+        self.cookies: dict[str, str] = {}
+        self.opener = urllib.request.build_opener(NoRedirect())
+
+    def _keep(self, headers: Any) -> None:
+        for header in headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+
+    def _cookie_header(self) -> dict[str, str]:
+        return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+
+    def get(self, path: str) -> tuple[int, str, Any]:
+        req = urllib.request.Request(f"{self.server.url}{path}", headers=self._cookie_header())
+        try:
+            with self.opener.open(req, timeout=30) as response:
+                self._keep(response.headers)
+                return response.status, response.read().decode(errors="replace"), response.headers
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace"), error.headers
+
+    def csrf(self, path: str) -> str:
+        status, page, _ = self.get(path)
+        match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert status == 200 and match, page[:500]
+        return match.group(1)
+
+    def post_form(self, path: str, fields: dict[str, str], token: str) -> tuple[int, str, Any]:
+        data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": token}).encode()
+        req = urllib.request.Request(
+            f"{self.server.url}{path}",
+            data=data,
+            method="POST",
+            headers={"Referer": f"{self.server.url}{path}", **self._cookie_header()},
+        )
+        try:
+            with self.opener.open(req, timeout=60) as response:
+                return response.status, response.read().decode(errors="replace"), response.headers
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace"), error.headers
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def test_60_concurrent_web_sign_ups_hold_the_api_limit_and_give_no_500(stack: Stack) -> None:
+    fresh_counters(stack)
+    server = stack.start_server("signups")
+    browser = Browser(stack, server)
+    token = browser.csrf("/accounts/signup/")
+    before = stack.sql("SELECT count(*) FROM accounts_user")[0][0]
+
+    def sign_up_form(i: int) -> tuple[int, str]:
+        fields = {"username": f"webby{i}", "password1": PASSWORD, "password2": PASSWORD}
+        status, page, headers = browser.post_form("/accounts/signup/", fields, token)
+        return status, headers.get("Retry-After", "")
+
+    results = at_once(60, sign_up_form)
+    statuses = collections.Counter(status for status, _ in results)
+    made = stack.sql("SELECT count(*) FROM accounts_user")[0][0] - before
+    print(f"\n60 web sign-ups at once: {dict(statuses)}, {made} accounts made")
+    assert 500 not in statuses, statuses
+    assert set(statuses) <= {302, 429, 503}, statuses
+    assert made == statuses[302] <= 30  # the API's sign-up limit: 30 an hour per address
+    assert all(int(wait) > 0 for status, wait in results if status in (429, 503))
+    # The form and the API share one budget: the API is refused now too.
+    body = {"username": "apiafter", "password": PASSWORD}
+    assert request("POST", f"{server.url}/api/auth/signup", body)[0] == 429
+
+
+def test_the_web_sign_in_form_shares_the_api_sign_in_limit(stack: Stack) -> None:
+    fresh_counters(stack)
+    server = stack.start_server("webguess")
+    sign_up(server, "formvictim")
+    browser = Browser(stack, server)
+    token = browser.csrf("/accounts/login/")
+
+    def guess(i: int) -> int:
+        fields = {"username": "formvictim", "password": f"wrong {i}"}
+        return browser.post_form("/accounts/login/", fields, token)[0]
+
+    statuses = collections.Counter(at_once(20, guess))
+    print(f"\n20 wrong guesses at once on the sign-in page: {dict(statuses)}")
+    assert statuses[200] <= 5 and statuses[429] >= 15, statuses  # 200: the form again, refused
+    right = {"username": "formvictim", "password": PASSWORD}
+    assert request("POST", f"{server.url}/api/auth/token", right)[0] == 429
+
+
+def test_an_exhausted_database_pool_answers_html_pages_503_with_retry_after(
+    stack: Stack,
+) -> None:
+    fresh_counters(stack)
+    # One pooled connection: a sign-up holds it while it hashes the password, the others wait
+    # half a second for it and give up (PoolTimeout), as 60 did on the 20-connection pool.
+    server = stack.start_server("tinypool", env={"DB_POOL_MAX": "1", "DB_POOL_TIMEOUT": "0.5"})
+    browser = Browser(stack, server)
+    token = browser.csrf("/accounts/signup/")
+    results = at_once(
+        12,
+        lambda i: browser.post_form(
+            "/accounts/signup/",
+            {"username": f"pooly{i}", "password1": PASSWORD, "password2": PASSWORD},
+            token,
+        ),
+    )
+    statuses = collections.Counter(status for status, _, _ in results)
+    print(f"\n12 web sign-ups at once on a 1-connection pool: {dict(statuses)}")
+    assert 500 not in statuses, statuses
+    assert 503 in statuses, statuses
+    for status, page, headers in results:
+        if status == 503:
+            assert int(headers["Retry-After"]) > 0
+            assert "text/html" in headers["Content-Type"] and "Traceback" not in page
