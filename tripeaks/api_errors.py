@@ -86,6 +86,11 @@ def json_404(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+def api_not_found(request: HttpRequest) -> HttpResponse:
+    """The view of every /api/ URL that no other view takes."""
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
 def json_403(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _wants_json(request):
         return JsonResponse({"detail": "Forbidden."}, status=403)

@@ -80,6 +80,8 @@ AUTH_USER_MODEL = "accounts.User"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL in the URL, a cookie or a header: 400 before anything reaches PostgreSQL with it.
+    "tripeaks.nul_guard.NulGuardMiddleware",
     "tripeaks.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tripeaks.logging_json.RequestLogMiddleware",
@@ -267,7 +269,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser with a nesting limit (tripeaks/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["tripeaks.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tripeaks.api_errors.exception_handler",
     # DRF's own rates, letting requests through when Redis is down (tripeaks/throttling.py).
