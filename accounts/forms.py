@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
 from django.http import HttpRequest
 
+from accounts.display_names import clean_display_name
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
 from accounts.web_limits import form_wait, throttled_form_message
@@ -21,6 +22,10 @@ class SignUpForm(BaseUserCreationForm[User]):
         if User.objects.username_taken(username):
             raise forms.ValidationError("That username is taken.", code="unique")
         return username
+
+    def clean_display_name(self) -> str:
+        value: str = self.cleaned_data.get("display_name", "")
+        return clean_display_name(value, own_username=self.cleaned_data.get("username"))
 
 
 class SignInForm(AuthenticationForm):

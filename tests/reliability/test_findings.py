@@ -320,3 +320,35 @@ def test_with_debug_on_an_unknown_api_url_answers_the_json_404(stack: Stack) -> 
     # Pages outside /api/ keep Django's debug page when DEBUG is on.
     status, text, headers = raw("GET", f"{server.url}/no-such-page")
     assert status == 404 and headers["Content-Type"].startswith("text/html")
+
+
+# --------------------------------------------------------------------------- display names
+
+
+def test_display_names_refuse_invisible_characters_and_other_players_usernames(
+    stack: Stack,
+) -> None:
+    fresh_counters(stack)
+    server = stack.start_server("names")
+    sign_up(server, "admin")
+    sign_up(server, "realbob")
+    ((_, token),) = stack.players(1, "mallory")
+    refused = {
+        "U+3164 alone": "\u3164",
+        "U+2028 inside": "Bob\u2028Bob",
+        "zero width": "real\u200bbob",
+        "the username admin": "admin",
+        "admin in Cyrillic": "\u0430dmin",
+        "another's username": "REALBOB",
+        "another's, with lookalikes": "r\u0435\u0430lb0b",
+    }
+    for what, name in refused.items():
+        status, body, _, _ = request("PATCH", f"{server.url}/api/me", {"display_name": name}, token)
+        assert status == 400, (what, body)
+        assert body["detail"] and "display_name" in body["errors"], (what, body)
+    status, body, _, _ = request("PATCH", f"{server.url}/api/me", {"display_name": "ＭＡＬ"}, token)
+    assert status == 200 and body["display_name"] == "MAL"  # NFKC
+    # Nothing refused was stored.
+    assert stack.sql("SELECT display_name FROM accounts_user WHERE username = 'mallory0'") == [
+        ("MAL",)
+    ]
