@@ -296,6 +296,10 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "move_address": env.str("THROTTLE_MOVES_ADDRESS", default="100/s"),
     "game_start": env.str("THROTTLE_GAME_STARTS", default="30/min"),
     "game_start_address": env.str("THROTTLE_GAME_STARTS_ADDRESS", default="300/min"),
+    # The live board socket: every connect and frame, per player and per address (anonymous
+    # watchers too). A page connects once and syncs when it comes back to the front.
+    "board": env.str("THROTTLE_BOARD", default="20/min"),
+    "board_address": env.str("THROTTLE_BOARD_ADDRESS", default="120/min"),
 }
 
 # Fair play: a finished ranked run that averaged fewer milliseconds a move than this (measured

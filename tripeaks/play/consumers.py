@@ -10,6 +10,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
+from accounts.socket_sessions import SessionSocket
 from tripeaks import throttle_async, throttling
 from tripeaks.play import services
 from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_view
@@ -48,7 +49,7 @@ def _plain_move(message: dict[str, Any]) -> dict[str, Any] | None:
     return {"seq": seq, "action": action, "position": position}
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
     game_id: str
     group: str
     moves: SocketGame
@@ -75,6 +76,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
+        # Signing out closes this socket (accounts/socket_sessions.py).
+        if not await self.join_session_groups():
+            return
         self.moves = SocketGame(self.game_id, user)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
@@ -95,6 +99,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "view", "game": view})
 
     async def disconnect(self, code: int) -> None:
+        await self.leave_session_groups()
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
