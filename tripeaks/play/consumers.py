@@ -40,7 +40,9 @@ def _plain_move(message: dict[str, Any]) -> dict[str, Any] | None:
     """A well-formed move as the serializer would pass it, or None to let the serializer word
     what is wrong. Nearly every frame is well formed: checking it here costs a fraction of DRF."""
     seq, action, position = message.get("seq"), message.get("action"), message.get("position")
-    if len(message) > 3 or type(seq) is not int or seq < 0 or action not in services.ACTIONS:
+    if len(message) > 3 or type(seq) is not int or seq < 0:
+        return None
+    if type(action) is not str or action not in services.ACTIONS:  # (a list is unhashable)
         return None
     if action == "play" and (type(position) is not int or not 0 <= position <= 51):
         return None
