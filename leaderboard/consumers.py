@@ -27,7 +27,9 @@ from tripeaks.engine.rules import Rules, RulesError
 CLOSE_BAD_BOARD = 4404
 CLOSE_FLOOD = 4429
 MAX_FRAME = 1024
-MAX_THROTTLED_IN_A_ROW = 20
+# High: the boards page sends a sync for every update it hears, and a busy board may outrun the
+# rate for a while; those refusals must not end the socket, only a flood may.
+MAX_THROTTLED_IN_A_ROW = 100
 
 
 class DailyBoardConsumer(SessionSocket, AsyncWebsocketConsumer):

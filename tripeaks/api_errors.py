@@ -18,6 +18,7 @@ from django.core.exceptions import SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -86,6 +87,7 @@ def json_404(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+@csrf_exempt  # a POST to no endpoint is a 404, not a CSRF failure page
 def api_not_found(request: HttpRequest) -> HttpResponse:
     """The view of every /api/ URL that no other view takes."""
     return JsonResponse({"detail": "Not found."}, status=404)

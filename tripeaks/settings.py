@@ -298,7 +298,7 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "game_start_address": env.str("THROTTLE_GAME_STARTS_ADDRESS", default="300/min"),
     # The live board socket: every connect and frame, per player and per address (anonymous
     # watchers too). A page connects once and syncs when it comes back to the front.
-    "board": env.str("THROTTLE_BOARD", default="20/min"),
+    "board": env.str("THROTTLE_BOARD", default="60/min"),
     "board_address": env.str("THROTTLE_BOARD_ADDRESS", default="120/min"),
 }
 

@@ -466,3 +466,11 @@ def test_1000_anonymous_board_syncs_are_throttled_not_each_read_from_the_databas
     # The address is over its rate: a new socket from it is refused too.
     with pytest.raises(Exception):  # noqa: B017
         sockets(server, "/ws/leaderboards/daily/wrap-closed/").recv(timeout=5)
+
+
+def test_an_unknown_api_url_is_the_json_404_for_every_method(stack: Stack) -> None:
+    server = stack.start_server("unknown")
+    for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+        status, text, headers = raw(method, f"{server.url}/api/games/null,null/moves", b"{}")
+        assert status == 404, (method, status, text[:200])  # not a CSRF page for the writes
+        assert json.loads(text) == {"detail": "Not found."}

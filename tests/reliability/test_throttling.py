@@ -20,7 +20,7 @@ PRODUCTION_RATES = {
     "move_address": "100/s",
     "game_start": "30/min",
     "game_start_address": "300/min",
-    "board": "20/min",
+    "board": "60/min",
     "board_address": "120/min",
 }
 
