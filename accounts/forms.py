@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
 from django.http import HttpRequest
 
@@ -28,13 +29,9 @@ class SignUpForm(BaseUserCreationForm[User]):
         return clean_display_name(value, own_username=self.cleaned_data.get("username"))
 
 
-class SignInForm(AuthenticationForm):
-    """Django's sign-in form, refusing attempts while the sign-in guard says so."""
-
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "invalid_login": "Unable to sign in with that username and password.",
-    }
+class GuardedSignIn(AuthenticationForm):
+    """Django's sign-in form with the API sign-in's limits: the anonymous request rate, then the
+    sign-in guard's slot reserved before the password is hashed; refused while either says so."""
 
     def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
@@ -56,3 +53,16 @@ class SignInForm(AuthenticationForm):
             guard.record_success()
             return cleaned
         return super().clean()
+
+
+class SignInForm(GuardedSignIn):
+    """The site's sign-in page."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "Unable to sign in with that username and password.",
+    }
+
+
+class StaffSignInForm(GuardedSignIn, AdminAuthenticationForm):
+    """The admin's sign-in page: without the guard it was a way around the sign-in limits."""
