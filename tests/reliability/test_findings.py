@@ -474,3 +474,33 @@ def test_an_unknown_api_url_is_the_json_404_for_every_method(stack: Stack) -> No
         status, text, headers = raw(method, f"{server.url}/api/games/null,null/moves", b"{}")
         assert status == 404, (method, status, text[:200])  # not a CSRF page for the writes
         assert json.loads(text) == {"detail": "Not found."}
+
+
+def test_with_redis_down_the_html_pages_answer_503_with_retry_after_never_500(
+    stack: Stack,
+) -> None:
+    fresh_counters(stack)
+    server = stack.start_server("noredis")
+    browser = Browser(stack, server)
+    sign_in_token = browser.csrf("/accounts/login/")
+    sign_up_token = browser.csrf("/accounts/signup/")
+    stack.stop_redis()
+    answers = {
+        "sign-in": browser.post_form(
+            "/accounts/login/", {"username": "someone", "password": "guess"}, sign_in_token
+        ),
+        "sign-up": browser.post_form(
+            "/accounts/signup/",
+            {"username": "noredis", "password1": PASSWORD, "password2": PASSWORD},
+            sign_up_token,
+        ),
+        "home": browser.get("/"),
+    }
+    seen = {name: status for name, (status, _, _) in answers.items()}
+    print(f"\nHTML pages with Redis down: {seen}")
+    for name, (status, page, headers) in answers.items():
+        assert status != 500, (name, page[:300])
+        if status == 503:
+            assert int(headers["Retry-After"]) > 0 and "text/html" in headers["Content-Type"]
+    # Sign-in and sign-up refuse rather than count nothing: 503.
+    assert seen["sign-in"] == 503 and seen["sign-up"] == 503
