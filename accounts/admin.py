@@ -3,7 +3,11 @@ from __future__ import annotations
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
+from accounts.forms import StaffSignInForm
 from accounts.models import User
+
+# The admin's sign-in counts against the same limits as every other sign-in.
+admin.site.login_form = StaffSignInForm
 
 
 @admin.register(User)

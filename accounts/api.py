@@ -18,7 +18,6 @@ from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import api_account, email_verification, services
@@ -33,6 +32,7 @@ from accounts.serializers import (
     UserSerializer,
 )
 from accounts.throttling import SignInGuard, throttled_message
+from tripeaks.throttling import StrictAnonRateThrottle, StrictScopedRateThrottle
 
 BAD_CREDENTIALS = "Unable to sign in with that username and password."
 
@@ -46,14 +46,13 @@ def _check_credentials(request: Request) -> User:
     serializer.is_valid(raise_exception=True)
     username: str = serializer.validated_data["username"]
     guard = SignInGuard.for_request(request._request, username)
-    wait = guard.retry_after()
+    wait = guard.reserve()  # before the password is hashed or the database asked
     if wait is not None:
         raise Throttled(wait=wait, detail=throttled_message(wait))
     user = authenticate(
         request._request, username=username, password=serializer.validated_data["password"]
     )
     if not isinstance(user, User):
-        guard.record_failure()
         raise ValidationError({"non_field_errors": [BAD_CREDENTIALS]}, code="authorization")
     guard.record_success()
     return user
@@ -71,7 +70,7 @@ class SignUpView(APIView):
     permission_classes = [AllowAny]
     # The session tells a guest's sign-up (which keeps the guest's row) from a new player's.
     authentication_classes = [SessionAuthentication]
-    throttle_classes = [AnonRateThrottle, ScopedRateThrottle]
+    throttle_classes = [StrictAnonRateThrottle, StrictScopedRateThrottle]
     throttle_scope = "signup"
 
     @extend_schema(

@@ -75,7 +75,7 @@ def _current_keys(request: Request) -> tuple[str | None, str | None]:
 
 def _guard(request: Request, username: str) -> SignInGuard:
     guard = SignInGuard.for_request(request._request, username)
-    wait = guard.retry_after()
+    wait = guard.reserve()
     if wait is not None:
         raise Throttled(wait=wait, detail=throttled_message(wait))
     return guard
@@ -157,19 +157,20 @@ class PasswordChangeView(APIView):
                 "new_password2": new,
             },
         )
+        if "old_password" not in form.errors:
+            guard.record_success()
         if not form.is_valid():
-            if "old_password" in form.errors:
-                guard.record_failure()
             raise _form_errors(
                 form, {"new_password1": "new_password", "new_password2": "new_password"}
             )
         form.save()
         session_key, token_key = _current_keys(request)
+        sockets_of = session_key
         if session_key:
             update_session_auth_hash(request._request, user)  # a new key for this session
             session_key = request._request.session.session_key
         ended = passwords.password_changed(
-            user=user, keep_session=session_key, keep_token=token_key
+            user=user, keep_session=session_key, keep_token=token_key, sockets_of=sockets_of
         )
         return Response({"ended": ended})
 
@@ -189,10 +190,9 @@ class PasswordResetView(APIView):
         serializer.is_valid(raise_exception=True)
         email: str = serializer.validated_data["email"]
         guard = passwords.reset_guard(request._request, email)
-        wait = guard.retry_after()
+        wait = guard.reserve()  # every request counts, like a failed sign-in
         if wait is not None:
             raise Throttled(wait=wait)
-        guard.record_failure()  # every request counts, like a failed sign-in
         passwords.request_reset(request=request._request, email=email)
         return Response({"detail": RESET_SENT}, status=status.HTTP_202_ACCEPTED)
 
@@ -327,8 +327,8 @@ def delete_me(request: Request) -> Response:
         serializer.is_valid(raise_exception=True)
         guard = _guard(request, user.username)
         if not user.check_password(serializer.validated_data["password"]):
-            guard.record_failure()
             raise ValidationError({"password": [WRONG_PASSWORD]})
+        guard.record_success()
     deletion.delete_account(user=user)
     logout(request._request)
     return Response(status=status.HTTP_204_NO_CONTENT)

@@ -3,11 +3,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
 from django.http import HttpRequest
 
+from accounts.display_names import clean_display_name
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
+from accounts.web_limits import form_wait, throttled_form_message
 
 
 class SignUpForm(BaseUserCreationForm[User]):
@@ -21,14 +24,14 @@ class SignUpForm(BaseUserCreationForm[User]):
             raise forms.ValidationError("That username is taken.", code="unique")
         return username
 
+    def clean_display_name(self) -> str:
+        value: str = self.cleaned_data.get("display_name", "")
+        return clean_display_name(value, own_username=self.cleaned_data.get("username"))
 
-class SignInForm(AuthenticationForm):
-    """Django's sign-in form, refusing attempts while the sign-in guard says so."""
 
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "invalid_login": "Unable to sign in with that username and password.",
-    }
+class GuardedSignIn(AuthenticationForm):
+    """Django's sign-in form with the API sign-in's limits: the anonymous request rate, then the
+    sign-in guard's slot reserved before the password is hashed; refused while either says so."""
 
     def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(request, *args, **kwargs)
@@ -37,15 +40,29 @@ class SignInForm(AuthenticationForm):
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username")
         if username and self.request is not None:
+            # The limits of the API's sign-in, counted before the password is hashed.
+            self.retry_after = form_wait(self.request)
+            if self.retry_after is not None:
+                message = throttled_form_message(self.retry_after)
+                raise forms.ValidationError(message, code="throttled")
             guard = SignInGuard.for_request(self.request, username)
-            self.retry_after = guard.retry_after()
+            self.retry_after = guard.reserve()
             if self.retry_after is not None:
                 raise forms.ValidationError(throttled_message(self.retry_after), code="throttled")
-            try:
-                cleaned = super().clean()
-            except forms.ValidationError:
-                guard.record_failure()
-                raise
+            cleaned = super().clean()  # a failure stays counted
             guard.record_success()
             return cleaned
         return super().clean()
+
+
+class SignInForm(GuardedSignIn):
+    """The site's sign-in page."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "Unable to sign in with that username and password.",
+    }
+
+
+class StaffSignInForm(GuardedSignIn, AdminAuthenticationForm):
+    """The admin's sign-in page: without the guard it was a way around the sign-in limits."""

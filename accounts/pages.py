@@ -129,20 +129,24 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         guard = SignInGuard.for_request(request, _player(request).username)
-        wait = guard.retry_after()
+        wait = guard.reserve()
         if wait is not None:
             return _throttled(request, self.template_name, self.get_context_data(), wait)
         self.guard = guard
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        if "old_password" in form.errors:
-            self.guard.record_failure()
+        if "old_password" not in form.errors:
+            self.guard.record_success()
         return super().form_invalid(form)
 
     def form_valid(self, form: Any) -> HttpResponse:
+        self.guard.record_success()
+        sockets_of = self.request.session.session_key
         response = super().form_valid(form)  # saves, and keeps this session signed in
-        passwords.password_changed(user=form.user, keep_session=self.request.session.session_key)
+        passwords.password_changed(
+            user=form.user, keep_session=self.request.session.session_key, sockets_of=sockets_of
+        )
         messages.success(self.request, _("Your password was changed; your other sessions ended."))
         return response
 
@@ -157,12 +161,11 @@ class PasswordResetView(auth_views.PasswordResetView):
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         address = form.cleaned_data["email"]
         guard = passwords.reset_guard(self.request, address)
-        wait = guard.retry_after()
+        wait = guard.reserve()  # every request counts, like a failed sign-in
         if wait is not None:
             return _throttled(
                 self.request, self.template_name, self.get_context_data(form=form), wait
             )
-        guard.record_failure()
         passwords.request_reset(request=self.request, email=address)
         return redirect(self.get_success_url())
 
@@ -224,17 +227,17 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if not user.is_guest:
             guard = SignInGuard.for_request(request, user.username)
-            wait = guard.retry_after()
+            wait = guard.reserve()
             if wait is not None:
                 return _throttled(
                     request, "accounts/delete.html", {"form": form, **_retention()}, wait
                 )
             if not form.is_valid() or not user.check_password(form.cleaned_data["password"]):
-                guard.record_failure()
                 form.add_error(None, _("That is not your password."))
                 return render(
                     request, "accounts/delete.html", {"form": form, **_retention()}, status=400
                 )
+            guard.record_success()
         deletion.delete_account(user=user)
         logout(request)
         messages.success(request, _("Your account was deleted."))

@@ -25,6 +25,7 @@ from django.utils.http import urlsafe_base64_decode
 from accounts import access
 from accounts.models import User
 from accounts.throttling import SignInGuard
+from tripeaks.socket_sessions import close_sockets_of_user
 
 RESET_SUBJECT = "accounts/mail/password_reset_subject.txt"
 RESET_BODY = "accounts/mail/password_reset.txt"
@@ -36,12 +37,21 @@ class InvalidResetLink(Exception):
 
 @transaction.atomic
 def password_changed(
-    *, user: User, keep_session: str | None = None, keep_token: str | None = None
+    *,
+    user: User,
+    keep_session: str | None = None,
+    keep_token: str | None = None,
+    sockets_of: str | None = None,
 ) -> int:
-    """After a new password is stored: end the player's other sessions and tokens. How many.
+    """After a new password is stored: end the player's other sessions and tokens, and close
+    every socket of the player but those opened with `sockets_of` (the key the kept session had
+    before the change gave it a new one). How many sessions and tokens ended.
 
     (Django's session hash already refuses other sessions once the password changes; deleting
-    them also takes them off the sessions list and tells the sockets, accounts.signals.)"""
+    them also takes them off the sessions list. A session that made no request since this
+    deploy has no record to end, so its sockets are closed by player, not by session.)"""
+    user_id = user.pk
+    transaction.on_commit(lambda: close_sockets_of_user(user_id, except_session=sockets_of))
     return access.end_other_access(user=user, keep_session=keep_session, keep_token=keep_token)
 
 

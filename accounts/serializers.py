@@ -6,6 +6,7 @@ from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from accounts.display_names import clean_display_name
 from accounts.models import User
 from accounts.validators import (
     DISPLAY_NAME_MAX_LENGTH,
@@ -42,6 +43,13 @@ class MeUpdateSerializer(serializers.ModelSerializer[User]):
         model = User
         fields = ["display_name"]
 
+    def validate_display_name(self, value: str) -> str:
+        own = self.instance.username if isinstance(self.instance, User) else None
+        try:
+            return clean_display_name(value, own_username=own)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(list(exc.messages), code=exc.code) from exc
+
 
 class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField(
@@ -70,6 +78,12 @@ class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
         return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            attrs["display_name"] = clean_display_name(
+                attrs.get("display_name", ""), own_username=attrs["username"]
+            )
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"display_name": list(exc.messages)}) from exc
         candidate = User(username=attrs["username"], display_name=attrs.get("display_name", ""))
         try:
             password_validation.validate_password(attrs["password"], user=candidate)

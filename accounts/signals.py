@@ -4,7 +4,7 @@
 tokens commits (password change or reset, "end this session", "end all others", account
 deletion, idle guest removal). Arguments: ``user_id``, ``session_keys`` and ``token_keys`` (lists
 of the ended keys). The sockets opened with those credentials are still open at that point:
-whoever closes sockets connects a receiver here (the lead wires harden's socket closing to it).
+``accounts.socket_receivers`` closes them.
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import unicodedata
 
-from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.utils.deconstruct import deconstructible
+
+from accounts.display_names import refuse_unsafe_characters
 
 USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 30
@@ -28,14 +29,13 @@ class UsernameValidator(RegexValidator):
 
 @deconstructible
 class DisplayNameValidator:
-    """Printable text only: no control or format characters (which could spoof other names)."""
+    """Printable text only: no control, format or invisible characters (which could spoof other
+    names); see accounts/display_names.py, which also refuses names that look like others'."""
 
-    message = "A display name may not contain control characters."
     code = "invalid_display_name"
 
     def __call__(self, value: str) -> None:
-        if any(unicodedata.category(ch) in {"Cc", "Cf", "Co", "Cs"} for ch in value):
-            raise ValidationError(self.message, code=self.code)
+        refuse_unsafe_characters(unicodedata.normalize("NFKC", value))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DisplayNameValidator)

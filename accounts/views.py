@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import guests, services
 from accounts.forms import SignInForm, SignUpForm
+from accounts.web_limits import form_wait, throttled_form_message
 
 
 class SignInView(auth_views.LoginView):
@@ -39,6 +40,16 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and not guest:
         return redirect("frontend:home")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        # The API sign-up's limits, counted before the form reads the database or hashes.
+        wait = form_wait(request, scope="signup")
+        if wait is not None:
+            form = SignUpForm()  # empty: the refused one is never validated
+            form.cleaned_data = {}
+            form.add_error(None, throttled_form_message(wait))
+            response = render(request, "accounts/signup.html", {"form": form}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
     if request.method == "POST" and form.is_valid():
         fields = {
             "username": form.cleaned_data["username"],

@@ -6,6 +6,7 @@ parameters are 400s with a readable ``detail`` (see tripeaks.api_errors).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -133,7 +134,8 @@ class NumberedBoardView(APIView):
         responses={200: BOARD, 400: BAD},
     )
     def get(self, request: Request, number: str) -> Response:
-        if not number.isdigit() or not 1 <= int(number) <= NUMBERED_DEALS:
+        # ASCII digits only: str.isdigit() takes '²', which int() then refuses (a 500).
+        if not re.fullmatch(r"[0-9]{1,9}", number) or not 1 <= int(number) <= NUMBERED_DEALS:
             raise ValidationError({"number": [f"a deal number is 1 to {NUMBERED_DEALS}"]})
         query = _parse(NumberedQuery, request)
         record = selectors.numbered_record(int(number), query["rules"], query["layout"])

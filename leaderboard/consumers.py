@@ -3,6 +3,12 @@
 On connect, and on ``{"type": "sync"}``, the socket sends the whole first page of today's board
 (``{"type": "board", ...}``). When a line changes, everyone watching gets
 ``{"type": "update", "version": n, "lines": [...]}`` with the changed line and its new rank.
+
+Every connect and every frame counts against the board rates (``PLAY_THROTTLE_RATES``
+``board`` per player, ``board_address`` per client address, anonymous or not) before the
+database is read: over them a frame gets ``{"type": "error", "code": "throttled",
+"retry_after": n}`` and a connect is refused (4429), as is a socket after
+``MAX_THROTTLED_IN_A_ROW`` refused frames. A signed-in socket closes when its session ends.
 """
 
 from __future__ import annotations
@@ -14,15 +20,32 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from leaderboard.live import daily_group
+from tripeaks import throttle_async, throttling
 from tripeaks.engine.rules import Rules, RulesError
+from tripeaks.socket_sessions import SessionSocket
 
 CLOSE_BAD_BOARD = 4404
+CLOSE_FLOOD = 4429
 MAX_FRAME = 1024
+# High: the boards page sends a sync for every update it hears, and a busy board may outrun the
+# rate for a while; those refusals must not end the socket, only a flood may.
+MAX_THROTTLED_IN_A_ROW = 100
 
 
-class DailyBoardConsumer(AsyncWebsocketConsumer):
+class DailyBoardConsumer(SessionSocket, AsyncWebsocketConsumer):
     rules_key: str
     group: str | None = None
+    throttled_in_a_row = 0
+
+    def _limits(self) -> list[throttling.Limit]:
+        limits = []
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            limits.append(throttling.Limit("board", f"u{user.pk}"))
+        client = self.scope.get("client") or [None]
+        if client[0]:
+            limits.append(throttling.Limit("board_address", str(client[0])))
+        return limits
 
     async def connect(self) -> None:
         try:
@@ -30,21 +53,43 @@ class DailyBoardConsumer(AsyncWebsocketConsumer):
         except RulesError:
             await self.close(code=CLOSE_BAD_BOARD)
             return
+        if await throttle_async.check_async(self._limits()) is not None:
+            await self.close(code=CLOSE_FLOOD)
+            return
+        if not await self.join_session_groups():
+            return
         self.group = daily_group(self.rules_key)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._send(await self._board())
 
     async def disconnect(self, code: int) -> None:
+        await self.leave_session_groups()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        wait = await throttle_async.check_async(self._limits())
+        if wait is not None:
+            self.throttled_in_a_row += 1
+            if self.throttled_in_a_row > MAX_THROTTLED_IN_A_ROW:
+                await self.close(code=CLOSE_FLOOD)
+                return
+            await self._send(
+                {
+                    "type": "error",
+                    "detail": f"Too many messages. Try again in {wait} seconds.",
+                    "code": "throttled",
+                    "retry_after": wait,
+                }
+            )
+            return
+        self.throttled_in_a_row = 0
         message: Any = None
         if text_data is not None and len(text_data) <= MAX_FRAME:
             try:
                 message = json.loads(text_data)
-            except ValueError:
+            except (ValueError, RecursionError):
                 message = None
         if isinstance(message, dict) and message.get("type") == "sync":
             await self._send(await self._board())

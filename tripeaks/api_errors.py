@@ -18,9 +18,12 @@ from django.core.exceptions import SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from tripeaks.unavailable import current_unavailable_error, unavailable_page
 
 logger = logging.getLogger("tripeaks.api")
 
@@ -84,6 +87,12 @@ def json_404(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+@csrf_exempt  # a POST to no endpoint is a 404, not a CSRF failure page
+def api_not_found(request: HttpRequest) -> HttpResponse:
+    """The view of every /api/ URL that no other view takes."""
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
 def json_403(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _wants_json(request):
         return JsonResponse({"detail": "Forbidden."}, status=403)
@@ -97,6 +106,9 @@ def json_400(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def json_500(request: HttpRequest) -> HttpResponse:
+    outage = current_unavailable_error()
+    if outage is not None:  # raised outside a view (a session that cannot be loaded or saved)
+        return unavailable_page(request, outage)
     if _wants_json(request):
         return JsonResponse({"detail": "Server error."}, status=500)
     return defaults.server_error(request)

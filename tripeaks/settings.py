@@ -94,6 +94,8 @@ AUTH_USER_MODEL = "accounts.User"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL in the URL, a cookie or a header: 400 before anything reaches PostgreSQL with it.
+    "tripeaks.nul_guard.NulGuardMiddleware",
     "tripeaks.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tripeaks.logging_json.RequestLogMiddleware",
@@ -105,6 +107,8 @@ MIDDLEWARE = [
     "accounts.middleware.RecordAccess",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # An unreachable database or cache: 503 + Retry-After on HTML pages too (not a 500).
+    "tripeaks.unavailable.UnavailableMiddleware",
     # Last: see its docstring.
     "tripeaks.one_thread.OneThreadPerRequest",
 ]
@@ -317,7 +321,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser with a nesting limit (tripeaks/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["tripeaks.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tripeaks.api_errors.exception_handler",
     # DRF's own rates, letting requests through when Redis is down (tripeaks/throttling.py).
@@ -346,6 +351,10 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "game_start_address": env.str("THROTTLE_GAME_STARTS_ADDRESS", default="300/min"),
     # New guest accounts per client address (accounts.guests).
     "guest_address": env.str("THROTTLE_GUESTS_ADDRESS", default="10/hour"),
+    # The live board socket: every connect and frame, per player and per address (anonymous
+    # watchers too). A page connects once and syncs when it comes back to the front.
+    "board": env.str("THROTTLE_BOARD", default="60/min"),
+    "board_address": env.str("THROTTLE_BOARD_ADDRESS", default="120/min"),
 }
 
 # Fair play: a finished ranked run that averaged fewer milliseconds a move than this (measured

@@ -28,7 +28,13 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from rest_framework.request import Request
-from rest_framework.throttling import AnonRateThrottle, BaseThrottle, UserRateThrottle
+from rest_framework.throttling import (
+    AnonRateThrottle,
+    BaseThrottle,
+    ScopedRateThrottle,
+    SimpleRateThrottle,
+    UserRateThrottle,
+)
 
 log = logging.getLogger("tripeaks.throttle")
 
@@ -123,9 +129,16 @@ def check(limits: list[Limit]) -> int | None:
 
     Fails open (None) when the cache cannot be reached.
     """
-    windows = windows_of(limits)
+    return check_windows(windows_of(limits))
+
+
+def check_windows(windows: list[Window], *, fail_open: bool = True) -> int | None:
+    """Count one request in each window, atomically: the longest wait among those it is over,
+    or None. A cache outage lets the request through (``fail_open``) or raises."""
     if not windows:
         return None
+    if not fail_open:
+        return longest_wait(windows, _count(windows))
     try:
         counts = _count(windows)
     except Exception:  # fail open: a cache outage must not stop play
@@ -169,20 +182,56 @@ class GameStartThrottle(_PlayThrottle):
     kind = "game_start"
 
 
-class FailOpen:
-    """A DRF throttle that lets requests through when the cache is down."""
+class AtomicRate(SimpleRateThrottle):
+    """DRF's rate throttles counted atomically: one ``INCR`` per request in a fixed window (Lua,
+    one round trip), so requests arriving together cannot slip past the limit as they can with
+    DRF's read-then-write history. Rates are read from the settings at each request."""
+
+    fail_open = True
+    _wait: int | None = None
+
+    def get_rate(self) -> str | None:
+        rates = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {})
+        scope = getattr(self, "scope", None)
+        return rates.get(scope) if scope else None
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        try:
-            return super().allow_request(request, view)  # type: ignore[misc]
-        except Exception:  # fail open: a cache outage must not stop play
-            log.warning("throttle cache unreachable; letting the request through", exc_info=True)
+        if self.rate is None:
             return True
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        allowed, period = self.parse_rate(self.rate)
+        if allowed is None or period is None:
+            return True
+        now = time.time()
+        index = int(now // period)
+        left = max(1, math.ceil((index + 1) * period - now))
+        self._wait = check_windows(
+            [(f"{key}:{index}", allowed, period, left)], fail_open=self.fail_open
+        )
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait
 
 
-class FailOpenUserRateThrottle(FailOpen, UserRateThrottle):
-    """DRF's per-user request rate, failing open."""
+class FailOpenUserRateThrottle(UserRateThrottle, AtomicRate):
+    """DRF's per-user request rate, atomic, failing open (a cache outage lets requests through)."""
 
 
-class FailOpenAnonRateThrottle(FailOpen, AnonRateThrottle):
-    """DRF's per-address anonymous request rate, failing open."""
+class FailOpenAnonRateThrottle(AnonRateThrottle, AtomicRate):
+    """DRF's per-address anonymous request rate, atomic, failing open."""
+
+
+class StrictAnonRateThrottle(AnonRateThrottle, AtomicRate):
+    """The anonymous request rate for sign-up and sign-in: a cache outage refuses (503) rather
+    than opening the door to unlimited attempts."""
+
+    fail_open = False
+
+
+class StrictScopedRateThrottle(ScopedRateThrottle, AtomicRate):
+    """A view's ``throttle_scope`` rate (e.g. ``signup``), atomic; a cache outage refuses (503)."""
+
+    fail_open = False

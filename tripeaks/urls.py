@@ -13,10 +13,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.utils.module_loading import module_has_submodule
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from tripeaks.api_errors import api_not_found
 from tripeaks.health import health
 
 _MINE = {"accounts", "frontend"}
@@ -40,6 +41,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     *_project_app_urls(),
+    # Any other /api/ URL: the JSON 404, with DEBUG on too (Django's debug 404 page is HTML).
+    re_path(r"^api/", api_not_found),
     path("", include("frontend.urls")),
 ]
 

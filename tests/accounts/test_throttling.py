@@ -140,3 +140,19 @@ def test_a_forged_x_forwarded_for_does_not_dodge_the_address_limit(
         assert response.status_code == 400
 
     assert token(api_client, user.username, password, address="10.0.0.7") == 429
+
+
+def test_the_admin_sign_in_page_shares_the_limit(user: User, password: str) -> None:
+    user.is_staff = True
+    user.save()
+    client = Client()
+    for _ in range(3):
+        response = client.post("/admin/login/", {"username": user.username, "password": "wrong"})
+        assert response.status_code == 200 and "_auth_user_id" not in client.session
+
+    response = client.post("/admin/login/", {"username": user.username, "password": password})
+
+    assert response.status_code == 200  # the form again, with the reason
+    assert b"Too many failed sign-in attempts" in response.content
+    assert "_auth_user_id" not in client.session
+    assert token(APIClient(), user.username, password) == 429

@@ -181,6 +181,8 @@ class Stack:
             THROTTLE_USER="100000/min",
             FAIR_PLAY_MIN_MS_PER_MOVE="0",
             PYTHONUNBUFFERED="1",
+            # HTML pages need the hashed static files (`collect_static`).
+            STATIC_ROOT=str(self.root / "static"),
         )
         env.update(self.overrides)
         env.update(extra)
@@ -199,6 +201,12 @@ class Stack:
         if done.returncode:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
         return done.stdout
+
+    def collect_static(self) -> None:
+        """`collectstatic` once, for tests that render HTML pages (the production profile's
+        static storage needs its manifest)."""
+        if not (self.root / "static" / "staticfiles.json").exists():
+            self.manage("collectstatic", "--noinput", "-v0")
 
     def python(self, code: str, timeout: float = 120) -> Any:
         """Run `code` in a Django process on this stack; it prints one JSON value, returned."""
@@ -341,13 +349,19 @@ class Stack:
             self.start_redis()
 
     # ------------------------------------------------------------------ servers, workers
-    def _spawn(self, name: str, command: list[str], port: int | None = None) -> Process:
+    def _spawn(
+        self,
+        name: str,
+        command: list[str],
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Process:
         log_path = self.root / f"{name}.log"
         log = open(log_path, "ab")  # noqa: SIM115 - kept by the process
         popen = subprocess.Popen(
             command,
             cwd=ROOT,
-            env=self.env(),
+            env=self.env(**(env or {})),
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: kill() takes its children too
@@ -357,10 +371,13 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def start_server(self, name: str = "server", port: int | None = None) -> Process:
+    def start_server(
+        self, name: str = "server", port: int | None = None, env: dict[str, str] | None = None
+    ) -> Process:
+        """`env`: more environment for this server only (e.g. a smaller pool)."""
         port = port or free_port()
         server = self._spawn(
-            name, [str(BIN / "python"), "-m", "tripeaks.serve", "--port", str(port)], port
+            name, [str(BIN / "python"), "-m", "tripeaks.serve", "--port", str(port)], port, env
         )
 
         def answers() -> bool:

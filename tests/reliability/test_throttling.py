@@ -21,6 +21,8 @@ PRODUCTION_RATES = {
     "game_start": "30/min",
     "game_start_address": "300/min",
     "guest_address": "10/hour",
+    "board": "60/min",
+    "board_address": "120/min",
 }
 
 

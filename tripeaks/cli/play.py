@@ -49,13 +49,25 @@ def _seed(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tripeaks play", description="Play a TriPeaks deal in the terminal.")
-    parser.add_argument("--seed", type=_seed, help="the deal's seed (default: a random one, printed at the start)")
+    parser = argparse.ArgumentParser(
+        prog="python -m tripeaks play", description="Play a TriPeaks deal in the terminal."
+    )
+    parser.add_argument(
+        "--seed", type=_seed, help="the deal's seed (default: a random one, printed at the start)"
+    )
     parser.add_argument("--code", help="play this deal code instead of a seeded deal")
-    parser.add_argument("--layout", default=DEFAULT_LAYOUT, help=f"layout name (default: {DEFAULT_LAYOUT})")
+    parser.add_argument(
+        "--layout", default=DEFAULT_LAYOUT, help=f"layout name (default: {DEFAULT_LAYOUT})"
+    )
     parser.add_argument("--no-wrap", action="store_true", help="King and Ace do not connect")
-    parser.add_argument("--open", action="store_true", help="every layout card face up from the start")
-    parser.add_argument("--empty-start", action="store_true", help="start with an empty waste: any free card plays first")
+    parser.add_argument(
+        "--open", action="store_true", help="every layout card face up from the start"
+    )
+    parser.add_argument(
+        "--empty-start",
+        action="store_true",
+        help="start with an empty waste: any free card plays first",
+    )
     return parser
 
 
@@ -129,9 +141,21 @@ def _command(text: str) -> Move | str:
     """A Move, or one of "quit", "hint", "help", or "" for an empty line; raises RuleError otherwise."""
     word = text.strip().lower()
     simple: dict[str, Move | str] = {
-        "d": Draw(), "draw": Draw(), "u": Undo(), "undo": Undo(), "r": Restart(), "restart": Restart(),
-        "x": Resign(), "resign": Resign(), "h": "hint", "hint": "hint", "q": "quit", "quit": "quit",
-        "?": "help", "help": "help", "": "",
+        "d": Draw(),
+        "draw": Draw(),
+        "u": Undo(),
+        "undo": Undo(),
+        "r": Restart(),
+        "restart": Restart(),
+        "x": Resign(),
+        "resign": Resign(),
+        "h": "hint",
+        "hint": "hint",
+        "q": "quit",
+        "quit": "quit",
+        "?": "help",
+        "help": "help",
+        "": "",
     }
     if word in simple:
         return simple[word]
@@ -140,7 +164,9 @@ def _command(text: str) -> Move | str:
     raise RuleError(f"{text.strip()!r} is not a command: {HELP}")
 
 
-def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def main(
+    argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
     source = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
 
@@ -152,7 +178,9 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         args = _parser().parse_args(argv)
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else 2
-    rules = Rules(wrap=not args.no_wrap, open=args.open, start="empty" if args.empty_start else "waste")
+    rules = Rules(
+        wrap=not args.no_wrap, open=args.open, start="empty" if args.empty_start else "waste"
+    )
     try:
         layout = get_layout(args.layout)
         if args.code is not None:
@@ -175,7 +203,9 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             say()
             say(render(state))
             if state.status == "stuck":
-                say("Stuck: the stock is empty and no free card fits. You may undo (u), restart (r), resign (x) or quit (q).")
+                say(
+                    "Stuck: the stock is empty and no free card fits. You may undo (u), restart (r), resign (x) or quit (q)."
+                )
         shown = False
         out.write("> ")
         out.flush()

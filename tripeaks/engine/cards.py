@@ -8,8 +8,19 @@ RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RANK_NAMES = {
-    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
+    1: "ace",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
 }
 
 
@@ -25,8 +36,15 @@ class Card:
     suit: str
 
     def __post_init__(self) -> None:
-        rank_ok = isinstance(self.rank, int) and not isinstance(self.rank, bool) and 1 <= self.rank <= 13
-        if not rank_ok or not isinstance(self.suit, str) or len(self.suit) != 1 or self.suit not in SUITS:
+        rank_ok = (
+            isinstance(self.rank, int) and not isinstance(self.rank, bool) and 1 <= self.rank <= 13
+        )
+        if (
+            not rank_ok
+            or not isinstance(self.suit, str)
+            or len(self.suit) != 1
+            or self.suit not in SUITS
+        ):
             raise CardError(f"no such card: rank {self.rank!r}, suit {self.suit!r}")
 
     @property
@@ -52,10 +70,14 @@ def parse_card(token: str) -> Card:
         raise CardError(f"{token!r} is not a card: a card is a text token like 7H or TS")
     text = token.strip()
     if not text.isascii():
-        raise CardError(f"{token!r} is not a card: use a rank from {RANKS} and a suit from {SUITS}, like 7H or TS")
+        raise CardError(
+            f"{token!r} is not a card: use a rank from {RANKS} and a suit from {SUITS}, like 7H or TS"
+        )
     text = text.upper()
     if len(text) != 2 or text[0] not in RANKS or text[1] not in SUITS:
-        raise CardError(f"{token!r} is not a card: use a rank from {RANKS} and a suit from {SUITS}, like 7H or TS")
+        raise CardError(
+            f"{token!r} is not a card: use a rank from {RANKS} and a suit from {SUITS}, like 7H or TS"
+        )
     return Card(RANKS.index(text[0]) + 1, text[1])
 
 

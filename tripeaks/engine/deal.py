@@ -46,7 +46,9 @@ class Deal:
 
     def __post_init__(self) -> None:
         if len(self.layout_cards) != self.layout.size:
-            raise DealError(f"layout {self.layout.name!r} takes {self.layout.size} cards, not {len(self.layout_cards)}")
+            raise DealError(
+                f"layout {self.layout.name!r} takes {self.layout.size} cards, not {len(self.layout_cards)}"
+            )
         cards = self.cards
         if len(cards) != 52 or len(set(cards)) != 52:
             raise DealError("a deal uses each of the 52 cards exactly once")

@@ -46,7 +46,12 @@ class Resign:
 Move = Play | Draw | Undo | Restart | Resign
 
 ACTIONS: tuple[str, ...] = ("play", "draw", "undo", "restart", "resign")
-_SIMPLE_MOVES: dict[str, Move] = {"draw": Draw(), "undo": Undo(), "restart": Restart(), "resign": Resign()}
+_SIMPLE_MOVES: dict[str, Move] = {
+    "draw": Draw(),
+    "undo": Undo(),
+    "restart": Restart(),
+    "resign": Resign(),
+}
 MAX_POSITIONS = 51
 
 
@@ -126,7 +131,9 @@ class State:
 
     def fits(self, position: int) -> bool:
         top = self.position.waste_top
-        return self.rules.fits(self.deal.layout_cards[position].rank, None if top is None else top.rank)
+        return self.rules.fits(
+            self.deal.layout_cards[position].rank, None if top is None else top.rank
+        )
 
     def playable(self) -> tuple[int, ...]:
         """Free layout positions whose card fits the waste, in position order."""
@@ -168,7 +175,9 @@ class State:
 def new_game(deal: Deal, rules: Rules) -> State:
     """The game at the deal: nothing played, nothing drawn, `moves` and `seq` at 0."""
     if deal.start != rules.start:
-        raise RuleError(f"this deal is dealt for a {deal.start} start, the rules want {rules.start}")
+        raise RuleError(
+            f"this deal is dealt for a {deal.start} start, the rules want {rules.start}"
+        )
     return State(deal, rules, Position(0, 0, deal.waste))
 
 
@@ -189,16 +198,34 @@ def apply(state: State, move: Move) -> State:
             _check_play(state, p)
             card = state.deal.layout_cards[p]
             after = Position(position.removed | 1 << p, position.drawn, card)
-            return replace(state, position=after, history=(*state.history, position), moves=state.moves + 1, seq=seq)
+            return replace(
+                state,
+                position=after,
+                history=(*state.history, position),
+                moves=state.moves + 1,
+                seq=seq,
+            )
         case Draw():
             if state.stock_left == 0:
                 raise RuleError("the stock is empty")
             after = Position(position.removed, position.drawn + 1, state.deal.stock[position.drawn])
-            return replace(state, position=after, history=(*state.history, position), moves=state.moves + 1, seq=seq)
+            return replace(
+                state,
+                position=after,
+                history=(*state.history, position),
+                moves=state.moves + 1,
+                seq=seq,
+            )
         case Undo():
             if not state.history:
                 raise RuleError("there is nothing to undo")
-            return replace(state, position=state.history[-1], history=state.history[:-1], moves=state.moves + 1, seq=seq)
+            return replace(
+                state,
+                position=state.history[-1],
+                history=state.history[:-1],
+                moves=state.moves + 1,
+                seq=seq,
+            )
         case Restart():
             return replace(state, position=Position(0, 0, state.deal.waste), history=(), seq=seq)
         case Resign():
@@ -219,7 +246,9 @@ def _check_play(state: State, p: int) -> None:
     if not state.fits(p):
         card = state.deal.layout_cards[p]
         top = state.position.waste_top
-        raise RuleError(f"{card.token} does not fit on {top.token if top else 'the waste'}: it must be one rank above or below")
+        raise RuleError(
+            f"{card.token} does not fit on {top.token if top else 'the waste'}: it must be one rank above or below"
+        )
 
 
 def replay(deal: Deal, rules: Rules, moves: Iterable[Move]) -> State:
@@ -243,10 +272,14 @@ def parse_move(data: object, *, layout: Layout | None = None) -> Move:
         if data in _SIMPLE_MOVES:
             return _SIMPLE_MOVES[data]
         if data == "play":
-            raise RuleError('a play needs a position: send {"action": "play", "position": <number>}')
+            raise RuleError(
+                'a play needs a position: send {"action": "play", "position": <number>}'
+            )
         raise RuleError(f"unknown action {data[:40]!r}: use one of {', '.join(ACTIONS)}")
     if not isinstance(data, Mapping):
-        raise RuleError('a move is an object such as {"action": "play", "position": 12} or {"action": "draw"}')
+        raise RuleError(
+            'a move is an object such as {"action": "play", "position": 12} or {"action": "draw"}'
+        )
     if "action" not in data:
         raise RuleError(f'a move needs an "action": one of {", ".join(ACTIONS)}')
     action = data["action"]
@@ -264,7 +297,9 @@ def parse_move(data: object, *, layout: Layout | None = None) -> Move:
         raise RuleError(f"a position is a whole number, not {type(position).__name__}")
     size = MAX_POSITIONS if layout is None else layout.size
     if not 0 <= position < size:
-        raise RuleError(f"there is no position {position} in this layout: positions run from 0 to {size - 1}")
+        raise RuleError(
+            f"there is no position {position} in this layout: positions run from 0 to {size - 1}"
+        )
     return Play(position)
 
 

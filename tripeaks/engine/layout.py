@@ -46,19 +46,27 @@ class Layout:
         if len(set(slots)) != len(slots):
             raise LayoutError(f"layout {self.name!r} puts two cards in one place")
         covered_by = tuple(
-            tuple(j for j, above in enumerate(slots) if above.z > below.z and _overlaps(above, below))
+            tuple(
+                j for j, above in enumerate(slots) if above.z > below.z and _overlaps(above, below)
+            )
             for below in slots
         )
         for i, below in enumerate(slots):
             for j, other in enumerate(slots):
                 if i != j and other.z == below.z and _overlaps(other, below):
-                    raise LayoutError(f"layout {self.name!r}: positions {i} and {j} overlap on one level")
+                    raise LayoutError(
+                        f"layout {self.name!r}: positions {i} and {j} overlap on one level"
+                    )
         if not any(not c for c in covered_by):
             raise LayoutError(f"layout {self.name!r} has no free card at the start")
-        covers = tuple(tuple(i for i, above in enumerate(covered_by) if j in above) for j in range(len(slots)))
+        covers = tuple(
+            tuple(i for i, above in enumerate(covered_by) if j in above) for j in range(len(slots))
+        )
         object.__setattr__(self, "covered_by", covered_by)
         object.__setattr__(self, "covers", covers)
-        object.__setattr__(self, "cover_masks", tuple(sum(1 << c for c in above) for above in covered_by))
+        object.__setattr__(
+            self, "cover_masks", tuple(sum(1 << c for c in above) for above in covered_by)
+        )
 
     @property
     def size(self) -> int:

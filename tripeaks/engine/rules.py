@@ -42,11 +42,23 @@ class Rules:
     @classmethod
     def from_key(cls, key: str) -> Rules:
         parts = key.strip().lower().split("-")
-        if len(parts) not in (2, 3) or parts[0] not in ("wrap", "nowrap") or parts[1] not in ("open", "closed"):
-            raise RulesError(f"{key!r} is not a rule set: use wrap-closed, wrap-open, nowrap-closed or nowrap-open")
+        if (
+            len(parts) not in (2, 3)
+            or parts[0] not in ("wrap", "nowrap")
+            or parts[1] not in ("open", "closed")
+        ):
+            raise RulesError(
+                f"{key!r} is not a rule set: use wrap-closed, wrap-open, nowrap-closed or nowrap-open"
+            )
         if len(parts) == 3 and parts[2] != "empty":
             raise RulesError(f"{key!r} is not a rule set: the only start suffix is -empty")
-        return cls(wrap=parts[0] == "wrap", open=parts[1] == "open", start="empty" if len(parts) == 3 else "waste")
+        return cls(
+            wrap=parts[0] == "wrap",
+            open=parts[1] == "open",
+            start="empty" if len(parts) == 3 else "waste",
+        )
 
 
-CLASSIC_RULE_SETS: tuple[Rules, ...] = tuple(Rules(wrap=w, open=o) for w in (True, False) for o in (False, True))
+CLASSIC_RULE_SETS: tuple[Rules, ...] = tuple(
+    Rules(wrap=w, open=o) for w in (True, False) for o in (False, True)
+)

@@ -38,7 +38,9 @@ class Score:
 def score_breakdown(state: State, elapsed_seconds: float) -> Score:
     """The parts of the score of `state` after `elapsed_seconds` on the server's clock."""
     if not math.isfinite(elapsed_seconds) or elapsed_seconds < 0:
-        raise ValueError(f"elapsed time must be a finite number of seconds, at least 0, not {elapsed_seconds!r}")
+        raise ValueError(
+            f"elapsed time must be a finite number of seconds, at least 0, not {elapsed_seconds!r}"
+        )
     cards = CARD_POINTS * state.position.removed.bit_count()
     if state.status != "won":
         return Score(cards, 0, 0)
@@ -63,4 +65,3 @@ def longest_streak(state: State) -> int:
         else:
             run = 0
     return best
-

@@ -138,7 +138,9 @@ class _Tables:
         )
 
 
-def _dfs(tab: _Tables, limit: int | None = None, lost: dict[int, int] | None = None) -> list[int] | None:
+def _dfs(
+    tab: _Tables, limit: int | None = None, lost: dict[int, int] | None = None
+) -> list[int] | None:
     """A winning line (internal codes) by depth-first search, or None if there is none.
 
     `limit`: draw at most up to that many stock cards in all (default: the whole stock).

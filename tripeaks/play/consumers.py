@@ -17,6 +17,7 @@ from tripeaks.play.errors import PlayError
 from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
 from tripeaks.play.socket_moves import SocketGame
 from tripeaks.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
+from tripeaks.socket_sessions import SessionSocket
 
 MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
@@ -39,7 +40,9 @@ def _plain_move(message: dict[str, Any]) -> dict[str, Any] | None:
     """A well-formed move as the serializer would pass it, or None to let the serializer word
     what is wrong. Nearly every frame is well formed: checking it here costs a fraction of DRF."""
     seq, action, position = message.get("seq"), message.get("action"), message.get("position")
-    if len(message) > 3 or type(seq) is not int or seq < 0 or action not in services.ACTIONS:
+    if len(message) > 3 or type(seq) is not int or seq < 0:
+        return None
+    if type(action) is not str or action not in services.ACTIONS:  # (a list is unhashable)
         return None
     if action == "play" and (type(position) is not int or not 0 <= position <= 51):
         return None
@@ -48,7 +51,7 @@ def _plain_move(message: dict[str, Any]) -> dict[str, Any] | None:
     return {"seq": seq, "action": action, "position": position}
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
     game_id: str
     group: str
     moves: SocketGame
@@ -75,6 +78,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
+        # Signing out closes this socket (tripeaks/socket_sessions.py).
+        if not await self.join_session_groups():
+            return
         self.moves = SocketGame(self.game_id, user)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
@@ -95,6 +101,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "view", "game": view})
 
     async def disconnect(self, code: int) -> None:
+        await self.leave_session_groups()
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

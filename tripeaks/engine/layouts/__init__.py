@@ -13,4 +13,6 @@ def get_layout(name: str) -> Layout:
     try:
         return LAYOUTS[name]
     except KeyError:
-        raise LayoutError(f"no layout named {name!r}; there are {len(LAYOUTS)}, such as {DEFAULT_LAYOUT!r}") from None
+        raise LayoutError(
+            f"no layout named {name!r}; there are {len(LAYOUTS)}, such as {DEFAULT_LAYOUT!r}"
+        ) from None

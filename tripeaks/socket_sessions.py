@@ -1,0 +1,117 @@
+"""Sockets end with the session that opened them.
+
+Every signed-in socket (the game socket, the live board) joins two channel-layer groups when it
+opens: one for its session (``session_group``, named after a digest of the session key, never the
+key itself) and one for its player (``user_group``). Sending ``socket.end`` to a group closes its
+sockets with code 4401 within the channel layer's delivery time (milliseconds over Redis):
+
+- ``close_sockets_of_session(key)``: closes the sockets of that session, on every server
+  process; ``accounts.socket_receivers`` calls it on signing out (``user_logged_out``) and for
+  every session that ``accounts.signals.access_ended`` names (a password change or reset, ending
+  sessions, a deletion);
+- ``close_sockets_of_user(user_id, except_session=key)``: every socket of a player, except those
+  of one session. For ending the *other* sessions (a password change): pass the session key the
+  sockets were opened with, i.e. read it before ``update_session_auth_hash()``, which gives the
+  session a new key.
+
+Sockets authenticate with the session cookie only (API tokens open no socket), so revoking a
+token has no socket to close.
+
+Consumers use ``SessionSocket``: ``await self.join_session_groups()`` once signed in (it also
+closes the race with a sign-out that happened while the socket was opening), ``await
+self.leave_session_groups()`` in ``disconnect``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+log = logging.getLogger("tripeaks.sockets")
+
+CLOSE_SESSION_ENDED = 4401
+
+
+def session_digest(session_key: str) -> str:
+    return hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def session_group(session_key: str) -> str:
+    return f"session.{session_digest(session_key)}"
+
+
+def user_group(user_id: Any) -> str:
+    return f"user.{user_id}"
+
+
+def _send(group: str, event: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, event)
+    except Exception:  # best effort: a channel layer outage must not fail the sign-out
+        log.warning("could not reach the sockets of %s", group.split(".")[0], exc_info=True)
+
+
+def close_sockets_of_session(session_key: str | None) -> None:
+    """Close every socket opened with this session, on every server process."""
+    if session_key:
+        _send(session_group(session_key), {"type": "socket.end"})
+
+
+def close_sockets_of_user(user_id: Any, *, except_session: str | None = None) -> None:
+    """Close every socket of this player, but those opened with `except_session` (a key)."""
+    event: dict[str, Any] = {"type": "socket.end"}
+    if except_session:
+        event["except_session"] = session_digest(except_session)
+    _send(user_group(user_id), event)
+
+
+class SessionSocket:
+    """Mixin for an ``AsyncWebsocketConsumer`` whose sockets end with their session."""
+
+    scope: dict[str, Any]
+    channel_layer: Any
+    channel_name: str
+    close: Callable[..., Awaitable[None]]  # AsyncWebsocketConsumer's
+    _session_groups: tuple[str, ...] = ()
+    _session_digest: str | None = None
+
+    async def join_session_groups(self) -> bool:
+        """Join the socket's session and player groups. False (and the socket closed) when the
+        session ended while the socket was opening."""
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            return True
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None) if session is not None else None
+        groups = [user_group(user.pk)]
+        if key:
+            groups.append(session_group(key))
+            self._session_digest = session_digest(key)
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self._session_groups = tuple(groups)
+        # A sign-out between the handshake's session lookup and the joins above sent its close
+        # to nobody: look again now that this socket would hear it.
+        if key and session is not None and not await database_sync_to_async(session.exists)(key):
+            await self.close(code=CLOSE_SESSION_ENDED)
+            return False
+        return True
+
+    async def leave_session_groups(self) -> None:
+        for group in self._session_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self._session_groups = ()
+
+    async def socket_end(self, event: dict[str, Any]) -> None:
+        if event.get("except_session") and event["except_session"] == self._session_digest:
+            return
+        await self.close(code=CLOSE_SESSION_ENDED)
