@@ -54,6 +54,12 @@ class DailyQuery(PageQuery):
     date = serializers.DateField(
         required=False, help_text="The deal day, YYYY-MM-DD (default: today, Asia/Kathmandu)."
     )
+    board = serializers.ChoiceField(
+        choices=sorted(selectors.DAILY_BOARDS),
+        required=False,
+        default="first",
+        help_text="`first`: each player's first try (ranked, default); `best`: their best run.",
+    )
 
 
 class NumberedQuery(PageQuery):
@@ -116,11 +122,23 @@ class DailyBoardView(APIView):
         record = selectors.daily_record(day, query["rules"])
         try:
             page = selectors.deal_board(
-                record, limit=query["limit"], cursor=query.get("cursor"), viewer=request.user
+                record,
+                limit=query["limit"],
+                cursor=query.get("cursor"),
+                viewer=request.user,
+                board=query["board"],
             )
         except selectors.BadCursor as error:
             raise _cursor_error(error) from None
-        return Response(_page_body(page, kind="daily", date=day.isoformat(), rules=query["rules"]))
+        return Response(
+            _page_body(
+                page,
+                kind="daily",
+                date=day.isoformat(),
+                rules=query["rules"],
+                ranking=query["board"],
+            )
+        )
 
 
 class NumberedBoardView(APIView):
@@ -211,7 +229,7 @@ class PlayerStatsView(APIView):
         user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
         if user is None:
             raise NotFound("no such player")
-        return Response(selectors.player_stats(user))
+        return Response(selectors.player_stats(user, owner=user.pk == request.user.pk))
 
 
 class MyStatsView(APIView):

@@ -87,6 +87,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Fair play: a long-lived device id (leaderboard/devices.py).
+    "leaderboard.devices.device_cookie_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: see its docstring.
@@ -293,11 +295,12 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "game_start_address": env.str("THROTTLE_GAME_STARTS_ADDRESS", default="300/min"),
 }
 
-# Fair play: a finished ranked run that averaged fewer milliseconds a move than this (measured
-# from its move log's server timestamps, over at least FAIR_PLAY_MIN_MOVES moves) is held off the
-# boards and flagged for staff. 0 switches the check off.
-FAIR_PLAY_MIN_MS_PER_MOVE: int = env.int("FAIR_PLAY_MIN_MS_PER_MOVE", default=150)
-FAIR_PLAY_MIN_MOVES: int = env.int("FAIR_PLAY_MIN_MOVES", default=10)
+# Fair play: a finished ranked run whose think times (from its move log's server timestamps) no
+# human produces is held off the boards and flagged for staff (docs/fair-play.md). False: off.
+FAIR_PLAY_TIMING_CHECK: bool = env.bool("FAIR_PLAY_TIMING_CHECK", default=True)
+# A board run by an account that shares a device (cookie id) or a public network address with
+# another account that played the deal today is held for staff review. False: off.
+FAIR_PLAY_HOLD_SHARED: bool = env.bool("FAIR_PLAY_HOLD_SHARED", default=True)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "TriPeaks Online API",
