@@ -18,8 +18,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaderboard import selectors, services
-from leaderboard.models import ALL_RULES, Result
+from leaderboard import review, selectors, services
+from leaderboard.models import ALL_RULES
 from tripeaks.dealday import deal_day
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules, RulesError
@@ -271,22 +271,21 @@ class RemoveFromBoardsView(APIView):
 
 
 class FlaggedRunsView(APIView):
-    """Staff only: the latest runs held off the boards for their timing."""
+    """Staff only: the latest runs waiting for review (held or flagged), with why."""
 
     permission_classes = [IsAdminUser]
 
     @extend_schema(
         responses={
-            200: OpenApiResponse(description="`results`: the 100 latest flagged runs"),
+            200: OpenApiResponse(
+                description="`results`: the 100 latest runs waiting for review, each with"
+                " `held`, `flagged` and `reason` (why it was held or flagged)"
+            ),
             403: OpenApiResponse(description="Not staff"),
         }
     )
     def get(self, request: Request) -> Response:
-        flagged = (
-            Result.objects.filter(flagged=True)
-            .select_related("player")
-            .order_by("-finished_at")[:100]
-        )
+        flagged = review.pending()[:100]
         return Response(
             {
                 "results": [
@@ -294,7 +293,10 @@ class FlaggedRunsView(APIView):
                     | {
                         "player": selectors.player_payload(result.player),
                         "game": str(result.game_id),
-                        "reason": result.flag_reason,
+                        "flagged": result.flagged,
+                        "reason": "; ".join(
+                            why for why in (result.hold_reason, result.flag_reason) if why
+                        ),
                     }
                     for result in flagged
                 ]
