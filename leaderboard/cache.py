@@ -120,6 +120,23 @@ def rank(line: Any) -> int | None:
     return int(position) + 1
 
 
+def size(line: Any) -> int | None:
+    """How many lines the line's board has, from its set when it is ready, else None."""
+    redis = client()
+    if redis is None:
+        return None
+    zset, _, ready, _ = keys(line.deal_id, board_of(line))
+    try:
+        with redis.pipeline(transaction=False) as pipe:
+            pipe.exists(ready)
+            pipe.zcard(zset)
+            is_ready, count = pipe.execute()
+    except Exception:  # best-effort: PostgreSQL stays the truth
+        log.warning("board cache unreachable", extra={"deal": line.deal_id}, exc_info=True)
+        return None
+    return int(count) if is_ready else None
+
+
 def is_ready(deal_id: int, board: str = "best") -> bool:
     redis = client()
     try:

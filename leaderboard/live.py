@@ -1,4 +1,5 @@
-"""Live daily boards: a Channels group per rule set; best-effort, after commit.
+"""Live daily boards: a Channels group per rule set; best-effort, after commit. The live board
+is the ranked one: each player's first try (``FirstTry``); best runs are read over REST.
 
 The database is the truth and the channel layer is at-most-once: every message carries the
 board's ``version`` (bumped on every change of the board, in the same transaction), so a client
@@ -16,8 +17,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from leaderboard.models import DealBest, DealRecord
-from leaderboard.standing import Standing
+from leaderboard import cache
+from leaderboard.models import BoardLine, DealRecord
 
 log = logging.getLogger("tripeaks.events")
 
@@ -29,19 +30,26 @@ def daily_group(rules_key: str) -> str:
     return f"leaderboard-daily-{rules_key}"
 
 
-def update_message(line: DealBest, standing: Standing | None = None) -> dict[str, Any] | None:
-    """The board's update for `line`: from what its finish learnt, else read again."""
+def update_message(line: BoardLine, version: int | None = None) -> dict[str, Any] | None:
+    """The first-try board's update for `line` (a FirstTry): with the deal record's `version` its
+    finish learnt (every first try is a new line of the best-run board too, which bumps it), else
+    read again. The version also moves when a practice run betters a best line: a watcher then
+    sees a gap and syncs, which is harmless."""
     from leaderboard.selectors import _lines, line_payload, rank_of_line
 
-    if standing is not None and standing.version is not None and standing.rank is not None:
-        day, version, total, rank = line.result.day, standing.version, standing.lines, standing.rank
+    model = type(line)
+    if version is not None:
+        day = line.result.day
     else:
-        fresh = _lines(line.deal_id, line.mode).filter(pk=line.pk).first()
+        fresh = _lines(line.deal_id, line.mode, model).filter(pk=line.pk).first()
         record = DealRecord.objects.filter(deal_id=line.deal_id).first()
         if fresh is None or record is None:
             return None
-        line, day, version, total = fresh, record.day, record.version, record.lines
-        rank = rank_of_line(fresh)
+        line, day, version = fresh, record.day, record.version
+    rank = rank_of_line(line)
+    total = cache.size(line)
+    if total is None:
+        total = _lines(line.deal_id, line.mode, model).count()
     return {
         "type": "update",
         "date": day.isoformat() if day else None,
@@ -52,15 +60,11 @@ def update_message(line: DealBest, standing: Standing | None = None) -> dict[str
     }
 
 
-def broadcast_line(line: DealBest, standing: Standing | None = None) -> None:
-    """Tell everyone watching the daily board of this rule set that `line` changed; the line's
-    rank is kept in `standing` for the game-over view."""
+def broadcast_line(line: BoardLine, version: int | None = None) -> None:
+    """Tell everyone watching the daily board of this rule set that `line` (a first try) is on
+    it."""
     try:
-        if standing is not None:
-            from leaderboard.selectors import rank_of_line
-
-            standing.rank = rank_of_line(line)
-        message = update_message(line, standing)
+        message = update_message(line, version)
         layer = get_channel_layer()
         if message is None or layer is None:
             return

@@ -115,14 +115,14 @@ def record_result(*, game: Game) -> Result:
     result.standing = Standing(stats=_count_in_stats(result, stats))
     if result.mode in BOARD_MODES and result.on_boards:
         if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY:
-            first = FirstTry.objects.create(
+            # Its live update goes out with the best line's, once the record has its version.
+            result.standing.first_try = FirstTry.objects.create(
                 player_id=result.player_id,
                 deal_id=result.deal_id,
                 mode=result.mode,
                 rules_key=result.rules_key,
                 **_line_fields(result),
             )
-            transaction.on_commit(lambda: cache.merge_line(first))
         _rank(result, result.standing, game)
     return result
 
@@ -428,13 +428,26 @@ def _best_sql() -> tuple[str, list[Col]]:
 
 
 def _after_commit(standing: Standing) -> None:
+    """Best-effort: the lines into their boards' rank sets; the line's rank for the game-over view;
+    a first try to the watchers of the live daily board (which shows first tries: practice runs
+    change only the best-run board, read over REST)."""
     line = standing.line
     assert line is not None
     cache.merge_line(line)
-    if line.mode == "daily":
-        from leaderboard.live import broadcast_line
+    if line.mode != "daily":
+        return
+    from leaderboard.live import broadcast_line
+    from leaderboard.selectors import rank_of_line
 
-        broadcast_line(line, standing)
+    try:
+        standing.rank = rank_of_line(line)
+    except Exception:  # best-effort: the view reads the rank again
+        log.warning("could not rank a line", extra={"deal": line.deal_id}, exc_info=True)
+    if standing.first_try is not None:
+        if type(line).player.is_cached(line):
+            standing.first_try.player = line.player
+        cache.merge_line(standing.first_try)
+        broadcast_line(standing.first_try, version=standing.version)
 
 
 # --------------------------------------------------------------------------- hiding a run
