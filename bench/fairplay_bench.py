@@ -87,6 +87,22 @@ def main() -> None:
         all_caught &= caught == args.cheats
         print(f"  {name:<42} caught {caught:,} of {args.cheats:,} = {caught / args.cheats:.1%}")
     print(f"  catch rate goal 100% -> {'met' if all_caught else 'NOT met'}")
+
+    # What if real players are faster or steadier than the model? (10,000 runs each)
+    print("\nsensitivity: false positives if the honest population differs from the model")
+    for label, pace, sigma in (
+        ("as modelled", model.PACE_MEDIAN_MS, 1.0),
+        ("all players 25% faster", model.PACE_MEDIAN_MS * 0.75, 1.0),
+        ("all players 40% faster", model.PACE_MEDIAN_MS * 0.6, 1.0),
+        ("move times 25% steadier", model.PACE_MEDIAN_MS, 0.75),
+        ("25% faster and 25% steadier", model.PACE_MEDIAN_MS * 0.75, 0.75),
+    ):
+        runs = 10_000
+        wrong = sum(
+            bool(model.verdict(model.honest_run(rng, pace_median_ms=pace, sigma_scale=sigma)))
+            for _ in range(runs)
+        )
+        print(f"  {label:<30} {wrong / runs:.2%}")
     # The fastest plausible human, for the record: 1 in 1,000 players' median pace.
     print(
         f"\n(1 in 1,000 players' median pace: {model.PACE_MEDIAN_MS * math.exp(-3.09 * model.PACE_SIGMA):.0f} ms)"

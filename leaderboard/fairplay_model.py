@@ -112,10 +112,17 @@ MOTOR_FLOOR_MS = (120.0, 200.0)  # the fastest a player can click again, per pla
 MOVES = (20, 60)  # timed moves in a run (a classic daily: 28 plays and up to 23 draws)
 
 
-def honest_run(rng: random.Random, moves: int | None = None) -> list[float]:
-    """One honest run's think times in ms."""
-    pace = PACE_MEDIAN_MS * math.exp(rng.gauss(0.0, PACE_SIGMA))
-    sigma = rng.uniform(*MOVE_SIGMA)
+def honest_run(
+    rng: random.Random,
+    moves: int | None = None,
+    *,
+    pace_median_ms: float = PACE_MEDIAN_MS,
+    sigma_scale: float = 1.0,
+) -> list[float]:
+    """One honest run's think times in ms (`pace_median_ms` and `sigma_scale`: the bench's
+    what-if, a population faster or steadier than the model says)."""
+    pace = pace_median_ms * math.exp(rng.gauss(0.0, PACE_SIGMA))
+    sigma = rng.uniform(*MOVE_SIGMA) * sigma_scale
     decisions = rng.uniform(*DECISION_SHARE)
     floor = rng.uniform(*MOTOR_FLOOR_MS)
     count = moves if moves is not None else rng.randint(*MOVES)

@@ -11,10 +11,13 @@ this order so two finishing games never deadlock:
    takes turns on that row, so it is held as briefly as possible).
 
 Each statement is a round trip that, under load, waits for the thread to run again, so a ranked
-finish of a returning player makes six: lock their statistics rows (the same query says whether
-staff took them off the boards, which the result must say, hence the lock before it is stored, and
-how the game was timed, from its move log), insert the result, update both statistics rows (one
-statement), read their line on the deal's board, write it, settle the deal's record.
+finish of a returning player makes six: lock their statistics rows (the same query asks what fair
+play must know before the result is stored, hence the lock first: whether staff took them off the
+boards, whether this is their first try at the deal, whether they took a hint on it, whether
+another account played it today from their device or address, and the move log's timing: see
+``fairplay``), insert the result, update both statistics rows (one statement), read their line on
+the deal's board, write it, settle the deal's record. A daily first try writes its first-try line
+too (one more statement, once per player and deal).
 
 What happens after commit is best-effort (the channel layer and the Redis rank cache): a failure
 there is logged and never fails the finishing move.
