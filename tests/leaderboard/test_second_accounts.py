@@ -194,3 +194,15 @@ def test_the_fair_play_page_says_the_rules_in_plain_words(client: Client) -> Non
     page = response.content.decode()
     for words in ("first try", "hint", "One clock", "held for review", "All-time boards"):
         assert words in page
+
+
+@pytest.mark.parametrize("forwarded", ["not an address", "1.2.3.4.5", "\x00", "::ffff:zz", " "])
+def test_a_forged_client_address_is_not_stored_and_is_no_500(
+    make_user: Any, settings: Any, forwarded: str
+) -> None:
+    settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {"NUM_PROXIES": 1}
+    api = APIClient(HTTP_X_FORWARDED_FOR=forwarded)
+    api.force_login(make_user("forger"))
+    response = api.post("/api/games", {"mode": "daily"}, format="json")
+    assert response.status_code == 201, response.content
+    assert Game.objects.get(pk=response.json()["id"]).address is None

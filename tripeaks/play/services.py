@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import ipaddress
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -116,7 +117,7 @@ def start_game(
             running_since=now,
             ranking=_ranking(user.pk, deal),
             device=device[:64],
-            address=address or None,
+            address=_ip_or_none(address),
         )
     if deal.winnable is None:
         transaction.on_commit(lambda: _queue_solve(deal.pk))
@@ -125,6 +126,15 @@ def start_game(
         extra={"game": str(game.id), "user": user.pk, "mode": mode, "rules": rules.key},
     )
     return game
+
+
+def _ip_or_none(address: str | None) -> str | None:
+    """An address as the database stores it, or None for anything that is not one (a forged
+    X-Forwarded-For when NUM_PROXIES trusts it, a unix socket's peer)."""
+    try:
+        return str(ipaddress.ip_address((address or "").strip()))
+    except ValueError:
+        return None
 
 
 def _ranking(player_id: int, deal: Deal) -> str:
