@@ -17,8 +17,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from leaderboard import cache
-from leaderboard.models import BoardLine, DealRecord
+from leaderboard.models import DealRecord, FirstTry
 
 log = logging.getLogger("tripeaks.events")
 
@@ -30,26 +29,28 @@ def daily_group(rules_key: str) -> str:
     return f"leaderboard-daily-{rules_key}"
 
 
-def update_message(line: BoardLine, version: int | None = None) -> dict[str, Any] | None:
-    """The first-try board's update for `line` (a FirstTry): with the deal record's `version` its
-    finish learnt (every first try is a new line of the best-run board too, which bumps it), else
-    read again. The version also moves when a practice run betters a best line: a watcher then
-    sees a gap and syncs, which is harmless."""
-    from leaderboard.selectors import _lines, line_payload, rank_of_line
+def update_message(
+    line: FirstTry,
+    version: int | None = None,
+    rank: int | None = None,
+    total: int | None = None,
+) -> dict[str, Any] | None:
+    """The first-try board's update for `line` (a FirstTry): with the deal record's `version`,
+    the line's `rank` and the board's `total` its finish learnt (every first try is a new line of
+    the best-run board too, which bumps the version), else read again. The version also moves when
+    a practice run betters a best line: a watcher then sees a gap and syncs, which is harmless."""
+    from leaderboard.selectors import _lines, first_try_standing, line_payload
 
-    model = type(line)
     if version is not None:
         day = line.result.day
     else:
-        fresh = _lines(line.deal_id, line.mode, model).filter(pk=line.pk).first()
+        fresh = _lines(line.deal_id, line.mode, type(line)).filter(pk=line.pk).first()
         record = DealRecord.objects.filter(deal_id=line.deal_id).first()
         if fresh is None or record is None:
             return None
         line, day, version = fresh, record.day, record.version
-    rank = rank_of_line(line)
-    total = cache.size(line)
-    if total is None:
-        total = _lines(line.deal_id, line.mode, model).count()
+    if rank is None or total is None:
+        rank, total = first_try_standing(line)
     return {
         "type": "update",
         "date": day.isoformat() if day else None,
@@ -60,11 +61,16 @@ def update_message(line: BoardLine, version: int | None = None) -> dict[str, Any
     }
 
 
-def broadcast_line(line: BoardLine, version: int | None = None) -> None:
+def broadcast_line(
+    line: FirstTry,
+    version: int | None = None,
+    rank: int | None = None,
+    total: int | None = None,
+) -> None:
     """Tell everyone watching the daily board of this rule set that `line` (a first try) is on
     it."""
     try:
-        message = update_message(line, version)
+        message = update_message(line, version, rank, total)
         layer = get_channel_layer()
         if message is None or layer is None:
             return

@@ -25,6 +25,7 @@ from leaderboard import cache
 from leaderboard.boards import line_key, order_of
 from leaderboard.models import (
     ALL_RULES,
+    Attempt,
     BoardExclusion,
     BoardLine,
     DealBest,
@@ -166,6 +167,16 @@ def rank_of_line(line: BoardLine) -> int:
         .filter(TupleLessThan(Tuple(*columns), line_key(line.mode, line)))
     )
     return ahead.count() + 1
+
+
+def first_try_standing(line: FirstTry) -> tuple[int, int]:
+    """A first try's rank and its board's size: from the rank set when it is ready, else
+    counted."""
+    rank = rank_of_line(line)
+    total = cache.size(line)
+    if total is None:
+        total = _lines(line.deal_id, line.mode, FirstTry).count()
+    return rank, total
 
 
 def _queue_rebuild(deal_id: int, board: str = "best") -> None:
@@ -412,9 +423,19 @@ def result_for_game(game: Game, result: Result | None = None) -> dict[str, Any] 
         board=None,
         stats=None,
     )
+    payload["first_try"] = None
     if not result.ranked:
         return payload
     standing = result.standing or Standing()
+    if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY and result.on_boards:
+        # The ranked board: where this first try stands on it.
+        rank, lines_now = standing.first_try_rank, standing.first_try_lines
+        if rank is None or lines_now is None:
+            first = FirstTry.objects.filter(result_id=result.pk).first()
+            if first is not None:
+                rank, lines_now = first_try_standing(first)
+        if rank is not None:
+            payload["first_try"] = {"rank": rank, "lines": lines_now}
     if result.mode in ("daily", "numbered"):
         own, lines = standing.line, standing.lines
         if own is None:

@@ -440,17 +440,28 @@ def _after_commit(standing: Standing) -> None:
     if line.mode != "daily":
         return
     from leaderboard.live import broadcast_line
-    from leaderboard.selectors import rank_of_line
+    from leaderboard.selectors import first_try_standing, rank_of_line
 
     try:
         standing.rank = rank_of_line(line)
     except Exception:  # best-effort: the view reads the rank again
         log.warning("could not rank a line", extra={"deal": line.deal_id}, exc_info=True)
-    if standing.first_try is not None:
+    first = standing.first_try
+    if first is not None:
         if type(line).player.is_cached(line):
-            standing.first_try.player = line.player
-        cache.merge_line(standing.first_try)
-        broadcast_line(standing.first_try, version=standing.version)
+            first.player = line.player
+        cache.merge_line(first)
+        try:
+            standing.first_try_rank, standing.first_try_lines = first_try_standing(first)
+        except Exception:  # best-effort: the view reads them again
+            log.warning("could not rank a first try", extra={"deal": line.deal_id}, exc_info=True)
+            return
+        broadcast_line(
+            first,
+            version=standing.version,
+            rank=standing.first_try_rank,
+            total=standing.first_try_lines,
+        )
 
 
 # --------------------------------------------------------------------------- hiding a run

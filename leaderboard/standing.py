@@ -22,3 +22,6 @@ class Standing:
     rank: int | None = None
     # The run's line on the daily deal's first-try board, when it is the player's first try.
     first_try: FirstTry | None = None
+    # Its rank and the first-try board's size, once its set holds it (after commit).
+    first_try_rank: int | None = None
+    first_try_lines: int | None = None

@@ -59,6 +59,7 @@ def test_the_same_daily_deal_played_twice_keeps_the_first_try_and_betters_the_be
     assert first["ranking"] == "first-try" and "first try" in first["ranking_reason"]
     first = play(api, first, LOSS)
     assert first["result"]["attempt"] == "first-try"
+    assert first["result"]["first_try"] == {"rank": 1, "lines": 1}  # on the ranked board
     first_board = board(api)
     assert first_board["board"]["ranking"] == "first"
     assert lines(first_board) == [("ann", False, 1)]
@@ -67,6 +68,7 @@ def test_the_same_daily_deal_played_twice_keeps_the_first_try_and_betters_the_be
     assert again["ranking"] == "practice" and "Practice" in again["ranking_reason"]
     again = play(api, again, winning)
     assert again["status"] == "won" and again["result"]["attempt"] == "practice"
+    assert again["result"]["first_try"] is None
     assert again["result"]["board"]["this_run"] is True  # the best board's line
 
     assert board(api) == first_board | {"me": first_board["me"]}  # the first try stands

@@ -107,14 +107,15 @@ def start_game(
             ):
                 _resign(old, now)
         state = engine.new_game(deals.engine_deal(deal), rules)
+        shown = timezone.now()  # under the player's lock: their later start is later
         game = Game.objects.create(
             player=user,
             deal=deal,
             state=dump_state(state),
             cards_left=state.cards_left,
             score=score(state, 0),
-            created_at=now,
-            running_since=now,
+            created_at=shown,
+            running_since=shown,
             ranking=_ranking(user.pk, deal),
             device=device[:64],
             address=_ip_or_none(address),
