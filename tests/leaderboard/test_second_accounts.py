@@ -206,3 +206,17 @@ def test_a_forged_client_address_is_not_stored_and_is_no_500(
     response = api.post("/api/games", {"mode": "daily"}, format="json")
     assert response.status_code == 201, response.content
     assert Game.objects.get(pk=response.json()["id"]).address is None
+
+
+def test_the_admin_lists_held_runs_and_the_audit_trail_read_only(make_user: Any) -> None:
+    result, _ = held_run(make_user)
+    admin = Client()
+    admin.force_login(make_user("root", is_staff=True, is_superuser=True))
+    listed = admin.get("/admin/leaderboard/result/", {"held__exact": "1"})
+    assert listed.status_code == 200 and f"/admin/leaderboard/result/{result.pk}/" in (
+        listed.content.decode()
+    )
+    admin.post(f"/staff/review/{result.pk}/", {"decision": "hide", "reason": "audit me"})
+    trail = admin.get("/admin/leaderboard/runreview/")
+    assert trail.status_code == 200 and "audit me" in trail.content.decode()
+    assert admin.get("/admin/leaderboard/runreview/add/").status_code == 403
