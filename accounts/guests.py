@@ -3,7 +3,7 @@
 A guest is a ``User`` row with ``is_guest`` set, an unusable password and a made-up username
 (``guest.<hex>``: the dot keeps it out of reach of sign-up). The session cookie is the guest's
 only key. Guests play every deal under every rule; their results count in their own statistics
-but never on a public board (leaderboard.fairplay.excluded holds their runs off the deal boards,
+but never on a public board (the ``excluded`` answer of leaderboard.fairplay holds their runs off the deal boards,
 leaderboard.selectors.alltime_board leaves them out of the all-time boards).
 
 Signing up from a guest session turns the same row into an account (`claim_guest`): games,

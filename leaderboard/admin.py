@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from leaderboard.models import BoardExclusion, Result
+from leaderboard.models import BoardExclusion, Result, RunReview
 from leaderboard.services import remove_player_from_boards
 
 
@@ -26,9 +26,11 @@ class ResultAdmin(admin.ModelAdmin[Result]):
         "hidden",
         "flagged",
         "flag_reason",
+        "attempt",
+        "held",
         "finished_at",
     )
-    list_filter = ("flagged", "hidden", "mode", "won", "assisted")
+    list_filter = ("flagged", "held", "hidden", "attempt", "mode", "won", "assisted")
     search_fields = ("player__username",)
     readonly_fields = [field.name for field in Result._meta.fields]
     actions = ["remove_players_from_boards"]
@@ -55,4 +57,22 @@ class BoardExclusionAdmin(admin.ModelAdmin[BoardExclusion]):
     readonly_fields = ("player", "excluded_by", "created_at")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(RunReview)
+class RunReviewAdmin(admin.ModelAdmin[RunReview]):
+    """The audit trail of the review queue (/staff/review/): read only."""
+
+    list_display = ("at", "staff", "result", "decision", "reason")
+    list_filter = ("decision",)
+    readonly_fields = ("result", "staff", "decision", "reason", "at")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -19,8 +19,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaderboard import selectors, services
-from leaderboard.models import ALL_RULES, Result
+from leaderboard import review, selectors, services
+from leaderboard.models import ALL_RULES
 from tripeaks.dealday import deal_day
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules, RulesError
@@ -53,6 +53,12 @@ class PageQuery(serializers.Serializer[Any]):
 class DailyQuery(PageQuery):
     date = serializers.DateField(
         required=False, help_text="The deal day, YYYY-MM-DD (default: today, Asia/Kathmandu)."
+    )
+    board = serializers.ChoiceField(
+        choices=sorted(selectors.DAILY_BOARDS),
+        required=False,
+        default="first",
+        help_text="`first`: each player's first try (ranked, default); `best`: their best run.",
     )
 
 
@@ -116,11 +122,23 @@ class DailyBoardView(APIView):
         record = selectors.daily_record(day, query["rules"])
         try:
             page = selectors.deal_board(
-                record, limit=query["limit"], cursor=query.get("cursor"), viewer=request.user
+                record,
+                limit=query["limit"],
+                cursor=query.get("cursor"),
+                viewer=request.user,
+                board=query["board"],
             )
         except selectors.BadCursor as error:
             raise _cursor_error(error) from None
-        return Response(_page_body(page, kind="daily", date=day.isoformat(), rules=query["rules"]))
+        return Response(
+            _page_body(
+                page,
+                kind="daily",
+                date=day.isoformat(),
+                rules=query["rules"],
+                ranking=query["board"],
+            )
+        )
 
 
 class NumberedBoardView(APIView):
@@ -212,7 +230,7 @@ class PlayerStatsView(APIView):
         user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
         if user is None:
             raise NotFound("no such player")
-        return Response(selectors.player_stats(user))
+        return Response(selectors.player_stats(user, owner=user.pk == request.user.pk))
 
 
 class MyStatsView(APIView):
@@ -254,22 +272,21 @@ class RemoveFromBoardsView(APIView):
 
 
 class FlaggedRunsView(APIView):
-    """Staff only: the latest runs held off the boards for their timing."""
+    """Staff only: the latest runs waiting for review (held or flagged), with why."""
 
     permission_classes = [IsAdminUser]
 
     @extend_schema(
         responses={
-            200: OpenApiResponse(description="`results`: the 100 latest flagged runs"),
+            200: OpenApiResponse(
+                description="`results`: the 100 latest runs waiting for review, each with"
+                " `held`, `flagged` and `reason` (why it was held or flagged)"
+            ),
             403: OpenApiResponse(description="Not staff"),
         }
     )
     def get(self, request: Request) -> Response:
-        flagged = (
-            Result.objects.filter(flagged=True)
-            .select_related("player")
-            .order_by("-finished_at")[:100]
-        )
+        flagged = review.pending()[:100]
         return Response(
             {
                 "results": [
@@ -277,7 +294,10 @@ class FlaggedRunsView(APIView):
                     | {
                         "player": selectors.player_payload(result.player),
                         "game": str(result.game_id),
-                        "reason": result.flag_reason,
+                        "flagged": result.flagged,
+                        "reason": "; ".join(
+                            why for why in (result.hold_reason, result.flag_reason) if why
+                        ),
                     }
                     for result in flagged
                 ]

@@ -57,18 +57,30 @@ def _ttl() -> int:
     return int(getattr(settings, "LEADERBOARD_CACHE_TTL", 8 * 24 * 3600))
 
 
-def keys(deal_id: int) -> tuple[str, str, str, str]:
+BOARDS = ("best", "first")
+
+
+def board_of(line: Any) -> str:
+    """Which of a daily deal's boards a line is on: ``first`` (a FirstTry) or ``best``."""
+    from leaderboard.models import FirstTry
+
+    return "first" if isinstance(line, FirstTry) else "best"
+
+
+def keys(deal_id: int, board: str = "best") -> tuple[str, str, str, str]:
     """(sorted set, player -> member hash, ready flag, rebuild lock) of a board."""
     prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
-    base = f"{prefix}:lb:{deal_id}"
+    base = f"{prefix}:lb:{deal_id}" if board == "best" else f"{prefix}:lb:{deal_id}:{board}"
     return f"{base}:z", f"{base}:m", f"{base}:ready", f"{base}:lock"
 
 
-def merge(deal_id: int, pairs: Iterable[tuple[int, str]], redis: Any | None = None) -> None:
+def merge(
+    deal_id: int, pairs: Iterable[tuple[int, str]], redis: Any | None = None, board: str = "best"
+) -> None:
     redis = redis or client()
     if redis is None:
         return
-    zset, members, _, _ = keys(deal_id)
+    zset, members, _, _ = keys(deal_id, board)
     script = redis.register_script(_MERGE)
     batch: list[Any] = []
     for player_id, member in pairs:
@@ -81,9 +93,10 @@ def merge(deal_id: int, pairs: Iterable[tuple[int, str]], redis: Any | None = No
 
 
 def merge_line(line: Any) -> None:
-    """Best-effort: put one DealBest line into its board's set (after commit)."""
+    """Best-effort: put one line (DealBest or FirstTry) into its board's set (after commit)."""
     try:
-        merge(line.deal_id, [(line.player_id, redis_member(line.mode, line, line.player_id))])
+        member = redis_member(line.mode, line, line.player_id)
+        merge(line.deal_id, [(line.player_id, member)], board=board_of(line))
     except Exception:  # best-effort: PostgreSQL stays the truth
         log.warning("could not update the board cache", extra={"deal": line.deal_id}, exc_info=True)
 
@@ -93,7 +106,7 @@ def rank(line: Any) -> int | None:
     redis = client()
     if redis is None:
         return None
-    zset, _, ready, _ = keys(line.deal_id)
+    zset, _, ready, _ = keys(line.deal_id, board_of(line))
     try:
         with redis.pipeline(transaction=False) as pipe:
             pipe.exists(ready)
@@ -107,31 +120,49 @@ def rank(line: Any) -> int | None:
     return int(position) + 1
 
 
-def is_ready(deal_id: int) -> bool:
+def size(line: Any) -> int | None:
+    """How many lines the line's board has, from its set when it is ready, else None."""
+    redis = client()
+    if redis is None:
+        return None
+    zset, _, ready, _ = keys(line.deal_id, board_of(line))
+    try:
+        with redis.pipeline(transaction=False) as pipe:
+            pipe.exists(ready)
+            pipe.zcard(zset)
+            is_ready, count = pipe.execute()
+    except Exception:  # best-effort: PostgreSQL stays the truth
+        log.warning("board cache unreachable", extra={"deal": line.deal_id}, exc_info=True)
+        return None
+    return int(count) if is_ready else None
+
+
+def is_ready(deal_id: int, board: str = "best") -> bool:
     redis = client()
     try:
-        return bool(redis is not None and redis.exists(keys(deal_id)[2]))
+        return bool(redis is not None and redis.exists(keys(deal_id, board)[2]))
     except Exception:  # noqa: BLE001
         return False
 
 
-def rebuild(deal_id: int) -> int:
+def rebuild(deal_id: int, board: str = "best") -> int:
     """Merge every line of the board from PostgreSQL into the set, then mark it ready.
 
     Safe while results keep coming (merges commute); a lock keeps two rebuilds from racing for
     nothing. Returns the number of lines merged (-1 if another rebuild holds the lock).
     """
-    from leaderboard.models import DealBest
+    from leaderboard.models import DealBest, FirstTry
 
     redis = client()
     if redis is None:
         return 0
-    _, _, ready, lock = keys(deal_id)
+    _, _, ready, lock = keys(deal_id, board)
     if not redis.set(lock, "1", nx=True, ex=600):
         return -1
     try:
         lines = (
-            DealBest.objects.filter(deal_id=deal_id)
+            (FirstTry if board == "first" else DealBest)
+            .objects.filter(deal_id=deal_id)
             .only("mode", "lost", "cards_left", "moves", "time_ms", "finished_at", "result_id")
             .values_list(
                 "player_id",
@@ -154,7 +185,7 @@ def rebuild(deal_id: int) -> int:
                 row = _Row(lost, cards_left, moves, time_ms, finished_at, result_id)
                 yield player_id, redis_member(mode, row, player_id)
 
-        merge(deal_id, pairs(), redis)
+        merge(deal_id, pairs(), redis, board)
         redis.set(ready, "1", ex=_ttl())
         return count
     finally:
@@ -162,10 +193,10 @@ def rebuild(deal_id: int) -> int:
 
 
 def drop(deal_id: int) -> None:
-    """Forget a board's set (for example after a run is hidden); the next read rebuilds it."""
+    """Forget a deal's board sets (for example after a run is hidden); reads rebuild them."""
     redis = client()
     if redis is not None:
-        redis.delete(*keys(deal_id))
+        redis.delete(*(key for board in BOARDS for key in keys(deal_id, board)))
 
 
 class _Row:

@@ -115,9 +115,10 @@ class DailyBoardConsumer(SessionSocket, AsyncWebsocketConsumer):
 
         day = deal_day()
         record = daily_record(day, self.rules_key)
-        page = deal_board(record, viewer=self.scope.get("user"))
+        page = deal_board(record, viewer=self.scope.get("user"), board="first")
         return {
             "type": "board",
+            "board": "first",
             "date": day.isoformat(),
             "rules": self.rules_key,
             "version": record.version if record else 0,

@@ -1,90 +1,178 @@
-"""Fair play: runs whose timing no human can match are held off the boards and flagged for staff;
-staff can take a player off every board at once.
+"""Fair play on the finishing path (docs/fair-play.md): what ``record_result`` must know about a
+run before it stores it, asked as extra columns of the query that locks the player's statistics
+rows (which runs anyway, so none of this costs a round trip):
 
-The timing is measured from the move log's *server* timestamps (``Move.at``), so nothing the
-client sends can make a run look slower or faster than it was played.
+- ``excluded``: staff took the player off the boards, or the player is a guest (guests never
+  rank: their runs are held off the boards like an excluded player's, and stay so after the guest
+  signs up);
+- ``earlier``: the player already has a result on this deal (this run is practice, not their first
+  try; a game counts once its first move is made, and a player has one unfinished game at a time,
+  so their first game with a move is the first to finish);
+- ``seen_answer``: the player took a hint in a game on this deal (this one included): they never
+  rank on it again;
+- ``shared_device`` / ``shared_address``: another account that started a game on this deal today
+  from the same device (cookie id) or network address (a possible second account: held);
+- ``actions`` / ``ats``: the move log (server timestamps), for the think-time check.
 """
 
 from __future__ import annotations
 
 import functools
-from datetime import datetime
-from typing import Any
+import ipaddress
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import BooleanField, Field
+from django.db.models.expressions import Col
 
-TIMED_ACTIONS = ("play", "draw", "undo")
+from leaderboard import fairplay_model
+from tripeaks.dealday import day_start, deal_day
+
+if TYPE_CHECKING:
+    from tripeaks.play.models import Game
+
+ANSWERS = (
+    "excluded",
+    "earlier",
+    "seen_answer",
+    "shared_device",
+    "shared_address",
+    "actions",
+    "ats",
+)
 
 
-def timing(game_id: Any) -> tuple[str, list[Any]]:
-    """A finished game's timed moves as SQL columns, with their parameters: how many
-    (``timed_moves``), when the first and when the last was played (``first_timed_at``,
-    ``last_timed_at``: ``Move.at`` in ``seq`` order). ``record_result`` asks them in the query that
-    locks the player's statistics rows, which runs anyway; `timing_flag` reads the answers."""
-    from tripeaks.play.models import Move
+@dataclass(frozen=True)
+class Facts:
+    excluded: bool = False
+    earlier: bool = False
+    seen_answer: bool = False
+    shared_device: bool = False
+    shared_address: bool = False
+    flag_reason: str = ""
 
-    game = Move.game.field.get_db_prep_value(game_id, connection)
-    return _timing_sql(), [game, *TIMED_ACTIONS] * 3
+    @property
+    def hold_reason(self) -> str:
+        shared = [
+            what
+            for what, yes in (
+                ("device", self.shared_device),
+                ("network address", self.shared_address),
+            )
+            if yes
+        ]
+        if not shared:
+            return ""
+        return f"shares a {' and a '.join(shared)} with another account that played this deal today"
+
+
+class _ArrayField(Field[Any, Any]):
+    """A column the database driver already returns as a list (no conversion)."""
+
+    def get_internal_type(self) -> str:
+        return "ArrayField"
+
+
+def columns(game: Game) -> tuple[str, list[Any]]:
+    """The SQL of the answers (see the module's docstring) and their parameters."""
+    from tripeaks.play.models import Game
+
+    game_id = Game._meta.pk.get_db_prep_value(game.pk, connection)
+    today = day_start(deal_day())
+    params = [
+        game.player_id,
+        game.player_id,  # excluded (staff, guest)
+        game.player_id,
+        game.deal_id,  # earlier
+        game.player_id,
+        game.deal_id,  # seen_answer
+        game.deal_id,
+        game.player_id,
+        today,
+        game.device or None,  # shared_device
+        game.deal_id,
+        game.player_id,
+        today,
+        shared_address(game.address),
+        game_id,
+        game_id,  # actions, ats
+    ]
+    return _sql(), params
+
+
+def shared_address(address: str | None) -> str | None:
+    """The address to match other accounts' games by: a public one only. Behind a reverse proxy
+    that ``NUM_PROXIES`` does not describe, every client would seem to come from the proxy's
+    private address, and every run would be held."""
+    if not address:
+        return None
+    try:
+        return address if ipaddress.ip_address(address).is_global else None
+    except ValueError:
+        return None
 
 
 @functools.cache
-def _timing_sql() -> str:
-    from tripeaks.play.models import Move
-
-    quote = connection.ops.quote_name
-    game, action, seq, at = (
-        quote(field.column)
-        for field in (Move.game.field, Move.action.field, Move.seq.field, Move.at.field)
-    )
-    timed = (
-        f" FROM {quote(Move._meta.db_table)} m WHERE m.{game} = %s"
-        f" AND m.{action} IN ({', '.join(['%s'] * len(TIMED_ACTIONS))})"
-    )
+def answer_types() -> tuple[Col, ...]:
+    """What each answer column holds, for converting them as the ORM would."""
     return (
-        f"(SELECT COUNT(*){timed}) AS timed_moves,"
-        f" (SELECT m.{at}{timed} ORDER BY m.{seq} LIMIT 1) AS first_timed_at,"
-        f" (SELECT m.{at}{timed} ORDER BY m.{seq} DESC LIMIT 1) AS last_timed_at"
+        *(Col("x", BooleanField()) for _ in range(5)),
+        Col("x", _ArrayField()),
+        Col("x", _ArrayField()),
     )
 
 
-def timing_flag(moves: int | None, first: datetime | None, last: datetime | None) -> str:
-    """Why a finished game's timing (its `timing`) is not humanly possible, or "" when it is."""
-    floor_ms = settings.FAIR_PLAY_MIN_MS_PER_MOVE
-    if floor_ms <= 0 or first is None or last is None:
-        return ""
-    moves = moves or 0
-    if moves < max(2, settings.FAIR_PLAY_MIN_MOVES):
-        return ""
-    average_ms = (last - first).total_seconds() * 1000 / (moves - 1)
-    if average_ms >= floor_ms:
-        return ""
-    return f"{moves} moves at {average_ms:.0f} ms a move on average (under {floor_ms} ms)"
-
-
-def excluded(player_id: Any) -> tuple[str, list[Any]]:
-    """Whether staff took the player off the boards, or the player is a guest, as an SQL column
-    (``excluded``) with its parameters: ``record_result`` asks it in the query that locks the
-    player's statistics rows, which runs anyway."""
-    from leaderboard.models import BoardExclusion
-
-    player = BoardExclusion.player.field.get_db_prep_value(player_id, connection)
-    return _excluded_sql(), [player, player]
-
-
 @functools.cache
-def _excluded_sql() -> str:
-    from leaderboard.models import BoardExclusion
+def _sql() -> str:
+    from leaderboard.models import BoardExclusion, Result
+    from tripeaks.play.models import Game, Move
 
     quote = connection.ops.quote_name
-    player = quote(BoardExclusion.player.field.column)
-    table = quote(BoardExclusion._meta.db_table)
-    return f"(EXISTS (SELECT 1 FROM {table} x WHERE x.{player} = %s) OR {_guest_sql()}) AS excluded"
+    games, results, moves = (quote(model._meta.db_table) for model in (Game, Result, Move))
+    exclusions = quote(BoardExclusion._meta.db_table)
+    shared = (
+        f"EXISTS (SELECT 1 FROM {games} g WHERE g.deal_id = %s AND g.player_id <> %s"
+        " AND g.started_at IS NOT NULL AND g.started_at >= %s AND g.{column} = %s)"
+    )
+    log = f"FROM {moves} m WHERE m.game_id = %s"
+    return ", ".join(
+        [
+            f"(EXISTS (SELECT 1 FROM {exclusions} x WHERE x.player_id = %s) OR {_guest_sql()})"
+            " AS excluded",
+            f"EXISTS (SELECT 1 FROM {results} r WHERE r.player_id = %s AND r.deal_id = %s)"
+            " AS earlier",
+            f"EXISTS (SELECT 1 FROM {games} g WHERE g.player_id = %s AND g.deal_id = %s"
+            " AND g.hints > 0) AS seen_answer",
+            shared.replace("{column}", "device") + " AS shared_device",
+            shared.replace("{column}", "address") + " AS shared_address",
+            f"(SELECT array_agg(m.action ORDER BY m.seq) {log}) AS actions",
+            f"(SELECT array_agg(m.at ORDER BY m.seq) {log}) AS ats",
+        ]
+    )
+
+
+def facts(game: Game, answers: Sequence[Any]) -> Facts:
+    """What the answers of `columns` say about the finished `game`."""
+    excluded, earlier, seen_answer, shared_device, shared_address, actions, ats = answers
+    flag = ""
+    if settings.FAIR_PLAY_TIMING_CHECK and actions:
+        log = zip(actions, ats, strict=True)
+        flag = fairplay_model.verdict(fairplay_model.think_times(game.created_at, log))
+    hold = settings.FAIR_PLAY_HOLD_SHARED
+    return Facts(
+        excluded=bool(excluded),
+        earlier=bool(earlier),
+        seen_answer=bool(seen_answer) or game.assisted,
+        shared_device=hold and bool(shared_device),
+        shared_address=hold and bool(shared_address),
+        flag_reason=flag,
+    )
 
 
 def _guest_sql() -> str:
-    """Guests (accounts, issue 20) never rank: their runs are held off the boards like those of
-    an excluded player, and stay so after the guest signs up."""
     from django.contrib.auth import get_user_model
 
     user = get_user_model()

@@ -1,4 +1,5 @@
-"""Live daily boards: a Channels group per rule set; best-effort, after commit.
+"""Live daily boards: a Channels group per rule set; best-effort, after commit. The live board
+is the ranked one: each player's first try (``FirstTry``); best runs are read over REST.
 
 The database is the truth and the channel layer is at-most-once: every message carries the
 board's ``version`` (bumped on every change of the board, in the same transaction), so a client
@@ -16,8 +17,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from leaderboard.models import DealBest, DealRecord
-from leaderboard.standing import Standing
+from leaderboard.models import DealRecord, FirstTry
 
 log = logging.getLogger("tripeaks.events")
 
@@ -29,19 +29,28 @@ def daily_group(rules_key: str) -> str:
     return f"leaderboard-daily-{rules_key}"
 
 
-def update_message(line: DealBest, standing: Standing | None = None) -> dict[str, Any] | None:
-    """The board's update for `line`: from what its finish learnt, else read again."""
-    from leaderboard.selectors import _lines, line_payload, rank_of_line
+def update_message(
+    line: FirstTry,
+    version: int | None = None,
+    rank: int | None = None,
+    total: int | None = None,
+) -> dict[str, Any] | None:
+    """The first-try board's update for `line` (a FirstTry): with the deal record's `version`,
+    the line's `rank` and the board's `total` its finish learnt (every first try is a new line of
+    the best-run board too, which bumps the version), else read again. The version also moves when
+    a practice run betters a best line: a watcher then sees a gap and syncs, which is harmless."""
+    from leaderboard.selectors import _lines, first_try_standing, line_payload
 
-    if standing is not None and standing.version is not None and standing.rank is not None:
-        day, version, total, rank = line.result.day, standing.version, standing.lines, standing.rank
+    if version is not None:
+        day = line.result.day
     else:
-        fresh = _lines(line.deal_id, line.mode).filter(pk=line.pk).first()
+        fresh = _lines(line.deal_id, line.mode, type(line)).filter(pk=line.pk).first()
         record = DealRecord.objects.filter(deal_id=line.deal_id).first()
         if fresh is None or record is None:
             return None
-        line, day, version, total = fresh, record.day, record.version, record.lines
-        rank = rank_of_line(fresh)
+        line, day, version = fresh, record.day, record.version
+    if rank is None or total is None:
+        rank, total = first_try_standing(line)
     return {
         "type": "update",
         "date": day.isoformat() if day else None,
@@ -52,15 +61,16 @@ def update_message(line: DealBest, standing: Standing | None = None) -> dict[str
     }
 
 
-def broadcast_line(line: DealBest, standing: Standing | None = None) -> None:
-    """Tell everyone watching the daily board of this rule set that `line` changed; the line's
-    rank is kept in `standing` for the game-over view."""
+def broadcast_line(
+    line: FirstTry,
+    version: int | None = None,
+    rank: int | None = None,
+    total: int | None = None,
+) -> None:
+    """Tell everyone watching the daily board of this rule set that `line` (a first try) is on
+    it."""
     try:
-        if standing is not None:
-            from leaderboard.selectors import rank_of_line
-
-            standing.rank = rank_of_line(line)
-        message = update_message(line, standing)
+        message = update_message(line, version, rank, total)
         layer = get_channel_layer()
         if message is None or layer is None:
             return

@@ -12,6 +12,16 @@ Custom deals are unranked: their results are kept (and listed in a player's rece
 count in no statistic, best, record or board. Assisted (hinted) runs count in statistics but never
 rank. ``Result.hidden`` keeps a run out of boards and records (a run flagged as not humanly
 possible, issue 7) while it still counts in statistics.
+
+Fair play (issue 15, docs/fair-play.md):
+
+- ``Result.attempt``: ``first-try`` (the player's first game with a move on the deal), ``practice``
+  (a later one: it may better their best line, never their first try) or ``unranked`` (custom deals,
+  and every run of a player who took a hint on the deal: they have seen the answer).
+- ``FirstTry``: the daily deal's first-try board, one line per player, written once.
+- ``Result.held``: a possible second account's run, off every board until staff accept it
+  (``RunReview`` keeps who decided what).
+- ``PlayerStats.board_*``: what the all-time boards count: clean first tries only.
 """
 
 from __future__ import annotations
@@ -27,6 +37,12 @@ if TYPE_CHECKING:
 
 ALL_RULES = "all"
 BOARD_MODES = ("daily", "numbered")
+
+
+class Attempt(models.TextChoices):
+    FIRST_TRY = "first-try"
+    PRACTICE = "practice"
+    UNRANKED = "unranked"
 
 
 class Result(models.Model):
@@ -54,6 +70,17 @@ class Result(models.Model):
         default=False, help_text="For staff to review: the run's timing is not humanly possible."
     )
     flag_reason = models.CharField(max_length=200, blank=True, default="")
+    attempt = models.CharField(
+        max_length=10,
+        choices=Attempt.choices,
+        default=Attempt.FIRST_TRY,
+        help_text="First try, practice, or unranked (a hint was taken on the deal, a custom deal).",
+    )
+    held = models.BooleanField(
+        default=False,
+        help_text="Held for review (a possible second account): off every board until accepted.",
+    )
+    hold_reason = models.CharField(max_length=200, blank=True, default="")
     finished_at = models.DateTimeField()
     # What the player was told when the game ended.
     first_win = models.BooleanField(default=False)
@@ -67,19 +94,34 @@ class Result(models.Model):
             models.Index(fields=["player", "-finished_at", "-id"], name="result_player_recent"),
             models.Index(fields=["deal", "player"], name="result_deal_player"),
             models.Index(fields=["-finished_at"], condition=Q(flagged=True), name="result_flagged"),
+            models.Index(fields=["-finished_at"], condition=Q(held=True), name="result_held"),
         ]
 
     def __str__(self) -> str:
         return f"{self.player} {'won' if self.won else 'lost'} {self.deal}"
 
+    @property
+    def on_boards(self) -> bool:
+        """Counts on boards: a ranked attempt, no hint, not hidden, not held."""
+        return (
+            self.ranked
+            and self.attempt != Attempt.UNRANKED
+            and not self.assisted
+            and not self.hidden
+            and not self.held
+        )
 
-class DealBest(models.Model):
-    """One line of a deal's board: the player's best ranked run on it."""
+    @property
+    def counts_all_time(self) -> bool:
+        """Counts on the all-time boards: a clean first try."""
+        return self.on_boards and self.attempt == Attempt.FIRST_TRY
 
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deal_bests"
-    )
-    deal = models.ForeignKey("play.Deal", on_delete=models.CASCADE, related_name="bests")
+
+class BoardLine(models.Model):
+    """The columns of a line on a deal's board."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    deal = models.ForeignKey("play.Deal", on_delete=models.CASCADE, related_name="+")
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="+")
     mode = models.CharField(max_length=10)
     rules_key = models.CharField(max_length=24)
@@ -92,6 +134,22 @@ class DealBest(models.Model):
     time_ms = models.BigIntegerField()
     score = models.IntegerField()
     finished_at = models.DateTimeField()
+
+    class Meta:
+        abstract = True
+
+    @property
+    def won(self) -> bool:
+        return not self.lost
+
+
+class DealBest(BoardLine):
+    """One line of a deal's best-run board: the player's best ranked run on it."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="deal_bests"
+    )
+    deal = models.ForeignKey("play.Deal", on_delete=models.CASCADE, related_name="bests")
 
     class Meta:
         constraints = [
@@ -113,9 +171,29 @@ class DealBest(models.Model):
     def __str__(self) -> str:
         return f"{self.player} on {self.deal_id}: {self.cards_left} left, {self.moves} moves"
 
-    @property
-    def won(self) -> bool:
-        return not self.lost
+
+class FirstTry(BoardLine):
+    """One line of a daily deal's first-try board: the player's first attempt, if it was clean.
+    Written once (a first try is never replaced); removed only by a rebuild (a run hidden)."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="first_tries"
+    )
+    deal = models.ForeignKey("play.Deal", on_delete=models.CASCADE, related_name="first_tries")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "deal"], name="one_first_try_per_deal"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["deal", "lost", "time_ms", "moves", "finished_at", "result"],
+                name="first_try_board_order",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}'s first try on {self.deal_id}"
 
 
 class DealRecord(models.Model):
@@ -192,6 +270,14 @@ class PlayerStats(models.Model):
     )
     best_daily_streak = models.PositiveIntegerField(default=0)
     last_daily_day = models.DateField(null=True, blank=True)
+    # What the all-time boards count: clean first tries only (no hint, not held, not hidden).
+    board_played = models.PositiveIntegerField(default=0)
+    board_won = models.PositiveIntegerField(default=0)
+    board_win_rate = models.FloatField(default=0.0)
+    board_daily_won = models.PositiveIntegerField(default=0)
+    board_daily_streak = models.PositiveIntegerField(default=0)
+    board_best_daily_streak = models.PositiveIntegerField(default=0)
+    board_last_daily_day = models.DateField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -200,24 +286,24 @@ class PlayerStats(models.Model):
         indexes = [
             models.Index(
                 "rules_key",
-                models.F("daily_won").desc(),
+                models.F("board_daily_won").desc(),
                 "player",
-                condition=Q(daily_won__gt=0),
+                condition=Q(board_daily_won__gt=0),
                 name="alltime_daily_wins",
             ),
             models.Index(
                 "rules_key",
-                models.F("best_daily_streak").desc(),
+                models.F("board_best_daily_streak").desc(),
                 "player",
-                condition=Q(best_daily_streak__gt=0),
+                condition=Q(board_best_daily_streak__gt=0),
                 name="alltime_daily_streak",
             ),
             models.Index(
                 "rules_key",
-                models.F("win_rate").desc(),
-                models.F("played").desc(),
+                models.F("board_win_rate").desc(),
+                models.F("board_played").desc(),
                 "player",
-                condition=Q(played__gte=20),
+                condition=Q(board_played__gte=20),
                 name="alltime_win_rate",
             ),
         ]
@@ -251,3 +337,25 @@ class BoardExclusion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} off the boards"
+
+
+class RunReview(models.Model):
+    """The audit trail of staff decisions on held or flagged runs: who did what, why, when."""
+
+    class Decision(models.TextChoices):
+        ACCEPT = "accept"
+        HIDE = "hide"
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="reviews")
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    decision = models.CharField(max_length=8, choices=Decision.choices)
+    reason = models.CharField(max_length=200)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.staff} {self.decision} result {self.result_id}: {self.reason}"

@@ -16,8 +16,17 @@ from django.db.models import Count, Min, Q, Sum
 
 from leaderboard import cache
 from leaderboard.boards import order_of
-from leaderboard.models import ALL_RULES, BOARD_MODES, DealBest, DealRecord, PlayerStats, Result
-from leaderboard.services import daily_streaks
+from leaderboard.models import (
+    ALL_RULES,
+    BOARD_MODES,
+    Attempt,
+    DealBest,
+    DealRecord,
+    FirstTry,
+    PlayerStats,
+    Result,
+)
+from leaderboard.services import ALL_TIME_RUNS, daily_streaks
 
 
 def _streaks(outcomes: Iterable[bool]) -> tuple[int, int]:
@@ -48,6 +57,8 @@ def recompute_stats(player_ids: Iterable[int] | None = None) -> int:
             w=Count("id", filter=Q(won=True)),
             total=Sum("time_ms", filter=Q(won=True)),
             fastest=Min("time_ms", filter=Q(won=True)),
+            board_n=Count("id", filter=ALL_TIME_RUNS),
+            board_w=Count("id", filter=ALL_TIME_RUNS & Q(won=True)),
         )
         for row in aggregates:
             key = (row["player_id"], row.get("rules_key", ALL_RULES))
@@ -59,24 +70,37 @@ def recompute_stats(player_ids: Iterable[int] | None = None) -> int:
                 win_rate=row["w"] / row["n"],
                 total_win_ms=row["total"] or 0,
                 best_win_ms=row["fastest"],
+                board_played=row["board_n"],
+                board_won=row["board_w"],
+                board_win_rate=row["board_w"] / row["board_n"] if row["board_n"] else 0.0,
             )
 
     outcomes: dict[tuple[int, str], list[bool]] = defaultdict(list)
     daily: dict[tuple[int, str], set[date]] = defaultdict(set)
+    board_daily: dict[tuple[int, str], set[date]] = defaultdict(set)
     ordered = results.order_by("finished_at", "id").values_list(
-        "player_id", "rules_key", "won", "mode", "day"
+        "player_id", "rules_key", "won", "mode", "day", "attempt", "assisted", "hidden", "held"
     )
-    for player_id, rules_key, won, mode, day in ordered.iterator(chunk_size=5000):
+    for player_id, rules_key, won, mode, day, attempt, assisted, hidden, held in ordered.iterator(
+        chunk_size=5000
+    ):
+        counts_all_time = attempt == Attempt.FIRST_TRY and not (assisted or hidden or held)
         for key in ((player_id, rules_key), (player_id, ALL_RULES)):
             outcomes[key].append(won)
             if won and mode == "daily" and day is not None:
                 daily[key].add(day)
+                if counts_all_time:
+                    board_daily[key].add(day)
     for key, stat in rows.items():
         stat.current_streak, stat.best_streak = _streaks(outcomes[key])
         days = sorted(daily[key])
         stat.daily_won = len(days)
         stat.daily_streak, stat.best_daily_streak = daily_streaks(days)
         stat.last_daily_day = days[-1] if days else None
+        days = sorted(board_daily[key])
+        stat.board_daily_won = len(days)
+        stat.board_daily_streak, stat.board_best_daily_streak = daily_streaks(days)
+        stat.board_last_daily_day = days[-1] if days else None
     PlayerStats.objects.bulk_create(rows.values(), batch_size=2000)
     return len(rows)
 
@@ -98,12 +122,17 @@ def rebuild_deal(deal_id: int) -> None:
         .first()
     )
     DealBest.objects.filter(deal_id=deal_id).delete()
+    FirstTry.objects.filter(deal_id=deal_id).delete()
     if sample is None or sample["mode"] not in BOARD_MODES:
         DealRecord.objects.filter(deal_id=deal_id).delete()
         return
     mode = sample["mode"]
     order = _order_sql(mode)
-    where = "deal_id = %s AND ranked AND NOT assisted AND NOT hidden"
+    # Result.clean, as SQL.
+    where = (
+        "deal_id = %s AND ranked AND NOT assisted AND NOT hidden AND NOT held"
+        f" AND attempt <> '{Attempt.UNRANKED.value}'"
+    )
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
@@ -117,6 +146,19 @@ def rebuild_deal(deal_id: int) -> None:
             """,
             [deal_id],
         )
+        if mode == "daily":
+            cursor.execute(
+                f"""
+                INSERT INTO leaderboard_firsttry
+                    (player_id, deal_id, result_id, mode, rules_key, lost, cards_left, moves,
+                     time_ms, score, finished_at)
+                SELECT player_id, deal_id, id, mode, rules_key, NOT won,
+                     cards_left, moves, time_ms, score, finished_at
+                FROM leaderboard_result
+                WHERE {where} AND attempt = '{Attempt.FIRST_TRY.value}'
+                """,
+                [deal_id],
+            )
         cursor.execute(
             f"SELECT id FROM leaderboard_result WHERE {where} ORDER BY {order} LIMIT 1",
             [deal_id],

@@ -25,9 +25,12 @@ from leaderboard import cache
 from leaderboard.boards import line_key, order_of
 from leaderboard.models import (
     ALL_RULES,
+    Attempt,
     BoardExclusion,
+    BoardLine,
     DealBest,
     DealRecord,
+    FirstTry,
     PlayerStats,
     Result,
 )
@@ -54,7 +57,7 @@ def player_payload(user: Any) -> dict[str, Any]:
     return {"username": user.username, "display_name": user.display_name or user.username}
 
 
-def line_payload(line: DealBest, rank: int) -> dict[str, Any]:
+def line_payload(line: BoardLine, rank: int) -> dict[str, Any]:
     return {
         "rank": rank,
         "player": player_payload(line.player),
@@ -125,9 +128,13 @@ def _cursor_types(mode: str) -> tuple[type, ...]:
     return tuple(types.get(column, int) for column in order_of(mode))
 
 
-def _lines(deal_id: int, mode: str) -> QuerySet[DealBest]:
-    return (
-        DealBest.objects.filter(deal_id=deal_id, mode=mode)
+# The daily deal's two boards: every player's first try (ranked), and their best run.
+DAILY_BOARDS: dict[str, type[Any]] = {"first": FirstTry, "best": DealBest}
+
+
+def _lines(deal_id: int, mode: str, model: type[Any] = DealBest) -> QuerySet[Any]:
+    lines: QuerySet[Any] = (
+        model._default_manager.filter(deal_id=deal_id, mode=mode)
         .select_related("player")
         .only(
             "player__username",
@@ -143,30 +150,44 @@ def _lines(deal_id: int, mode: str) -> QuerySet[DealBest]:
             "deal_id",
         )
     )
+    return lines
 
 
-def rank_of_line(line: DealBest) -> int:
-    """The line's 1-based rank: from the Redis set when it is ready, else counted in PostgreSQL."""
+def rank_of_line(line: BoardLine) -> int:
+    """The line's 1-based rank: from the Redis set when it is ready (daily deals' boards), else
+    counted in PostgreSQL."""
     if line.mode == "daily":
         cached = cache.rank(line)
         if cached is not None:
             return cached
-        _queue_rebuild(line.deal_id)
+        _queue_rebuild(line.deal_id, cache.board_of(line))
     columns = order_of(line.mode)
-    ahead = DealBest.objects.filter(deal_id=line.deal_id, mode=line.mode).filter(
-        TupleLessThan(Tuple(*columns), line_key(line.mode, line))
+    ahead = (
+        type(line)
+        ._default_manager.filter(deal_id=line.deal_id, mode=line.mode)
+        .filter(TupleLessThan(Tuple(*columns), line_key(line.mode, line)))
     )
     return ahead.count() + 1
 
 
-def _queue_rebuild(deal_id: int) -> None:
+def first_try_standing(line: FirstTry) -> tuple[int, int]:
+    """A first try's rank and its board's size: from the rank set when it is ready, else
+    counted."""
+    rank = rank_of_line(line)
+    total = cache.size(line)
+    if total is None:
+        total = _lines(line.deal_id, line.mode, FirstTry).count()
+    return rank, total
+
+
+def _queue_rebuild(deal_id: int, board: str = "best") -> None:
     if cache.client() is None:
         return
     from leaderboard.tasks import rebuild_board_cache
 
     # No broker: the count in PostgreSQL still answers.
     with contextlib.suppress(Exception):
-        rebuild_board_cache.delay(deal_id)
+        rebuild_board_cache.delay(deal_id, board)
 
 
 @dataclass(frozen=True)
@@ -183,16 +204,19 @@ def deal_board(
     limit: int = DEFAULT_LIMIT,
     cursor: str | None = None,
     viewer: Any = None,
+    board: str = "best",
 ) -> Page:
-    """One page of a daily or numbered deal's board, and the viewer's own line and rank."""
+    """One page of a daily or numbered deal's board, and the viewer's own line and rank.
+    `board`: a daily deal's ``first`` (first tries) or ``best`` (best runs) board."""
     if record is None:
         if cursor:
             decode_cursor("deal-none", cursor, ())
         return Page([], None, None, 0)
     mode = record.mode
-    kind = f"deal-{record.deal_id}"
+    model = DAILY_BOARDS[board] if mode == "daily" else DealBest
+    kind = f"deal-{record.deal_id}" if model is DealBest else f"first-{record.deal_id}"
     columns = order_of(mode)
-    lines = _lines(record.deal_id, mode).order_by(*columns)
+    lines = _lines(record.deal_id, mode, model).order_by(*columns)
     start = 0
     if cursor:
         start, key = decode_cursor(kind, cursor, _cursor_types(mode))
@@ -206,11 +230,12 @@ def deal_board(
     if viewer is not None and viewer.is_authenticated:
         mine = next((p for p, r in zip(page, rows, strict=False) if r.player_id == viewer.pk), None)
         if mine is None:
-            own = _lines(record.deal_id, mode).filter(player_id=viewer.pk).first()
+            own = _lines(record.deal_id, mode, model).filter(player_id=viewer.pk).first()
             if own is not None:
                 mine = line_payload(own, rank_of_line(own))
         me = mine
-    return Page(page, next_cursor, me, record.lines)
+    total = record.lines if model is DealBest else _lines(record.deal_id, mode, model).count()
+    return Page(page, next_cursor, me, total)
 
 
 # --------------------------------------------------------------------------- all-time boards
@@ -223,12 +248,19 @@ class AllTimeBoard:
     where: Q
 
 
+# Counted from clean first tries only (PlayerStats.board_*): no hint, not held, not hidden.
 ALLTIME_BOARDS = {
-    "daily-wins": AllTimeBoard("daily_won", ("daily_won",), Q(daily_won__gt=0)),
+    "daily-wins": AllTimeBoard("board_daily_won", ("board_daily_won",), Q(board_daily_won__gt=0)),
     "daily-streak": AllTimeBoard(
-        "best_daily_streak", ("best_daily_streak",), Q(best_daily_streak__gt=0)
+        "board_best_daily_streak",
+        ("board_best_daily_streak",),
+        Q(board_best_daily_streak__gt=0),
     ),
-    "win-rate": AllTimeBoard("win_rate", ("win_rate", "played"), Q(played__gte=WIN_RATE_MIN_GAMES)),
+    "win-rate": AllTimeBoard(
+        "board_win_rate",
+        ("board_win_rate", "board_played"),
+        Q(board_played__gte=WIN_RATE_MIN_GAMES),
+    ),
 }
 
 
@@ -247,11 +279,11 @@ def _alltime_line(board: AllTimeBoard, stats: PlayerStats, rank: int) -> dict[st
         "rank": rank,
         "player": player_payload(stats.player),
         "value": getattr(stats, board.value),
-        "played": stats.played,
-        "won": stats.won,
-        "win_rate": stats.win_rate,
-        "daily_won": stats.daily_won,
-        "best_daily_streak": stats.best_daily_streak,
+        "played": stats.board_played,
+        "won": stats.board_won,
+        "win_rate": stats.board_win_rate,
+        "daily_won": stats.board_daily_won,
+        "best_daily_streak": stats.board_best_daily_streak,
     }
 
 
@@ -272,7 +304,7 @@ def alltime_board(
     )
     ordered = rows_qs.order_by(*(F(c).desc() for c in board.order), "player_id")
     kind = f"alltime-{name}-{rules_key}"
-    types = tuple(float if c == "win_rate" else int for c in board.order) + (int,)
+    types = tuple(float if c.endswith("win_rate") else int for c in board.order) + (int,)
     start = 0
     if cursor:
         start, key = decode_cursor(kind, cursor, types)
@@ -336,17 +368,21 @@ def result_payload(result: Result) -> dict[str, Any]:
         "score": result.score,
         "assisted": result.assisted,
         "ranked": result.ranked,
+        "attempt": result.attempt,
+        "held": result.held,
         "finished_at": result.finished_at.isoformat(),
     }
 
 
-def player_stats(user: Any) -> dict[str, Any]:
-    """A player's statistics per rule set and overall, and their last 20 results (2 queries)."""
+def player_stats(user: Any, *, owner: bool = True) -> dict[str, Any]:
+    """A player's statistics per rule set and overall, and their last 20 results (2 queries).
+    Runs held for review are listed (marked ``held``) to their `owner` only."""
     today = deal_day()
     rows = {s.rules_key: s for s in PlayerStats.objects.filter(player_id=user.pk)}
-    recent = Result.objects.filter(player_id=user.pk).order_by("-finished_at", "-id")[
-        :RECENT_RESULTS
-    ]
+    recent = Result.objects.filter(player_id=user.pk)
+    if not owner:
+        recent = recent.filter(held=False)
+    recent = recent.order_by("-finished_at", "-id")[:RECENT_RESULTS]
     return {
         "player": player_payload(user),
         "overall": stats_payload(rows.pop(ALL_RULES, None), today),
@@ -389,9 +425,19 @@ def result_for_game(game: Game, result: Result | None = None) -> dict[str, Any] 
         board=None,
         stats=None,
     )
+    payload["first_try"] = None
     if not result.ranked:
         return payload
     standing = result.standing or Standing()
+    if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY and result.on_boards:
+        # The ranked board: where this first try stands on it.
+        rank, lines_now = standing.first_try_rank, standing.first_try_lines
+        if rank is None or lines_now is None:
+            first = FirstTry.objects.filter(result_id=result.pk).first()
+            if first is not None:
+                rank, lines_now = first_try_standing(first)
+        if rank is not None:
+            payload["first_try"] = {"rank": rank, "lines": lines_now}
     if result.mode in ("daily", "numbered"):
         own, lines = standing.line, standing.lines
         if own is None:

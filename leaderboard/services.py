@@ -11,10 +11,13 @@ this order so two finishing games never deadlock:
    takes turns on that row, so it is held as briefly as possible).
 
 Each statement is a round trip that, under load, waits for the thread to run again, so a ranked
-finish of a returning player makes six: lock their statistics rows (the same query says whether
-staff took them off the boards, which the result must say, hence the lock before it is stored, and
-how the game was timed, from its move log), insert the result, update both statistics rows (one
-statement), read their line on the deal's board, write it, settle the deal's record.
+finish of a returning player makes six: lock their statistics rows (the same query asks what fair
+play must know before the result is stored, hence the lock first: whether staff took them off the
+boards, whether this is their first try at the deal, whether they took a hint on it, whether
+another account played it today from their device or address, and the move log's timing: see
+``fairplay``), insert the result, update both statistics rows (one statement), read their line on
+the deal's board, write it, settle the deal's record. A daily first try writes its first-try line
+too (one more statement, once per player and deal).
 
 What happens after commit is best-effort (the channel layer and the Redis rank cache): a failure
 there is logged and never fails the finishing move.
@@ -29,7 +32,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, IntegerField, Model
+from django.db.models import Model, Q
 from django.db.models.expressions import Col
 
 from leaderboard import cache, fairplay, record_row
@@ -37,9 +40,11 @@ from leaderboard.boards import improves
 from leaderboard.models import (
     ALL_RULES,
     BOARD_MODES,
+    Attempt,
     BoardExclusion,
     DealBest,
     DealRecord,
+    FirstTry,
     PlayerStats,
     Result,
 )
@@ -51,6 +56,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tripeaks.events")
 
+# Results the all-time boards count (``Result.counts_all_time``, as a filter).
+ALL_TIME_RUNS = Q(ranked=True, attempt=Attempt.FIRST_TRY, assisted=False, hidden=False, held=False)
+
 _Row = TypeVar("_Row", bound=Model)
 
 
@@ -59,14 +67,28 @@ def record_result(*, game: Game) -> Result:
     assert game.finished_at is not None
     deal = game.deal
     ranked = deal.source != "custom"
-    # Issue 7: a run no human could play, or by a player staff took off the boards, is kept (it
-    # counts in statistics) but held off every board and record.
-    stats, excluded, flag_reason = _lock_stats(game, deal.rules_key) if ranked else ([], False, "")
-    if flag_reason:
+    # Issues 7 and 15: a run no human could play, or by a player staff took off the boards, is
+    # kept (it counts in statistics) but held off every board and record; so is a run on a deal
+    # the player has seen the answer to, and (until staff accept it) a possible second account's.
+    stats, facts = _lock_stats(game, deal.rules_key) if ranked else ([], fairplay.Facts())
+    if facts.flag_reason:
         log.warning(
             "run flagged for staff",
-            extra={"game": str(game.pk), "user": game.player_id, "reason": flag_reason},
+            extra={"game": str(game.pk), "user": game.player_id, "reason": facts.flag_reason},
         )
+    attempt = Attempt.FIRST_TRY
+    if not ranked or facts.seen_answer:
+        attempt = Attempt.UNRANKED
+    elif facts.earlier:
+        attempt = Attempt.PRACTICE
+    hold_reason = facts.hold_reason if deal.source in BOARD_MODES else ""
+    if hold_reason and attempt != Attempt.UNRANKED:
+        log.warning(
+            "run held for review",
+            extra={"game": str(game.pk), "user": game.player_id, "reason": hold_reason},
+        )
+    else:
+        hold_reason = ""
     result = Result.objects.create(
         player_id=game.player_id,
         game=game,
@@ -83,15 +105,27 @@ def record_result(*, game: Game) -> Result:
         score=game.score,
         assisted=game.assisted,
         ranked=ranked,
-        hidden=bool(flag_reason) or excluded,
-        flagged=bool(flag_reason),
-        flag_reason=flag_reason,
+        hidden=bool(facts.flag_reason) or facts.excluded,
+        flagged=bool(facts.flag_reason),
+        flag_reason=facts.flag_reason[:200],
+        attempt=attempt,
+        held=bool(hold_reason),
+        hold_reason=hold_reason,
         finished_at=game.finished_at,
     )
     if not ranked:
         return result
     result.standing = Standing(stats=_count_in_stats(result, stats))
-    if result.mode in BOARD_MODES and not result.assisted and not result.hidden:
+    if result.mode in BOARD_MODES and result.on_boards:
+        if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY:
+            # Its live update goes out with the best line's, once the record has its version.
+            result.standing.first_try = FirstTry.objects.create(
+                player_id=result.player_id,
+                deal_id=result.deal_id,
+                mode=result.mode,
+                rules_key=result.rules_key,
+                **_line_fields(result),
+            )
         _rank(result, result.standing, game)
     return result
 
@@ -99,17 +133,15 @@ def record_result(*, game: Game) -> Result:
 # --------------------------------------------------------------------------- statistics
 
 
-def _lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], bool, str]:
-    """The player's statistics rows of the rule set and overall, locked (made for a new player);
-    whether staff took the player off the boards; and why the game's timing is not humanly
-    possible, or "". The last two are asked in the query that locks the rows."""
+def _lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], fairplay.Facts]:
+    """The player's statistics rows of the rule set and overall, locked (made for a new player),
+    and what fair play must know of the run (``fairplay``), asked in the query that locks them."""
     player_id = game.player_id
     wanted = sorted({rules_key, ALL_RULES})
-    excluded_sql, excluded_params = fairplay.excluded(player_id)
-    timing_sql, timing_params = fairplay.timing(game.pk)
-    sql, columns = _lock_stats_sql(len(wanted), excluded_sql, timing_sql)
+    answers_sql, answers_params = fairplay.columns(game)
+    sql, columns = _lock_stats_sql(len(wanted), answers_sql)
     player = PlayerStats.player.field.get_db_prep_value(player_id, connection)
-    params = [*excluded_params, *timing_params, player, *wanted]
+    params = [*answers_params, player, *wanted]
     rows = _select(PlayerStats, sql, columns, params)
     if len(rows) != len(wanted):  # a new player: make their rows
         PlayerStats.objects.bulk_create(
@@ -117,17 +149,14 @@ def _lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], bool
             ignore_conflicts=True,
         )
         rows = _select(PlayerStats, sql, columns, params)
-    excluded, timed_moves, first_timed_at, last_timed_at = rows[0][1]  # the same on every row
-    flag = fairplay.timing_flag(timed_moves, first_timed_at, last_timed_at)
-    return [stats for stats, _ in rows], excluded, flag
+    facts = fairplay.facts(game, rows[0][1])  # the same on every row
+    return [stats for stats, _ in rows], facts
 
 
 @functools.cache
-def _lock_stats_sql(keys: int, excluded: str, timing: str) -> tuple[str, list[Col]]:
+def _lock_stats_sql(keys: int, answers: str) -> tuple[str, list[Col]]:
     """``SELECT ... FOR UPDATE`` of a player's statistics rows of `keys` rule keys, in rules key
-    order, with the `excluded` and `timing` columns of ``fairplay``; and what each column holds."""
-    from tripeaks.play.models import Move
-
+    order, with the `answers` columns of ``fairplay``; and what each column holds."""
     quote = connection.ops.quote_name
     meta = PlayerStats._meta
     player, rules_key = (
@@ -136,20 +165,13 @@ def _lock_stats_sql(keys: int, excluded: str, timing: str) -> tuple[str, list[Co
     )
     sql = (
         f"SELECT {', '.join(f's.{quote(field.column)}' for field in meta.concrete_fields)},"
-        f" {excluded}, {timing}"
+        f" {answers}"
         f" FROM {quote(meta.db_table)} s WHERE s.{player} = %s"
         f" AND s.{rules_key} IN ({', '.join(['%s'] * keys)})"
         f" ORDER BY s.{rules_key}{for_update(of='s')}"
     )
-    at = Move.at.field
     columns = [field.get_col("s") for field in meta.concrete_fields]
-    columns += [
-        Col("x", BooleanField()),
-        Col("m", IntegerField()),
-        at.get_col("m"),
-        at.get_col("m"),
-    ]
-    return sql, columns
+    return sql, [*columns, *fairplay.answer_types()]
 
 
 def _select(
@@ -197,6 +219,8 @@ def _count_in_stats(result: Result, rows: Sequence[PlayerStats]) -> PlayerStats 
         stats.win_rate = stats.won / stats.played
         if result.won and result.mode == "daily" and result.day is not None:
             _count_daily_win(stats, result.day)
+        if result.counts_all_time:
+            _count_on_boards(stats, result)
         if stats.rules_key == result.rules_key:
             own = stats
     _store_stats(rows)
@@ -250,8 +274,33 @@ def _count_daily_win(stats: PlayerStats, day: date) -> None:
     stats.last_daily_day = days[-1] if days else None
 
 
-def won_daily_days(player_id: int, rules_key: str) -> list[date]:
+def _count_on_boards(stats: PlayerStats, result: Result) -> None:
+    """Count a clean first try in what the all-time boards rank (``board_*``)."""
+    stats.board_played += 1
+    stats.board_won += result.won
+    stats.board_win_rate = stats.board_won / stats.board_played
+    if not (result.won and result.mode == "daily" and result.day is not None):
+        return
+    last, day = stats.board_last_daily_day, result.day
+    if last == day:
+        return
+    if last is None or day > last:
+        streak = stats.board_daily_streak + 1 if last == day - timedelta(days=1) else 1
+        stats.board_daily_streak, stats.board_last_daily_day = streak, day
+        stats.board_daily_won += 1
+        stats.board_best_daily_streak = max(stats.board_best_daily_streak, streak)
+        return
+    days = won_daily_days(stats.player_id, stats.rules_key, all_time_boards=True)
+    stats.board_daily_won = len(days)
+    stats.board_daily_streak, stats.board_best_daily_streak = daily_streaks(days)
+    stats.board_last_daily_day = days[-1] if days else None
+
+
+def won_daily_days(player_id: int, rules_key: str, *, all_time_boards: bool = False) -> list[date]:
+    """The days whose daily deal the player won (`all_time_boards`: with a clean first try)."""
     results = Result.objects.filter(player_id=player_id, mode="daily", won=True, ranked=True)
+    if all_time_boards:
+        results = results.filter(ALL_TIME_RUNS)
     if rules_key != ALL_RULES:
         results = results.filter(rules_key=rules_key)
     return sorted({day for day in results.values_list("day", flat=True) if day is not None})
@@ -344,13 +393,37 @@ def _best_sql() -> tuple[str, list[Col]]:
 
 
 def _after_commit(standing: Standing) -> None:
+    """Best-effort: the lines into their boards' rank sets; the line's rank for the game-over view;
+    a first try to the watchers of the live daily board (which shows first tries: practice runs
+    change only the best-run board, read over REST)."""
     line = standing.line
     assert line is not None
     cache.merge_line(line)
-    if line.mode == "daily":
-        from leaderboard.live import broadcast_line
+    if line.mode != "daily":
+        return
+    from leaderboard.live import broadcast_line
+    from leaderboard.selectors import first_try_standing, rank_of_line
 
-        broadcast_line(line, standing)
+    try:
+        standing.rank = rank_of_line(line)
+    except Exception:  # best-effort: the view reads the rank again
+        log.warning("could not rank a line", extra={"deal": line.deal_id}, exc_info=True)
+    first = standing.first_try
+    if first is not None:
+        if type(line).player.is_cached(line):
+            first.player = line.player
+        cache.merge_line(first)
+        try:
+            standing.first_try_rank, standing.first_try_lines = first_try_standing(first)
+        except Exception:  # best-effort: the view reads them again
+            log.warning("could not rank a first try", extra={"deal": line.deal_id}, exc_info=True)
+            return
+        broadcast_line(
+            first,
+            version=standing.version,
+            rank=standing.first_try_rank,
+            total=standing.first_try_lines,
+        )
 
 
 # --------------------------------------------------------------------------- hiding a run
@@ -358,11 +431,13 @@ def _after_commit(standing: Standing) -> None:
 
 @transaction.atomic
 def hide_result(*, result: Result) -> None:
-    """Keep a run out of boards and records (issue 7: not humanly possible). Stats keep it."""
+    """Keep a run out of boards and records (issue 7: not humanly possible), the all-time boards
+    included (issue 15). Statistics keep it."""
     Result.objects.filter(pk=result.pk).update(hidden=True)
-    from leaderboard.recompute import rebuild_deal
+    from leaderboard.recompute import rebuild_deal, recompute_stats
 
     rebuild_deal(result.deal_id)
+    recompute_stats([result.player_id])
 
 
 @transaction.atomic

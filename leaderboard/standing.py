@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from leaderboard.models import DealBest, PlayerStats
+from leaderboard.models import DealBest, FirstTry, PlayerStats
 
 
 @dataclass
@@ -20,3 +20,8 @@ class Standing:
     version: int | None = None
     # The line's rank, once the board's set holds it (after commit).
     rank: int | None = None
+    # The run's line on the daily deal's first-try board, when it is the player's first try.
+    first_try: FirstTry | None = None
+    # Its rank and the first-try board's size, once its set holds it (after commit).
+    first_try_rank: int | None = None
+    first_try_lines: int | None = None

@@ -1,8 +1,13 @@
 from django.urls import path
 
-from leaderboard import api, api_export
+from leaderboard import api, api_export, pages
 
 urlpatterns = [
+    path("fair-play/", pages.fair_play, name="fair-play"),
+    path("staff/review/", pages.review_queue, name="leaderboard-review"),
+    path(
+        "staff/review/<int:result_id>/", pages.review_decision, name="leaderboard-review-decision"
+    ),
     path("api/leaderboards/daily", api.DailyBoardView.as_view(), name="leaderboard-daily"),
     path(
         "api/leaderboards/numbered/<str:number>",

@@ -77,7 +77,9 @@ if "CONFIG" in CHANNEL_LAYERS["default"]:  # noqa: F405
 # Hashing passwords slowly protects nothing here.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-# The suite plays machine-fast through the API, so the play rate limits and the fair-play timing
-# check are off here; tests/reliability switches them on (the `settings` fixture) where it tests them.
+# The suite plays machine-fast through the API, many players from one address, so the play rate
+# limits and the fair-play timing check and second-account holds are off here; tests switch them on
+# (the `settings` fixture) where they test them.
 PLAY_THROTTLE_RATES = dict.fromkeys(PLAY_THROTTLE_RATES)  # noqa: F405
-FAIR_PLAY_MIN_MS_PER_MOVE = 0
+FAIR_PLAY_TIMING_CHECK = False
+FAIR_PLAY_HOLD_SHARED = False

@@ -105,6 +105,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Each session's and token's device, address and last use, once a minute (accounts.access).
     "accounts.middleware.RecordAccess",
+    # Fair play: a long-lived device id (tripeaks/devices.py).
+    "tripeaks.devices.device_cookie_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # An unreachable database or cache: 503 + Retry-After on HTML pages too (not a 500).
@@ -357,11 +359,12 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "board_address": env.str("THROTTLE_BOARD_ADDRESS", default="120/min"),
 }
 
-# Fair play: a finished ranked run that averaged fewer milliseconds a move than this (measured
-# from its move log's server timestamps, over at least FAIR_PLAY_MIN_MOVES moves) is held off the
-# boards and flagged for staff. 0 switches the check off.
-FAIR_PLAY_MIN_MS_PER_MOVE: int = env.int("FAIR_PLAY_MIN_MS_PER_MOVE", default=150)
-FAIR_PLAY_MIN_MOVES: int = env.int("FAIR_PLAY_MIN_MOVES", default=10)
+# Fair play: a finished ranked run whose think times (from its move log's server timestamps) no
+# human produces is held off the boards and flagged for staff (docs/fair-play.md). False: off.
+FAIR_PLAY_TIMING_CHECK: bool = env.bool("FAIR_PLAY_TIMING_CHECK", default=True)
+# A board run by an account that shares a device (cookie id) or a public network address with
+# another account that played the deal today is held for staff review. False: off.
+FAIR_PLAY_HOLD_SHARED: bool = env.bool("FAIR_PLAY_HOLD_SHARED", default=True)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "TriPeaks Online API",

@@ -18,7 +18,9 @@ TINY = Layout("tiny", "Tiny", (Slot(1, 0, 0), Slot(0, 1, 1), Slot(2, 1, 1)))
 MakeDeal = Callable[..., Deal]
 
 
-def build_deal(layout_tokens: str, waste: str | None, stock_tokens: str = "", layout: Layout = CLASSIC) -> Deal:
+def build_deal(
+    layout_tokens: str, waste: str | None, stock_tokens: str = "", layout: Layout = CLASSIC
+) -> Deal:
     """A deal with the given layout cards, waste card and first stock cards; every other card goes
     to the end of the stock in sorted order. Layout tokens may be fewer than the layout size: the
     rest of the layout is filled from the unused cards in sorted order."""

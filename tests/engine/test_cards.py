@@ -24,7 +24,14 @@ def test_index_is_place_in_sorted_deck() -> None:
 
 @pytest.mark.parametrize(
     ("token", "rank", "suit"),
-    [("AC", 1, "C"), ("7H", 7, "H"), ("TS", 10, "S"), ("ts", 10, "S"), ("kd", 13, "D"), (" qh ", 12, "H")],
+    [
+        ("AC", 1, "C"),
+        ("7H", 7, "H"),
+        ("TS", 10, "S"),
+        ("ts", 10, "S"),
+        ("kd", 13, "D"),
+        (" qh ", 12, "H"),
+    ],
 )
 def test_parse_card_accepts_upper_and_lower_case(token: str, rank: int, suit: str) -> None:
     assert parse_card(token) == Card(rank, suit)
@@ -41,7 +48,9 @@ def test_parse_card_rejects_non_text() -> None:
         parse_card(7)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("rank", "suit"), [(0, "C"), (14, "C"), (True, "C"), (5, "X"), (5, ""), (5, "CD")])
+@pytest.mark.parametrize(
+    ("rank", "suit"), [(0, "C"), (14, "C"), (True, "C"), (5, "X"), (5, ""), (5, "CD")]
+)
 def test_card_rejects_impossible_values(rank: int, suit: str) -> None:
     with pytest.raises(CardError):
         Card(rank, suit)

@@ -58,7 +58,9 @@ def test_classic_cover_relation_is_exactly_the_issue_formula() -> None:
     for p in range(28):
         assert set(CLASSIC.covered_by[p]) == classic_covered_by_formula(p), p
     for p in range(28):
-        assert set(CLASSIC.covers[p]) == {q for q in range(28) if p in classic_covered_by_formula(q)}
+        assert set(CLASSIC.covers[p]) == {
+            q for q in range(28) if p in classic_covered_by_formula(q)
+        }
 
 
 def test_at_the_deal_only_the_bottom_row_is_free_and_face_up() -> None:
@@ -66,7 +68,13 @@ def test_at_the_deal_only_the_bottom_row_is_free_and_face_up() -> None:
     assert [p for p in range(28) if state.is_free(p)] == list(range(18, 28))
     assert [p for p in range(28) if state.is_face_up(p)] == list(range(18, 28))
     assert state.status == "playing"
-    assert (state.moves, state.seq, state.stock_left, state.cards_left, state.waste_count) == (0, 0, 23, 28, 1)
+    assert (state.moves, state.seq, state.stock_left, state.cards_left, state.waste_count) == (
+        0,
+        0,
+        23,
+        28,
+        1,
+    )
 
 
 def test_open_variant_shows_every_card_but_only_free_cards_play(make_deal: MakeDeal) -> None:
@@ -114,7 +122,11 @@ def test_covered_card_is_refused_as_face_down() -> None:
 
 def test_card_turns_face_up_when_both_covering_cards_are_gone(make_deal: MakeDeal) -> None:
     # 9 is covered by 18 and 19. Waste 5: play 18 (6), then 19 (7).
-    tokens = [f"{r}C" for r in "A23456789TJQK"] + [f"{r}D" for r in "A23489TJQK"] + ["AH", "2H", "3H", "4H", "8H"]
+    tokens = (
+        [f"{r}C" for r in "A23456789TJQK"]
+        + [f"{r}D" for r in "A23489TJQK"]
+        + ["AH", "2H", "3H", "4H", "8H"]
+    )
     layout_tokens = tokens[:18] + ["6H", "7H"] + tokens[18:26]
     state = new_game(make_deal(" ".join(layout_tokens), "5D"), WRAP)
     assert not state.is_face_up(9)
@@ -148,7 +160,9 @@ def test_a_played_position_cannot_be_played_again(make_deal: MakeDeal) -> None:
 
 
 def wrap_deal(make_deal: MakeDeal, bottom: list[str], waste: str) -> Deal:
-    fillers = [t for t in (f"{r}{s}" for s in "CDHS" for r in "56789T") if t not in bottom and t != waste]
+    fillers = [
+        t for t in (f"{r}{s}" for s in "CDHS" for r in "56789T") if t not in bottom and t != waste
+    ]
     return make_deal(" ".join(fillers[:18] + bottom), waste)
 
 
@@ -183,7 +197,12 @@ def test_fitting_ranks() -> None:
         else:
             code.remove(waste)
             code.insert(28, waste)
-            deal = Deal(CLASSIC, tuple(map(parse_card, code[:28])), parse_card(waste), tuple(map(parse_card, code[29:])))
+            deal = Deal(
+                CLASSIC,
+                tuple(map(parse_card, code[:28])),
+                parse_card(waste),
+                tuple(map(parse_card, code[29:])),
+            )
         return new_game(deal, rules).fitting_ranks
 
     assert ranks(WRAP, "7H") == (6, 8)
@@ -288,7 +307,9 @@ def test_restart_goes_back_to_the_deal_keeps_counting_moves_and_clears_history()
 # ---------------------------------------------------------------- the end of a game
 
 
-def test_won_when_the_layout_is_empty_whatever_is_left_in_the_stock(make_deal: MakeDeal, tiny: Layout) -> None:
+def test_won_when_the_layout_is_empty_whatever_is_left_in_the_stock(
+    make_deal: MakeDeal, tiny: Layout
+) -> None:
     # 0 is covered by 1 and 2. Waste 5: play 4, 3, then 2 (freed).
     state = new_game(make_deal("2C 4C 3C", "5D", layout=tiny), WRAP)
     state = play_all(state, 1, 2, 0)
@@ -400,7 +421,10 @@ def test_parse_move_accepts_the_documented_forms(data: object, move: object) -> 
         ({"action": "play", "position": 12.0}, "whole number, not float"),
         ({"action": "play", "position": None}, "whole number"),
         ({"action": "play"}, 'needs a "position"'),
-        ({"action": "play", "position": 28}, "no position 28 in this layout: positions run from 0 to 27"),
+        (
+            {"action": "play", "position": 28},
+            "no position 28 in this layout: positions run from 0 to 27",
+        ),
         ({"action": "play", "position": -1}, "no position -1"),
         ({"action": "fly"}, "unknown action 'fly': use one of play, draw, undo, restart, resign"),
         ({"action": "Draw"}, "unknown action 'Draw'"),
@@ -428,5 +452,7 @@ def test_parse_move_without_a_layout_allows_positions_up_to_50() -> None:
 
 
 @pytest.mark.parametrize("move", [Play(0), Play(27), Draw(), Undo(), Restart(), Resign()])
-def test_move_to_dict_round_trips_through_parse_move(move: Play | Draw | Undo | Restart | Resign) -> None:
+def test_move_to_dict_round_trips_through_parse_move(
+    move: Play | Draw | Undo | Restart | Resign,
+) -> None:
     assert parse_move(move_to_dict(move), layout=CLASSIC) == move

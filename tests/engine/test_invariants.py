@@ -16,7 +16,9 @@ from tripeaks.engine.layouts import LAYOUTS
 from tripeaks.engine.rules import Rules, Start
 
 STARTS: tuple[Start, ...] = ("waste", "empty")
-ALL_RULES = [Rules(wrap=w, open=o, start=s) for w in (True, False) for o in (False, True) for s in STARTS]
+ALL_RULES = [
+    Rules(wrap=w, open=o, start=s) for w in (True, False) for o in (False, True) for s in STARTS
+]
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 LAYOUT_LIST = sorted(LAYOUTS.values(), key=lambda layout: layout.name)
 
@@ -45,13 +47,16 @@ def check_invariants(state: State, waste_pile: list[Card]) -> None:
         if state.rules.open:
             assert state.is_face_up(p) == (not gone)
         else:
-            assert state.is_face_up(p) == (not gone and not covered)  # face down exactly when covered
+            assert state.is_face_up(p) == (
+                not gone and not covered
+            )  # face down exactly when covered
     # playable cards are the free ones that fit
     top = state.waste_top
     expected = tuple(
         p
         for p in range(layout.size)
-        if state.is_free(p) and state.rules.fits(state.card_at(p).rank, None if top is None else top.rank)
+        if state.is_free(p)
+        and state.rules.fits(state.card_at(p).rank, None if top is None else top.rank)
     )
     assert state.playable() == expected
     # status
@@ -74,7 +79,9 @@ def games(draw: st.DrawFn) -> tuple[Layout, int, Rules]:
 
 @settings(max_examples=150, deadline=None)
 @given(game=games(), data=st.data())
-def test_random_legal_play_keeps_every_invariant(game: tuple[Layout, int, Rules], data: st.DataObject) -> None:
+def test_random_legal_play_keeps_every_invariant(
+    game: tuple[Layout, int, Rules], data: st.DataObject
+) -> None:
     layout, seed, rules = game
     deal = from_seed(seed, layout, rules.start)
     state = new_game(deal, rules)
@@ -88,7 +95,12 @@ def test_random_legal_play_keeps_every_invariant(game: tuple[Layout, int, Rules]
         choices: list[Move] = list(state.legal_moves())
         weights = [6 if isinstance(m, Play) else 3 if isinstance(m, Draw) else 1 for m in choices]
         # favour plays and draws; restart and resign stay rare
-        pool = [m for m, w in zip(choices, weights, strict=True) for _ in range(w) if not isinstance(m, Resign)]
+        pool = [
+            m
+            for m, w in zip(choices, weights, strict=True)
+            for _ in range(w)
+            if not isinstance(m, Resign)
+        ]
         move = data.draw(st.sampled_from(pool)) if data.draw(st.integers(0, 60)) else Resign()
         after = apply(state, move)
         assert after.seq == state.seq + 1
@@ -103,7 +115,9 @@ def test_random_legal_play_keeps_every_invariant(game: tuple[Layout, int, Rules]
                 pile.append(state.deal.stock[state.drawn])
             case Undo():
                 previous, pile = earlier.pop()
-                assert after.position == previous.position  # undo returns exactly the previous position
+                assert (
+                    after.position == previous.position
+                )  # undo returns exactly the previous position
                 assert after.history == previous.history
             case Restart():
                 earlier.clear()

@@ -148,7 +148,9 @@ def test_recorded_solvability_is_plausible_on_fresh_deals() -> None:
     deals = 30
     for layout in [CLASSIC, *hardest]:
         assert layout.solvability is not None
-        wins = sum(winnable(from_seed(seed, layout), Rules()) for seed in range(10_000, 10_000 + deals))
+        wins = sum(
+            winnable(from_seed(seed, layout), Rules()) for seed in range(10_000, 10_000 + deals)
+        )
         p = min(max(layout.solvability, 0.001), 0.999)
         low_tail, high_tail = _binomial_tails(wins, deals, p)
         assert min(low_tail, high_tail) > 1e-4, (layout.name, wins, layout.solvability)

@@ -119,7 +119,13 @@ def test_bad_arguments() -> None:
 def test_piped_through_a_real_process() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONWARNINGS": "ignore"}
     result = subprocess.run(
-        [sys.executable, "-c", "import sys; from tripeaks.cli.play import main; sys.exit(main(sys.argv[1:]))", "--seed", "12345"],
+        [
+            sys.executable,
+            "-c",
+            "import sys; from tripeaks.cli.play import main; sys.exit(main(sys.argv[1:]))",
+            "--seed",
+            "12345",
+        ],
         input="d\nq\n",
         capture_output=True,
         text=True,

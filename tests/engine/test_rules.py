@@ -60,7 +60,9 @@ def test_rule_keys_round_trip(key: str, rules: Rules) -> None:
     assert Rules.from_key(key.upper()) == rules
 
 
-@pytest.mark.parametrize("key", ["", "wrap", "wrap-shut", "loop-open", "wrap-open-full", "wrap-open-empty-x"])
+@pytest.mark.parametrize(
+    "key", ["", "wrap", "wrap-shut", "loop-open", "wrap-open-full", "wrap-open-empty-x"]
+)
 def test_bad_rule_keys_are_refused(key: str) -> None:
     with pytest.raises(RulesError, match="not a rule set"):
         Rules.from_key(key)
@@ -75,4 +77,9 @@ def test_bad_rule_values_are_refused() -> None:
 
 def test_defaults_are_wrap_closed_waste_start() -> None:
     assert Rules() == Rules(wrap=True, open=False, start="waste")
-    assert [r.key for r in CLASSIC_RULE_SETS] == ["wrap-closed", "wrap-open", "nowrap-closed", "nowrap-open"]
+    assert [r.key for r in CLASSIC_RULE_SETS] == [
+        "wrap-closed",
+        "wrap-open",
+        "nowrap-closed",
+        "nowrap-open",
+    ]

@@ -15,15 +15,32 @@ from tripeaks.engine.rules import Rules, Start
 from tripeaks.engine.view import layout_view, player_view
 
 STARTS: tuple[Start, ...] = ("waste", "empty")
-ALL_RULES = [Rules(wrap=w, open=o, start=s) for w in (True, False) for o in (False, True) for s in STARTS]
+ALL_RULES = [
+    Rules(wrap=w, open=o, start=s) for w in (True, False) for o in (False, True) for s in STARTS
+]
 KEYS = {
-    "status", "seq", "moves", "rules", "layout", "paused", "waste", "waste_count",
-    "stock_left", "cards_left", "positions", "playable", "can_undo",
+    "status",
+    "seq",
+    "moves",
+    "rules",
+    "layout",
+    "paused",
+    "waste",
+    "waste_count",
+    "stock_left",
+    "cards_left",
+    "positions",
+    "playable",
+    "can_undo",
 }
 
 
 def hidden_tokens(state: State) -> set[str]:
-    face_down = {state.card_at(p).token for p in range(state.deal.layout.size) if state.in_layout(p) and not state.is_face_up(p)}
+    face_down = {
+        state.card_at(p).token
+        for p in range(state.deal.layout.size)
+        if state.in_layout(p) and not state.is_face_up(p)
+    }
     undrawn = {card.token for card in state.deal.stock[state.drawn :]}
     return face_down | undrawn
 
@@ -43,7 +60,9 @@ def assert_view_is_honest(state: State) -> None:
         visible.add(state.waste_top.token)
     assert shown == visible
     if state.rules.open:
-        assert {state.card_at(p).token for p in range(state.deal.layout.size) if state.in_layout(p)} <= shown
+        assert {
+            state.card_at(p).token for p in range(state.deal.layout.size) if state.in_layout(p)
+        } <= shown
     paused = json.dumps(player_view(state, paused=True))
     assert shown_tokens(paused) == set()
 
@@ -54,7 +73,9 @@ def test_view_of_a_new_classic_game() -> None:
     view = player_view(state)
     assert set(view) == KEYS
     assert view["status"] == "playing" and view["seq"] == 0 and view["moves"] == 0
-    assert view["rules"] == "wrap-closed" and view["layout"] == "classic" and view["paused"] is False
+    assert (
+        view["rules"] == "wrap-closed" and view["layout"] == "classic" and view["paused"] is False
+    )
     assert deal.waste is not None and view["waste"] == deal.waste.token
     assert (view["waste_count"], view["stock_left"], view["cards_left"]) == (1, 23, 28)
     assert view["can_undo"] is False
@@ -64,9 +85,21 @@ def test_view_of_a_new_classic_game() -> None:
     for p, entry in enumerate(positions):
         assert set(entry) == {"position", "card", "face_up", "free", "removed"}
         if p < 18:
-            assert entry == {"position": p, "card": None, "face_up": False, "free": False, "removed": False}
+            assert entry == {
+                "position": p,
+                "card": None,
+                "face_up": False,
+                "free": False,
+                "removed": False,
+            }
         else:
-            assert entry == {"position": p, "card": deal.layout_cards[p].token, "face_up": True, "free": True, "removed": False}
+            assert entry == {
+                "position": p,
+                "card": deal.layout_cards[p].token,
+                "face_up": True,
+                "free": True,
+                "removed": False,
+            }
     json.dumps(view)  # JSON-ready
 
 
@@ -83,7 +116,9 @@ def test_open_variant_shows_the_layout_but_never_the_stock() -> None:
     deal = from_seed(11, CLASSIC)
     state = new_game(deal, Rules(open=True))
     view = player_view(state)
-    assert [entry["card"] for entry in view["positions"]] == [card.token for card in deal.layout_cards]
+    assert [entry["card"] for entry in view["positions"]] == [
+        card.token for card in deal.layout_cards
+    ]
     payload = json.dumps(view)
     assert not any(f'"{card.token}"' in payload for card in deal.stock)
     state = apply(state, Draw())
@@ -123,7 +158,9 @@ def test_layout_view_is_the_public_shape() -> None:
     rules=st.sampled_from(ALL_RULES),
     data=st.data(),
 )
-def test_no_view_ever_shows_a_face_down_or_undrawn_card(layout: Layout, seed: int, rules: Rules, data: st.DataObject) -> None:
+def test_no_view_ever_shows_a_face_down_or_undrawn_card(
+    layout: Layout, seed: int, rules: Rules, data: st.DataObject
+) -> None:
     state = new_game(from_seed(seed, layout, rules.start), rules)
     assert_view_is_honest(state)
     for _ in range(data.draw(st.integers(min_value=1, max_value=80), label="steps")):

@@ -81,5 +81,8 @@ def finish(
                 for seq, (action, when) in enumerate(log, start=1)
             ]
         )
+        if log:  # the deal was shown a second before the log's first action
+            game.created_at = log[0][1] - timedelta(seconds=1)
+            Game.objects.filter(pk=game.pk).update(created_at=game.created_at)
         result = record_result(game=game)
     return result

@@ -1,5 +1,5 @@
 """The query that locks a finishing player's statistics rows also says how the game was timed
-(issue 7): from the game's own plays, draws and undos, first to last. Staff taking a player off
+(issues 7 and 15): each of the game's own plays, draws and undos from when its position was shown. Staff taking a player off
 the boards, asked in that query too: test_ranking.py; a whole game played too fast over the API:
 tests/reliability/test_fair_play.py."""
 
@@ -28,10 +28,14 @@ def timed_moves(count: int, start: Any, apart: timedelta) -> list[tuple[str, Any
 def test_a_run_is_timed_by_its_own_plays_draws_and_undos_only(
     make_user: Any, settings: Any
 ) -> None:
-    settings.FAIR_PLAY_MIN_MS_PER_MOVE, settings.FAIR_PLAY_MIN_MOVES = 150, 10
+    settings.FAIR_PLAY_TIMING_CHECK = True
     player = make_user("quick")
     # A first game at a human pace (the player's rows are made, then locked).
-    human = finish(player, numbered(), log=timed_moves(12, T0, timedelta(seconds=2)))
+    human_log, at = [], T0
+    for i, seconds in enumerate((1.2, 3.4, 0.8, 2.1, 5.0, 0.9, 1.7, 2.6, 0.7, 4.2, 1.1, 1.9)):
+        at += timedelta(seconds=seconds)
+        human_log.append((TIMED[i % 3], at))
+    human = finish(player, numbered(), log=human_log)
     # Then twelve moves 100 ms apart, between an hour of hints, pauses and a resignation: those
     # are not moves, nor are the first game's.
     start = T0 + timedelta(hours=1)
@@ -43,7 +47,8 @@ def test_a_run_is_timed_by_its_own_plays_draws_and_undos_only(
 
     assert not human.flagged and not human.hidden
     assert bot.flagged and bot.hidden
-    assert bot.flag_reason == "12 moves at 100 ms a move on average (under 150 ms)"
+    # Timed from the resume (the cards shown again), then each move from the one before.
+    assert bot.flag_reason == "median think time 100 ms over 12 moves (no human under 250 ms)"
     assert list(DealBest.objects.filter(player=player).values_list("result", flat=True)) == [
         human.pk
     ]
@@ -74,14 +79,14 @@ def test_a_finish_locks_its_players_statistics_rows_before_counting_in_them(
         finally:
             connection.close()
 
-    def timing_flag(*args: Any) -> str:  # asked right after the lock, before any count
+    def facts(*args: Any) -> fairplay.Facts:  # asked right after the lock, before any count
         for name, who in (("player", player), ("someone", someone)):
             thread = threading.Thread(target=try_to_lock, args=(name, who))
             thread.start()
             thread.join()
-        return flag(*args)
+        return read_facts(*args)
 
-    flag = fairplay.timing_flag
-    monkeypatch.setattr(fairplay, "timing_flag", timing_flag)
+    read_facts = fairplay.facts
+    monkeypatch.setattr(fairplay, "facts", facts)
     finish(player, other())
     assert isinstance(tries["player"], DatabaseError) and tries["someone"] is None

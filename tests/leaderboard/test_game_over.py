@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from leaderboard.models import FirstTry, Result
 from tests.play.helpers import api_moves, client_for, move, solution
 from tripeaks.dealday import deal_day
 from tripeaks.engine.rules import Rules
@@ -120,8 +121,8 @@ def test_a_returning_players_ending_move_reads_nothing_back(
     from tripeaks.play import services
     from tripeaks.play.payloads import game_payload
 
-    # The fair-play check on, as in production (these machine-speed runs are too short to flag).
-    settings.FAIR_PLAY_MIN_MS_PER_MOVE, settings.FAIR_PLAY_MIN_MOVES = 150, 1000
+    # The fair-play answers (timing, first try, hints seen, second accounts) are columns of the
+    # statistics lock whether the timing check is on or off; off here: these runs are machine-fast.
     user = make_user("regular")
 
     def play(steps: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
@@ -151,3 +152,34 @@ def test_a_returning_players_ending_move_reads_nothing_back(
     winning_moves = len(before_the_end) + 1
     assert (board["lines"], board["rank"], board["best"]["moves"]) == (1, 1, winning_moves)
     assert view["result"]["stats"]["played"] == 3
+
+
+@pytest.mark.django_db(transaction=True)  # the after-commit work (board sets, live update) runs
+def test_a_daily_first_try_writes_its_first_try_line_with_one_more_statement(
+    make_user: Any, django_assert_num_queries: Any
+) -> None:
+    """In the transaction: the returning player's ending move above (10, the fair-play answers
+    riding on the statistics lock) plus the first-try line's insert. After the commit: this is the
+    board's first line, so both rank sets are cold: each is rebuilt (a Celery task, eager here)
+    and the line's rank counted once meanwhile (4); the live update's total then comes from the
+    first-try set."""
+    from tripeaks.play import services
+    from tripeaks.play.payloads import game_payload
+
+    user = make_user("newcomer")
+    api = client_for(user)
+    api.post("/api/games", {"mode": "random"}, format="json")  # statistics rows, then resigned
+    random_game = services.start_game(user=user, mode="random", rules=Rules())
+    services.apply_move(game_id=random_game.pk, user=user, seq=0, action="draw")
+    services.apply_move(game_id=random_game.pk, user=user, seq=1, action="resign")
+
+    *before_the_end, last = solution(deals.daily_deal(deal_day(), Rules()))
+    game = services.start_game(user=user, mode="daily", rules=Rules())
+    assert game.ranking == "first-try"
+    view = game_payload(game, services.load_game_state(game), game.created_at)
+    for step in before_the_end:
+        view = services.apply_move(game_id=game.pk, user=user, seq=view["seq"], **step).view
+    with django_assert_num_queries(15):
+        view = services.apply_move(game_id=game.pk, user=user, seq=view["seq"], **last).view
+    assert view["result"]["attempt"] == "first-try" and view["result"]["board"]["rank"] == 1
+    assert FirstTry.objects.get().result_id == Result.objects.get(game_id=game.pk).pk

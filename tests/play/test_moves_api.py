@@ -19,7 +19,8 @@ def test_a_solver_line_played_over_the_api_wins_and_stops_the_clock(
         execute=True
     ):  # Celery (eager here) solves the deal on commit
         game = start_custom(api, code)
-    assert game["status"] == "playing" and game["seq"] == 0 and game["clock_running"] is False
+    # The clock runs from the start: the deal is shown (docs/fair-play.md, "One clock").
+    assert game["status"] == "playing" and game["seq"] == 0 and game["clock_running"] is True
     for step in line:
         response = move(api, game, **step)
         assert response.status_code == 200, response.json()
@@ -32,13 +33,19 @@ def test_a_solver_line_played_over_the_api_wins_and_stops_the_clock(
     assert Move.objects.filter(game_id=game["id"]).count() == len(line)
 
 
-def test_the_clock_starts_with_the_first_move(api: APIClient) -> None:
+def test_the_clock_starts_when_the_deal_is_shown_and_the_game_with_the_first_move(
+    api: APIClient,
+) -> None:
     code, line = winnable_code()
     game = start_custom(api, code)
     stored = Game.objects.get(pk=game["id"])
-    assert stored.started_at is None
+    assert stored.started_at is None and stored.running_since == stored.created_at
+    assert game["clock_running"] is True
     game = move(api, game, **line[0]).json()
     assert game["clock_running"] is True and game["started_at"] is not None
+    first = Move.objects.get(game_id=game["id"], seq=1)
+    # The first move's think time is on the clock: from the start to the move.
+    assert first.elapsed_ms == int((first.at - stored.created_at).total_seconds() * 1000)
 
 
 @pytest.mark.parametrize(

@@ -41,7 +41,11 @@ async def test_new_starts_the_next_game_on_the_same_socket(started: Any) -> None
     new = reply["game"]
     assert new["id"] != old["id"] and new["seq"] == 0 and new["status"] == "playing"
     # Started as POST /api/games starts a game: the unfinished one, begun, is a loss.
-    assert await database_sync_to_async(_stored)(old["id"]) == ("lost", 2, [line[0]["action"], "resign"])
+    assert await database_sync_to_async(_stored)(old["id"]) == (
+        "lost",
+        2,
+        [line[0]["action"], "resign"],
+    )
 
     # The socket's moves are now the new game's, stored like any other.
     await socket.send_json_to({"seq": 0, **line[0]})
@@ -129,4 +133,3 @@ async def test_a_start_the_service_refuses_gets_the_same_answer_as_rest(
     assert (await socket.receive_json_from())["game"]["id"] == old["id"]
     assert await database_sync_to_async(Game.objects.count)() == 1
     await socket.disconnect()
-

@@ -179,7 +179,8 @@ class Stack:
             THROTTLE_GAME_STARTS="10000/min",
             THROTTLE_GAME_STARTS_ADDRESS="10000/min",
             THROTTLE_USER="100000/min",
-            FAIR_PLAY_MIN_MS_PER_MOVE="0",
+            FAIR_PLAY_TIMING_CHECK="0",
+            FAIR_PLAY_HOLD_SHARED="0",
             PYTHONUNBUFFERED="1",
             # HTML pages need the hashed static files (`collect_static`).
             STATIC_ROOT=str(self.root / "static"),

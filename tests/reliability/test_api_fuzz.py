@@ -26,7 +26,6 @@ EXAMPLES = 40
 SEEN: dict[str, int] = {}
 
 
-
 def _load_schema() -> Any:
     """The schema the WSGI app serves (loaded at collection: drf-spectacular needs no database)."""
     from tripeaks.wsgi import application

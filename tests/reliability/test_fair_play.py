@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import random
 from datetime import timedelta
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from leaderboard import cache
+from leaderboard import cache, fairplay_model
 from leaderboard.models import DealBest, PlayerStats, Result
 from tests.leaderboard.helpers import daily, finish, numbered
 from tests.leaderboard.test_game_over import winnable_numbered
@@ -30,7 +31,7 @@ from tripeaks.engine.deal import from_seed
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
-from tripeaks.play.models import Move
+from tripeaks.play.models import Game, Move
 
 pytestmark = pytest.mark.django_db
 
@@ -129,10 +130,13 @@ def _play_numbered(user: Any, *, human_pace: bool) -> dict[str, Any]:
     game = api.post("/api/games", {"mode": "numbered", "number": deal.number}, format="json").json()
     for step in line[:-1]:
         game = move(api, game, step["action"], step.get("position")).json()
-    if human_pace:  # as if each move had come 1.5 s after the one before
-        now = timezone.now()
-        for logged in Move.objects.filter(game_id=game["id"]):
-            logged.at = now - timedelta(seconds=1.5 * (len(line) - logged.seq))
+    if human_pace:  # as if each move had come after a human's think time (the honest model)
+        thinks = fairplay_model.honest_run(random.Random(7), moves=len(line))
+        at = timezone.now() - timedelta(milliseconds=sum(thinks))
+        Game.objects.filter(pk=game["id"]).update(created_at=at, running_since=at)
+        for logged, think in zip(Move.objects.filter(game_id=game["id"]), thinks, strict=False):
+            at += timedelta(milliseconds=think)
+            logged.at = at
             logged.save(update_fields=["at"])
     game = move(api, game, line[-1]["action"], line[-1].get("position")).json()
     assert game["status"] == "won"
@@ -142,11 +146,11 @@ def _play_numbered(user: Any, *, human_pace: bool) -> dict[str, Any]:
 def test_a_whole_deal_faster_than_a_human_is_held_off_the_boards_and_flagged(
     settings: Any,
 ) -> None:
-    settings.FAIR_PLAY_MIN_MS_PER_MOVE = 150
+    settings.FAIR_PLAY_TIMING_CHECK = True
     bot = make("bot")
     game = _play_numbered(bot, human_pace=False)
     result = Result.objects.get(game_id=game["id"])
-    assert result.flagged and result.hidden and "ms a move" in result.flag_reason
+    assert result.flagged and result.hidden and "median think time" in result.flag_reason
     assert not DealBest.objects.filter(player=bot).exists()
     assert PlayerStats.objects.get(player=bot, rules_key="all").won == 1  # statistics keep it
     board = client_for(bot).get(f"/api/leaderboards/numbered/{result.number}").json()
@@ -158,7 +162,7 @@ def test_a_whole_deal_faster_than_a_human_is_held_off_the_boards_and_flagged(
 
 
 def test_a_run_at_a_human_pace_ranks(settings: Any) -> None:
-    settings.FAIR_PLAY_MIN_MS_PER_MOVE = 150
+    settings.FAIR_PLAY_TIMING_CHECK = True
     human = make("human")
     game = _play_numbered(human, human_pace=True)
     result = Result.objects.get(game_id=game["id"])
@@ -207,4 +211,6 @@ def test_staff_remove_a_player_from_every_board_and_every_cached_board_at_once(
     later = numbered()
     finish(cheat, later, time_ms=1_000)
     assert not DealBest.objects.filter(player=cheat).exists()
-    assert client_for(referee).post("/api/staff/players/nobody/remove-from-boards").status_code == 404
+    assert (
+        client_for(referee).post("/api/staff/players/nobody/remove-from-boards").status_code == 404
+    )

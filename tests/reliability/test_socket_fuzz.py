@@ -28,8 +28,9 @@ FRAMES: list[int] = []
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=12,
 )
 near_moves = st.fixed_dictionaries(
@@ -52,7 +53,9 @@ frames = st.one_of(
     near_moves.map(lambda move: ("text", json.dumps(move))),
     st.binary(max_size=64).map(lambda data: ("bytes", data)),
     st.just(("text", "")),
-    st.integers(4000, 20_000).map(lambda size: ("text", '{"seq": 0, "action": "' + "d" * size + '"}')),
+    st.integers(4000, 20_000).map(
+        lambda size: ("text", '{"seq": 0, "action": "' + "d" * size + '"}')
+    ),
 )
 
 

@@ -11,9 +11,11 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from tripeaks.dealday import deal_day, next_day_start
+from tripeaks.devices import request_device
 from tripeaks.engine.layouts import DEFAULT_LAYOUT, LAYOUTS
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
 from tripeaks.engine.view import layout_view
@@ -56,7 +58,12 @@ class GamesView(APIView):
         serializer = StartGameSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            game = services.start_requested_game(request.user, serializer.validated_data)
+            game = services.start_requested_game(
+                request.user,
+                serializer.validated_data,
+                device=request_device(request),
+                address=BaseThrottle().get_ident(request),
+            )
         except PlayError as error:
             return error_response(error)
         return Response(view_of(game), status=status.HTTP_201_CREATED)

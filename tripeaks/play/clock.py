@@ -1,4 +1,9 @@
-"""The server's game clock: it starts with the first move, stops while paused and at the end."""
+"""The server's game clock: time with the cards visible (docs/fair-play.md, "One clock").
+
+It starts when the deal is shown (the game's start), stops while paused (the cards are hidden),
+starts again on resume (they are shown again) and stops at the end. The ranked time is this clock,
+and the fair-play check times every move from the same moments (the move log's server times).
+"""
 
 from __future__ import annotations
 

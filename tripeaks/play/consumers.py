@@ -175,7 +175,9 @@ class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
             await self._throttled("new games", wait)
             return
         try:
-            moves, view = await SocketGame.start(self.scope["user"], serializer.validated_data)
+            moves, view = await SocketGame.start(
+                self.scope["user"], serializer.validated_data, self.scope
+            )
         except PlayError as error:
             await self._error(error.message, code=error.code)
             return

@@ -7,6 +7,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class Source(models.TextChoices):
@@ -109,9 +110,18 @@ class Game(models.Model):
     running_since = models.DateTimeField(
         null=True, blank=True, help_text="Set while the clock runs."
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(
+        default=timezone.now, help_text="When the deal was shown: the clock starts."
+    )
     started_at = models.DateTimeField(null=True, blank=True, help_text="The first move.")
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Fair play (docs/fair-play.md): what the run is told before its first move, and where it was
+    # started from (a device cookie id, a network address) to hold second accounts' runs.
+    ranking = models.CharField(
+        max_length=10, default="first-try", help_text="first-try, practice or unranked."
+    )
+    device = models.CharField(max_length=64, blank=True, default="")
+    address = models.GenericIPAddressField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -121,7 +131,17 @@ class Game(models.Model):
                 name="one_unfinished_game_per_player",
             ),
         ]
-        indexes = [models.Index(fields=["player", "-created_at"], name="game_player_recent")]
+        indexes = [
+            models.Index(fields=["player", "-created_at"], name="game_player_recent"),
+            models.Index(
+                fields=["deal", "device"], condition=~Q(device=""), name="game_deal_device"
+            ),
+            models.Index(
+                fields=["deal", "address"],
+                condition=Q(address__isnull=False),
+                name="game_deal_address",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} on {self.deal} ({self.status})"

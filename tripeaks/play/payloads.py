@@ -19,6 +19,24 @@ def rules_payload(rules: Rules) -> dict[str, Any]:
     return {"key": rules.key, "wrap": rules.wrap, "open": rules.open, "start": rules.start}
 
 
+RANKING_REASONS = {
+    ("first-try", "daily"): "Your first try at this daily deal: it ranks on the daily board.",
+    ("first-try", "numbered"): "Your first try at this deal: it counts on its board.",
+    ("first-try", "random"): "A fresh deal: it counts in your ranked statistics.",
+    ("practice", "daily"): (
+        "Practice: your first try at this deal is played. A faster win still improves your best"
+        " time."
+    ),
+    ("practice", "numbered"): "Practice: a better run still improves your best on this deal.",
+    ("unranked", "custom"): "Unranked: custom deals never rank.",
+}
+SEEN_ANSWER = "Unranked: you took a hint on this deal, so no run on it ranks."
+
+
+def ranking_reason(ranking: str, mode: str) -> str:
+    return RANKING_REASONS.get((ranking, mode), SEEN_ANSWER if ranking == "unranked" else "")
+
+
 def game_payload(
     game: Game, state: engine.State, now: datetime, result: Result | None = None
 ) -> dict[str, Any]:
@@ -42,6 +60,9 @@ def game_payload(
         paused=game.paused,
         assisted=game.assisted,
         hints=game.hints,
+        # Told before the first move: what this run counts for (docs/fair-play.md).
+        ranking=game.ranking,
+        ranking_reason=ranking_reason(game.ranking, deal.source),
         started_at=game.started_at.isoformat() if game.started_at else None,
         finished_at=game.finished_at.isoformat() if game.finished_at else None,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import ipaddress
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -11,6 +12,7 @@ from uuid import UUID
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from leaderboard.models import Result
@@ -83,8 +85,13 @@ def start_game(
     layout: str = "classic",
     number: int | None = None,
     code: str | None = None,
+    device: str = "",
+    address: str | None = None,
 ) -> Game:
-    """Start a game; the player's unfinished game, if any, is resigned first (a loss once it has begun)."""
+    """Start a game; the player's unfinished game, if any, is resigned first (a loss once it has begun).
+
+    The game's clock starts now: the deal is shown with the answer (docs/fair-play.md, "One
+    clock"). `device` and `address` say where it was started from (fair play: second accounts)."""
     try:
         get_layout(layout)
     except ValueError as error:
@@ -100,12 +107,18 @@ def start_game(
             ):
                 _resign(old, now)
         state = engine.new_game(deals.engine_deal(deal), rules)
+        shown = timezone.now()  # under the player's lock: their later start is later
         game = Game.objects.create(
             player=user,
             deal=deal,
             state=dump_state(state),
             cards_left=state.cards_left,
             score=score(state, 0),
+            created_at=shown,
+            running_since=shown,
+            ranking=_ranking(user.pk, deal),
+            device=device[:64],
+            address=_ip_or_none(address),
         )
     if deal.winnable is None:
         transaction.on_commit(lambda: _queue_solve(deal.pk))
@@ -114,6 +127,30 @@ def start_game(
         extra={"game": str(game.id), "user": user.pk, "mode": mode, "rules": rules.key},
     )
     return game
+
+
+def _ip_or_none(address: str | None) -> str | None:
+    """An address as the database stores it, or None for anything that is not one (a forged
+    X-Forwarded-For when NUM_PROXIES trusts it, a unix socket's peer)."""
+    try:
+        return str(ipaddress.ip_address((address or "").strip()))
+    except ValueError:
+        return None
+
+
+def _ranking(player_id: int, deal: Deal) -> str:
+    """What a new game on `deal` will count for (the player's earlier games are all finished):
+    their first try, practice (they already played it), or nothing (a hint seen, a custom deal).
+    ``record_result`` decides the same from the results when the game ends."""
+    if deal.source == Source.CUSTOM:
+        return "unranked"
+    earlier = Game.objects.filter(player_id=player_id, deal=deal).aggregate(
+        hinted=Count("id", filter=Q(hints__gt=0)),
+        played=Count("id", filter=Q(started_at__isnull=False)),
+    )
+    if earlier["hinted"]:
+        return "unranked"
+    return "practice" if earlier["played"] else "first-try"
 
 
 def _lock_player_for_start(player_id: int) -> list[Any]:
@@ -136,9 +173,11 @@ def _start_statements() -> tuple[str, str]:
     )
 
 
-def start_requested_game(user: Any, request: dict[str, Any]) -> Game:
+def start_requested_game(
+    user: Any, request: dict[str, Any], *, device: str = "", address: str | None = None
+) -> Game:
     """`start_game` with the fields of a start request, as `StartGameSerializer` passed them
-    (POST /api/games and the socket's `new`)."""
+    (POST /api/games and the socket's `new`), from `device` and `address`."""
     return start_game(
         user=user,
         mode=request["mode"],
@@ -146,6 +185,8 @@ def start_requested_game(user: Any, request: dict[str, Any]) -> Game:
         layout=request["layout"],
         number=request.get("number"),
         code=request.get("deal"),
+        device=device,
+        address=address,
     )
 
 
@@ -268,6 +309,7 @@ def advance(
         hint = hint_payload(solver_hint(state))
         game.hints += 1
         game.assisted = True
+        game.ranking = "unranked"  # the answer is seen: no run on this deal ranks again
     elif action == "pause":
         if game.paused:
             raise MoveRefused("the game is already paused")
@@ -277,8 +319,7 @@ def advance(
         if not game.paused:
             raise MoveRefused("the game is not paused")
         game.paused = False
-        if game.started_at is not None:
-            start_clock(game, now)
+        start_clock(game, now)  # the cards are shown again
     game.seq += 1
     elapsed_ms = clock_ms(game, now)
     move = LoggedMove(

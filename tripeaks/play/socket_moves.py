@@ -27,6 +27,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from leaderboard import live as live_board
+from tripeaks.devices import scope_device
 from tripeaks.engine import game as engine
 from tripeaks.play import move_writer, services
 from tripeaks.play.errors import PlayError
@@ -100,11 +101,13 @@ def _finish_copy(
 
 
 @_closing
-def _start(user: Any, request: dict[str, Any]) -> tuple[LiveGame, list[live_board.Send]]:
+def _start(
+    user: Any, request: dict[str, Any], origin: dict[str, Any]
+) -> tuple[LiveGame, list[live_board.Send]]:
     """A new game for the player (resigning their unfinished one), and the live board updates
     the resignation made."""
     with live_board.held_sends() as board_updates:
-        game = services.start_requested_game(user, request)
+        game = services.start_requested_game(user, request, **origin)
     return LiveGame(game, services.load_game_state(game)), board_updates
 
 
@@ -174,10 +177,15 @@ class SocketGame:
         return outcome
 
     @classmethod
-    async def start(cls, user: Any, request: dict[str, Any]) -> tuple[SocketGame, dict[str, Any]]:
-        """Start a game as POST /api/games does: the socket's game from now on, and its view."""
+    async def start(
+        cls, user: Any, request: dict[str, Any], scope: Any = None
+    ) -> tuple[SocketGame, dict[str, Any]]:
+        """Start a game as POST /api/games does: the socket's game from now on, and its view.
+        The socket's `scope` says where from (fair play: its device cookie and address)."""
+        client = (scope or {}).get("client") or [None]
+        origin = {"device": scope_device(scope or {}), "address": client[0]}
         live, board_updates = await database_sync_to_async(_start, thread_sensitive=False)(
-            user, request
+            user, request, origin
         )
         started = cls(str(live.game.pk), user)
         started.live, started.board_updates = live, board_updates

@@ -55,6 +55,7 @@ export async function mount(root, ctx) {
         <div><dt>Stock</dt><dd data-testid="stock-left">0</dd></div>
       </dl>
       <span class="deal-title" data-testid="deal-title"></span>
+      <span class="ranking" data-testid="ranking"></span>
     </div>
     <div class="table-wrap"></div>
     <div class="controls" role="toolbar" aria-label="Game controls">
@@ -127,6 +128,10 @@ export async function mount(root, ctx) {
     $('[data-testid=moves]').textContent = v.moves;
     $('[data-testid=stock-left]').textContent = v.stock_left;
     $('[data-testid=deal-title]').textContent = dealTitle(v);
+    // Fair play: what this run counts for, said before the first move (the full reason on hover).
+    const ranking = $('[data-testid=ranking]');
+    ranking.textContent = { 'first-try': 'Ranked: first try', practice: 'Practice', unranked: 'Unranked' }[v.ranking] || '';
+    ranking.title = v.ranking_reason || '';
     $('[data-act=undo]').setAttribute('aria-disabled', String(!v.can_undo));
     tick();
     if (prev && prev.id === v.id && prev.seq < v.seq && !extra.resynced) {
@@ -302,7 +307,7 @@ export async function mount(root, ctx) {
     }
     const res = v.result || {};
     const board = res.board;
-    const rank = board ? `#${board.rank} of ${board.lines}` : res.ranked === false ? 'Not ranked (custom deal or hint)' : '–';
+    const rank = board ? `#${board.rank} of ${board.lines}` : res.held ? 'Held for review' : res.ranked === false ? 'Not ranked (custom deal or hint)' : '–';
     const news = (res.announcements || []).map((a) => `<li class="news">${esc(a.text)}</li>`).join('');
     const row = (k, val, tid) => `<div><dt>${k}</dt><dd${tid ? ` data-testid="${tid}"` : ''}>${esc(val)}</dd></div>`;
     openDialog({

@@ -1,0 +1,113 @@
+"""How often the timing check is wrong: false positives on simulated honest runs, catches of cheats.
+
+    .venv/bin/python bench/fairplay_bench.py [--honest 100000] [--cheats 1000] [--seed 15]
+
+Honest runs are drawn from the model of human think time in leaderboard/fairplay_model.py (its
+reasoning: docs/fair-play.md); cheats from the corpus of the attacks in issue 15. Pure Python, no
+database: the finishing path calls the same `verdict` on the think times it reads from the move log.
+Also prints the honest model's quantiles that the thresholds are set against, and the fastest
+honest players' false-positive rate on their own (the group most at risk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from leaderboard import fairplay_model as model
+
+
+def _quantiles(values: list[float], qs: tuple[float, ...]) -> str:
+    ordered = sorted(values)
+    return "  ".join(
+        f"q{q * 100:g}={ordered[min(len(ordered) - 1, int(q * len(ordered)))]:.0f}" for q in qs
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--honest", type=int, default=100_000)
+    parser.add_argument("--cheats", type=int, default=1_000, help="runs per cheat")
+    parser.add_argument("--seed", type=int, default=15)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+
+    print(
+        f"thresholds: median < {model.MEDIAN_FLOOR_MS:.0f} ms | ln-IQR spread < "
+        f"{model.SPREAD_FLOOR} | p90 < {model.P90_FLOOR_MS:.0f} ms (>= {model.P90_MIN_MOVES} "
+        f"moves) | runs under {model.MIN_MOVES} moves unchecked"
+    )
+    flagged: Counter[str] = Counter()
+    fast_runs = fast_flagged = 0
+    medians, spreads, p90s = [], [], []
+    for _ in range(args.honest):
+        times = model.honest_run(rng)
+        summary = model.summarize(times)
+        medians.append(summary.median_ms)
+        spreads.append(summary.spread)
+        p90s.append(summary.p90_ms)
+        reason = model.verdict(times)
+        fast = summary.median_ms < 500
+        fast_runs += fast
+        if reason:
+            flagged[reason.split(" ")[0]] += 1
+            fast_flagged += fast
+    total = sum(flagged.values())
+    qs = (0.0001, 0.001, 0.01, 0.5)
+    print(f"\nhonest model ({args.honest:,} runs, {model.MOVES[0]}-{model.MOVES[1]} moves each)")
+    print(f"  run median ms  {_quantiles(medians, qs)}")
+    print(f"  run p90 ms     {_quantiles(p90s, qs)}")
+    print(
+        "  run ln-IQR     "
+        + "  ".join(f"q{q * 100:g}={sorted(spreads)[int(q * len(spreads))]:.2f}" for q in qs)
+    )
+    rate = total / args.honest
+    print(
+        f"  false positives: {total:,} of {args.honest:,} = {rate:.3%}"
+        f" (goal < 0.5%) -> {'met' if rate < 0.005 else 'NOT met'}"
+    )
+    for rule, count in sorted(flagged.items()):
+        print(f"    by rule '{rule}': {count:,}")
+    if fast_runs:
+        print(
+            f"  fastest players (run median < 500 ms): {fast_flagged:,} of {fast_runs:,}"
+            f" = {fast_flagged / fast_runs:.3%} flagged"
+        )
+
+    print(f"\ncheat corpus ({args.cheats:,} runs each)")
+    all_caught = True
+    for name, cheat in model.CHEATS.items():
+        caught = sum(bool(model.verdict(cheat(rng))) for _ in range(args.cheats))
+        all_caught &= caught == args.cheats
+        print(f"  {name:<42} caught {caught:,} of {args.cheats:,} = {caught / args.cheats:.1%}")
+    print(f"  catch rate goal 100% -> {'met' if all_caught else 'NOT met'}")
+
+    # What if real players are faster or steadier than the model? (10,000 runs each)
+    print("\nsensitivity: false positives if the honest population differs from the model")
+    for label, pace, sigma in (
+        ("as modelled", model.PACE_MEDIAN_MS, 1.0),
+        ("all players 25% faster", model.PACE_MEDIAN_MS * 0.75, 1.0),
+        ("all players 40% faster", model.PACE_MEDIAN_MS * 0.6, 1.0),
+        ("move times 25% steadier", model.PACE_MEDIAN_MS, 0.75),
+        ("25% faster and 25% steadier", model.PACE_MEDIAN_MS * 0.75, 0.75),
+    ):
+        runs = 10_000
+        wrong = sum(
+            bool(model.verdict(model.honest_run(rng, pace_median_ms=pace, sigma_scale=sigma)))
+            for _ in range(runs)
+        )
+        print(f"  {label:<30} {wrong / runs:.2%}")
+    # The fastest plausible human, for the record: 1 in 1,000 players' median pace.
+    print(
+        f"\n(1 in 1,000 players' median pace: {model.PACE_MEDIAN_MS * math.exp(-3.09 * model.PACE_SIGMA):.0f} ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""Server-rendered pages of fair play: the rules for players (``/fair-play/``) and the staff
+review queue (``/staff/review/``). Thin: they call ``review`` and render a template."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from leaderboard import fairplay_model, review
+
+
+def staff_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """Anonymous visitors go to sign in; signed-in players who are not staff get a 403."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
+        if not request.user.is_staff:
+            raise PermissionDenied("staff only")
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
+@require_GET
+def fair_play(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "leaderboard/fair_play.html",
+        {"median_floor": int(fairplay_model.MEDIAN_FLOOR_MS)},
+    )
+
+
+def _queue(request: HttpRequest, status: int = 200) -> HttpResponse:
+    runs = list(review.pending()[:100])
+    rows = [{"run": run, "sharing": review.sharing(run) if run.held else None} for run in runs]
+    return render(
+        request,
+        "leaderboard/review.html",
+        {"rows": rows, "decisions": review.recent_decisions()},
+        status=status,
+    )
+
+
+@require_GET
+@staff_only
+def review_queue(request: HttpRequest) -> HttpResponse:
+    return _queue(request)
+
+
+@require_POST
+@staff_only
+def review_decision(request: HttpRequest, result_id: int) -> HttpResponse:
+    try:
+        review.review_run(
+            result_id=result_id,
+            staff=request.user,
+            decision=request.POST.get("decision", ""),
+            reason=request.POST.get("reason", ""),
+        )
+    except review.ReviewError as error:
+        messages.error(request, f"Run {result_id}: {error}")
+        return _queue(request, status=400)
+    messages.success(request, f"Run {result_id}: decision recorded.")
+    return redirect("leaderboard-review")

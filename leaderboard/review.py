@@ -1,0 +1,92 @@
+"""Staff review of held and flagged runs (issue 15): accept a run onto the boards or hide it, with
+a reason; every decision is kept (``RunReview``: who, what, why, when).
+
+A run waits for review when it was held (a possible second account) or flagged (its timing) and
+nobody has decided on it yet. Accepting puts it on the boards it qualifies for (unless staff took
+its player off the boards); hiding keeps it off them. Either way the deal's boards and the player's
+statistics are rebuilt from the results, so every board says the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from leaderboard.models import BoardExclusion, Result, RunReview
+from leaderboard.recompute import rebuild_deal, recompute_stats
+
+
+class ReviewError(ValueError):
+    """A decision that cannot be taken (shown to staff as it is)."""
+
+
+def pending() -> QuerySet[Result]:
+    """Runs waiting for a decision, newest first."""
+    return (
+        Result.objects.filter(Q(held=True) | Q(flagged=True))
+        .exclude(Exists(RunReview.objects.filter(result_id=OuterRef("pk"))))
+        .select_related("player", "deal", "game")
+        .order_by("-finished_at", "-id")
+    )
+
+
+def recent_decisions(limit: int = 50) -> QuerySet[RunReview]:
+    return RunReview.objects.select_related("result__player", "staff").order_by("-at", "-id")[
+        :limit
+    ]
+
+
+@dataclass(frozen=True)
+class Sharing:
+    """Other accounts that played the run's deal from the same device or network address."""
+
+    device: list[str]
+    address: list[str]
+
+
+def sharing(result: Result) -> Sharing:
+    """Who the held run's player shares a device or address with on its deal (for staff)."""
+    from tripeaks.play.models import Game
+
+    game = result.game
+    others = Game.objects.filter(deal_id=result.deal_id, started_at__isnull=False).exclude(
+        player_id=result.player_id
+    )
+
+    def names(games: QuerySet[Game]) -> list[str]:
+        return sorted(set(games.values_list("player__username", flat=True)))
+
+    return Sharing(
+        device=names(others.filter(device=game.device)) if game.device else [],
+        address=names(others.filter(address=game.address)) if game.address else [],
+    )
+
+
+@transaction.atomic
+def review_run(*, result_id: Any, staff: Any, decision: str, reason: str) -> RunReview:
+    """Accept or hide a held or flagged run, with a reason; kept in the audit trail."""
+    reason = reason.strip()
+    if decision not in RunReview.Decision.values:
+        raise ReviewError("the decision is accept or hide")
+    if not reason:
+        raise ReviewError("say why: a reason is required")
+    if len(reason) > 200:
+        raise ReviewError("the reason is at most 200 characters")
+    result = Result.objects.select_for_update().filter(pk=result_id).first()
+    if result is None:
+        raise ReviewError("no such run")
+    if not (result.held or result.flagged or result.reviews.exists()):
+        raise ReviewError("this run was neither held nor flagged")
+    if decision == RunReview.Decision.ACCEPT:
+        excluded = BoardExclusion.objects.filter(player_id=result.player_id).exists()
+        result.held, result.hidden = False, excluded
+    else:
+        result.held, result.hidden = False, True
+    result.save(update_fields=["held", "hidden"])
+    review = RunReview.objects.create(result=result, staff=staff, decision=decision, reason=reason)
+    rebuild_deal(result.deal_id)
+    recompute_stats([result.player_id])
+    return review
