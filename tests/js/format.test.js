@@ -45,8 +45,36 @@ test('the keyboard map: draw, move, play, undo, hint, new deal, pause', () => {
   assert.equal(key('p'), 'pause');
 });
 
+test('Space and Enter on a focused button outside the table press the button', () => {
+  const undo = { tagName: 'BUTTON', closest: () => null };
+  const card = { tagName: 'BUTTON', closest: (sel) => (sel === '.table .pc' ? {} : null) };
+  assert.equal(key(' ', { target: undo }), null);
+  assert.equal(key('Enter', { target: undo }), null);
+  assert.equal(key(' ', { target: { tagName: 'A', closest: () => null } }), null);
+  assert.equal(key(' ', { target: card }), 'draw');
+  assert.equal(key('Enter', { target: card }), 'activate');
+  assert.equal(key('d', { target: undo }), 'draw');
+});
+
 test('keys typed into a field or with a modifier are left alone', () => {
   assert.equal(key('d', { target: { tagName: 'INPUT' } }), null);
   assert.equal(key('z', { ctrlKey: true }), null);
   assert.equal(key('q'), null);
+});
+
+import { movesText, dealTitle } from '../../frontend/static/frontend/js/format.js';
+
+test('one move, two moves; the deal named by its kind', () => {
+  assert.equal(movesText(1), '1 move');
+  assert.equal(movesText(0), '0 moves');
+  assert.equal(movesText(2), '2 moves');
+  assert.equal(dealTitle({ mode: 'numbered', number: 42, rules: 'wrap-closed' }), 'Deal #42 · King-Ace on, peaks closed');
+  assert.equal(dealTitle({ mode: 'daily', day: '2026-12-01', rules: 'nowrap-open' }), 'Daily deal 2026-12-01 · King-Ace off, peaks open');
+});
+
+import { num } from '../../frontend/static/frontend/js/i18n.js';
+
+test('numbers in the locale: Devanagari digits for Nepali', () => {
+  assert.equal(num(1234, 'en'), '1,234');
+  assert.equal(num(205, 'ne'), '२०५');
 });

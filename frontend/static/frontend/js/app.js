@@ -51,7 +51,7 @@ const ctx = {
     try {
       game = await api('games', { method: 'POST', body });
     } catch (e) {
-      notice(e instanceof ApiError ? e.message : 'Could not start the deal');
+      notice(startError(e));
       return;
     }
     ctx.openGame(game);
@@ -66,6 +66,18 @@ const ctx = {
   notice: (text) => notice(text),
   layouts,
 };
+
+// What a refused start says to a player: the server's field errors are for programs.
+export function startError(e) {
+  if (!(e instanceof ApiError)) return 'Could not start the deal: check your connection and try again.';
+  const errors = e.body.errors || {};
+  if (errors.number) return 'There is no deal with that number: numbered deals go from 1 to 50,000.';
+  if (errors.deal) return 'That deal code is not one we can deal: check that it was copied whole.';
+  if (errors.layout) return 'That layout does not exist any more: choose another one.';
+  if (e.status === 429) return 'Too many new deals in a short time: wait a moment and try again.';
+  if (e.status >= 500) return 'The server could not start the deal: try again in a few seconds.';
+  return e.body.code ? e.message : 'Could not start the deal.';
+}
 
 export function notice(text) {
   const n = document.getElementById('notice');

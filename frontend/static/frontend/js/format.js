@@ -1,5 +1,7 @@
 // Small pure helpers for text shown on the page.
 
+import { _, ngettext, fill, num } from './i18n.js';
+
 const RANKS = { A: 'ace', T: '10', J: 'jack', Q: 'queen', K: 'king' };
 const SUITS = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
 
@@ -40,4 +42,17 @@ export function parseKey(key) {
 
 export function pct(rate) {
   return rate == null ? '–' : `${Math.round(rate * 100)}%`;
+}
+
+// "1 move", "2 moves" (in the locale's digits).
+export function movesText(n) {
+  return fill(ngettext('%(n)s move', '%(n)s moves', n), { n: num(n) });
+}
+
+// What a game is: "Daily deal 2026-12-01 · King-Ace on, peaks closed", "Deal #42 · ...".
+export function dealTitle(v) {
+  const what = v.mode === 'daily' ? fill(_('Daily deal %(day)s'), { day: v.day })
+    : v.mode === 'numbered' ? fill(_('Deal #%(n)s'), { n: v.number })
+      : v.mode === 'custom' ? _('Custom deal') : _('New deal');
+  return `${what} · ${rulesTitle(v.rules)}`;
 }

@@ -9,7 +9,7 @@ import { step, ordered } from './nav.js';
 const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 export class Table {
-  constructor(wrap, layout, { onCard, onStock }) {
+  constructor(wrap, layout, { onCard, onStock, onUndo }) {
     this.wrap = wrap;
     this.layout = layout;
     this.onCard = onCard;
@@ -42,7 +42,15 @@ export class Table {
     this.waste = document.createElement('div');
     this.waste.className = 'pc waste';
     this.waste.setAttribute('role', 'img');
-    this.el.append(this.stock, this.waste);
+    // The round Undo by the waste, at thumb reach (the toolbar has one too).
+    this.undo = document.createElement('button');
+    this.undo.type = 'button';
+    this.undo.className = 'round-undo';
+    this.undo.setAttribute('aria-label', 'Undo');
+    this.undo.setAttribute('aria-keyshortcuts', 'Z U Backspace');
+    this.undo.innerHTML = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M9 5 3 10l6 5v-3.5c5 0 8 1.5 10 5.5-.5-5.5-3.5-9-10-9.5V5z"/></svg>';
+    this.undo.addEventListener('click', () => onUndo && onUndo());
+    this.el.append(this.stock, this.waste, this.undo);
     wrap.replaceChildren(this.el);
     this.focusId = null;
     this.view = null;
@@ -58,7 +66,8 @@ export class Table {
 
   place() {
     const r = this.wrap.getBoundingClientRect();
-    const g = fit(this.layout.slots, Math.max(200, r.width), Math.max(160, r.height));
+    // Upright (a phone), the piles go down to the buttons, at thumb reach.
+    const g = fit(this.layout.slots, Math.max(200, r.width), Math.max(160, r.height), { stretch: r.height > r.width });
     this.geo = g;
     this.el.style.width = g.width + 'px';
     this.el.style.height = g.height + 'px';
@@ -74,6 +83,7 @@ export class Table {
     this.cards.forEach((b, p) => put(b, g.cards[p], g.cards[p].z + 1));
     put(this.stock, g.stock, 1);
     put(this.waste, g.waste, 1);
+    Object.assign(this.undo.style, { left: g.undo.left + 'px', top: g.undo.top + 'px', width: g.undo.size + 'px', height: g.undo.size + 'px' });
   }
 
   // Places the arrow keys move between: free cards still on the table, and the stock.
@@ -112,13 +122,16 @@ export class Table {
   render(view, { dropFrom } = {}) {
     const prev = this.view;
     this.view = view;
+    const dealt = !prev || prev.id !== view.id;
     if (prev && prev.id !== view.id) this.seen.clear(); // a new deal on this table
     const hidden = view.paused;
+    const flips = [];
     this.el.classList.toggle('paused', hidden);
     view.positions.forEach((p) => {
       const b = this.cards[p.position];
       const key = p.removed ? 'x' : hidden ? 'h' : p.card ? p.card + (p.free ? '' : '-') : 'b';
       if (this.shown[p.position] === key) return;
+      if (this.shown[p.position] === 'b' && p.card && !hidden) flips.push(b); // uncovered: it turns over
       this.shown[p.position] = key;
       b.hidden = p.removed;
       if (p.removed) return;
@@ -145,8 +158,24 @@ export class Table {
       if (view.waste) this.seen.add(view.waste);
       if (prev && prev.id === view.id && !hidden && view.waste && prev.waste !== view.waste) this.flyIn(prev, view, dropFrom);
     }
+    this.undo.setAttribute('aria-disabled', String(!view.can_undo || hidden));
     this.hint(null);
     this.roving(this.el.contains(document.activeElement));
+    if (reduced() || hidden) return;
+    if (dealt && view.seq === 0) this.dealIn();
+    else for (const b of flips) b.animate([{ transform: 'rotateY(90deg)' }, { transform: 'rotateY(0)' }], { duration: 240, easing: 'ease-out' });
+  }
+
+  // A fresh deal: the cards fly out of the stock to their places, one after another.
+  dealIn() {
+    const g = this.geo;
+    this.cards.forEach((b, p) => {
+      const c = g.cards[p];
+      b.animate(
+        [{ transform: `translate(${g.stock.left - c.left}px, ${g.stock.top - c.top}px)`, opacity: 0.4 }, { transform: 'translate(0,0)', opacity: 1 }],
+        { duration: 320, delay: p * 16, easing: 'cubic-bezier(.2,.7,.3,1)', fill: 'backwards' },
+      );
+    });
   }
 
   // The new waste card arrives from where it was: a layout card or the stock.
@@ -160,9 +189,11 @@ export class Table {
     if (!from) return;
     const to = this.geo.waste;
     this.waste.style.zIndex = 60;
+    // A card drawn from the stock turns face up on its way; a played card just flies.
+    const turn = from === this.geo.stock ? ' rotateY(90deg)' : '';
     const anim = this.waste.animate(
-      [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` }, { transform: 'translate(0,0)' }],
-      { duration: 220, easing: 'cubic-bezier(.2,.7,.3,1)' },
+      [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)${turn}` }, { transform: 'translate(0,0)' }],
+      { duration: turn ? 260 : 220, easing: 'cubic-bezier(.2,.7,.3,1)' },
     );
     anim.onfinish = () => { this.waste.style.zIndex = 1; };
   }

@@ -3,14 +3,21 @@
 import { api, ApiError } from '../api.js';
 import { clock, rulesTitle, parseKey } from '../format.js';
 import { esc } from '../dialog.js';
+import { copyText } from '../share.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
+const inRange = (n) => Number.isInteger(n) && n >= 1 && n <= 50000;
 const line = (l) => (l ? `${esc(l.player.display_name)}: ${l.won ? 'won' : `${l.cards_left} cards left`} in ${l.moves} moves, ${clock(l.time_ms)}` : '–');
 
-export async function mount(root, ctx) {
+const OUT_OF_RANGE = 'There is no deal with that number: numbered deals go from 1 to 50,000.';
+
+// #/numbered/<number>/<rules>: a challenge link opens on that deal.
+export async function mount(root, ctx, [asked, askedRules] = []) {
+  const start = asked !== undefined ? Number(asked) : Math.floor(Math.random() * 50000) + 1;
+  const rulesNow = RULES.includes(askedRules) ? askedRules : RULES[0];
   root.innerHTML = `<form class="panel board-form" data-testid="numbered-form">
-      <label>Deal number (1 to 50,000) <input type="number" name="number" min="1" max="50000" required value="${Math.floor(Math.random() * 50000) + 1}"></label>
-      <label>Rules <select name="rules">${RULES.map((r) => `<option value="${r}">${esc(rulesTitle(r))}</option>`).join('')}</select></label>
+      <label>Deal number (1 to 50,000) <input type="number" name="number" min="1" max="50000" required value="${esc(Number.isFinite(start) ? start : '')}"></label>
+      <label>Rules <select name="rules">${RULES.map((r) => `<option value="${r}"${r === rulesNow ? ' selected' : ''}>${esc(rulesTitle(r))}</option>`).join('')}</select></label>
       <button class="button secondary" type="submit">Look it up</button>
       <button class="button" type="button" data-play>Play this deal</button>
       <p class="small">Layout: ${esc(ctx.layoutTitle())} (<a href="#/layouts">change</a>). Numbered deals rank by fewest cards left, then fewest moves.</p>
@@ -20,18 +27,26 @@ export async function mount(root, ctx) {
   const read = () => { const f = new FormData(form); return { number: Number(f.get('number')), rules: f.get('rules') }; };
   const look = async () => {
     const { number, rules } = read();
-    if (!(number >= 1 && number <= 50000)) { out.innerHTML = '<p class="error">A deal number is 1 to 50,000.</p>'; return; }
+    if (!inRange(number)) { out.innerHTML = `<p class="error" data-testid="numbered-error">${OUT_OF_RANGE}</p>`; return; }
+    const link = `${location.origin}/#/numbered/${number}/${rules}`;
     try {
       const page = await api(`leaderboards/numbered/${number}?rules=${rules}&layout=${ctx.layoutName()}`);
       out.innerHTML = `<dl class="results"><div><dt>Record</dt><dd data-testid="record">${line(page.lines[0])}</dd></div>
-        <div><dt>Your best</dt><dd>${ctx.user ? line(page.me) : 'sign in to keep yours'}</dd></div><div><dt>Players</dt><dd>${page.total}</dd></div></dl>`;
+        <div><dt>Your best</dt><dd>${ctx.user ? line(page.me) : 'sign in to keep yours'}</dd></div><div><dt>Players</dt><dd>${page.total}</dd></div></dl>
+        <p class="challenge">Challenge a friend to this deal: <a href="${esc(link)}" data-testid="challenge-link">${esc(link)}</a>
+        <button type="button" class="button secondary" data-copy="${esc(link)}">Copy link</button></p>`;
     } catch (e) {
       out.innerHTML = `<p class="error">${esc(e instanceof ApiError ? e.message : 'Could not look it up')}</p>`;
     }
   };
+  out.addEventListener('click', (e) => {
+    const b = e.target.closest('[data-copy]');
+    if (b) copyText(b.dataset.copy, b);
+  });
   form.addEventListener('submit', (e) => { e.preventDefault(); look(); });
   form.querySelector('[data-play]').addEventListener('click', () => {
     const { number, rules } = read();
+    if (!inRange(number)) { out.innerHTML = `<p class="error" data-testid="numbered-error">${OUT_OF_RANGE}</p>`; return; }
     const r = parseKey(rules);
     ctx.startGame({ mode: 'numbered', number, rules: { wrap: r.wrap, open: r.open }, layout: ctx.layoutName() });
   });

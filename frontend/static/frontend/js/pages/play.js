@@ -2,19 +2,17 @@
 // (REST when the socket is down), surviving reloads and dropped connections. A new deal is
 // started over the same socket and takes the page's place when its layout is the table's.
 
-import { api, ApiError, layouts } from '../api.js';
+import { api, ApiError, layoutNamed } from '../api.js';
 import { LiveSocket } from '../socket.js';
 import { MoveQueue } from '../protocol.js';
 import { Table } from '../table.js';
 import { bindKeys } from '../input.js';
 import { openDialog, closeDialog, dialogOpen, esc } from '../dialog.js';
-import { clock, elapsedNow, cardName, rulesTitle, pct } from '../format.js';
+import { clock, elapsedNow, cardName, pct, dealTitle } from '../format.js';
 import * as sound from '../sound.js';
 
-function dealTitle(v) {
-  const what = v.mode === 'daily' ? `Daily deal ${v.day}` : v.mode === 'numbered' ? `Deal #${v.number}` : v.mode === 'custom' ? 'Custom deal' : 'New deal';
-  return `${what} · ${rulesTitle(v.rules)}`;
-}
+// A run counts on the boards unless it is a custom deal or a hint was taken.
+const ranked = (v) => v.mode !== 'custom' && !v.assisted;
 
 // How long a new deal asked for over the socket may take before it is started by REST instead.
 const NEW_DEAL_WAIT_MS = 4000;
@@ -42,8 +40,7 @@ export async function mount(root, ctx) {
       return null;
     }
   }
-  const all = await layouts();
-  const layout = all.layouts.find((l) => l.name === view.layout) || all.layouts[0];
+  const layout = await layoutNamed(view.layout);
   document.body.classList.add('playing');
   root.innerHTML = `<section class="play" aria-label="Game">
     <div class="topbar">
@@ -58,10 +55,10 @@ export async function mount(root, ctx) {
     </div>
     <div class="table-wrap"></div>
     <div class="controls" role="toolbar" aria-label="Game controls">
-      <button type="button" class="button secondary" data-act="undo" aria-keyshortcuts="Z U Backspace">Undo</button>
-      <button type="button" class="button secondary" data-act="hint" aria-keyshortcuts="H">Hint</button>
-      <button type="button" class="button secondary" data-act="restart">Start again</button>
-      <button type="button" class="button secondary" data-act="new" aria-keyshortcuts="N">New deal</button>
+      <button type="button" class="tool" data-act="undo" aria-keyshortcuts="Z U Backspace"><span class="ico" aria-hidden="true">↶</span><span class="lbl">Undo</span></button>
+      <button type="button" class="tool" data-act="hint" aria-keyshortcuts="H"><span class="ico" aria-hidden="true">?</span><span class="lbl">Hint</span></button>
+      <button type="button" class="tool" data-act="restart"><span class="ico" aria-hidden="true">⟲</span><span class="lbl">Start again</span></button>
+      <button type="button" class="tool" data-act="new" aria-keyshortcuts="N"><span class="ico" aria-hidden="true">+</span><span class="lbl">New deal</span></button>
     </div>
     <p class="sr-only" aria-live="polite" data-testid="announce"></p>
     <p class="conn" data-testid="connection" hidden>Reconnecting…</p>
@@ -95,6 +92,7 @@ export async function mount(root, ctx) {
   const table = new Table($('.table-wrap'), layout, {
     onCard: (p, opts = {}) => playCard(p, opts),
     onStock: () => act('draw'),
+    onUndo: () => act('undo'),
   });
 
   const queue = new MoveQueue({
@@ -222,7 +220,42 @@ export async function mount(root, ctx) {
     }
     if (action === 'undo' && !queue.busy && !v.can_undo) { announce('Nothing to undo'); return; }
     if (v.paused && action !== 'resume' && action !== 'resign') return;
+    if (action === 'hint' && ranked(v) && !queue.busy) { hintFirst(); return; }
+    if (action === 'restart' && v.moves > 0) { restartFirst(); return; }
     queue.push(action);
+  }
+
+  // The first hint of a ranked run asks first: it takes the run off the boards.
+  function hintFirst() {
+    openDialog({
+      id: 'hint-warning', title: 'Take a hint?',
+      body: '<p>A hint takes this run off the leaderboards: it will not be ranked. Your statistics still count it.</p>',
+      buttons: [
+        { label: 'Show a hint', primary: true, run: () => { closeDialog(); focusTable(); queue.push('hint'); } },
+        { label: 'Keep it ranked', run: () => { closeDialog(); focusTable(); } },
+      ],
+      cancel: () => { closeDialog(); focusTable(); },
+    });
+  }
+
+  function restartFirst(after = null) {
+    openDialog({
+      id: 'restart-confirm', title: 'Start again?',
+      body: '<p>All the cards go back where they were dealt and your moves are undone. The clock keeps running.</p>',
+      buttons: [
+        { label: 'Start again', primary: true, run: () => {
+          closeDialog(); focusTable();
+          if (view.paused) queue.push('resume');
+          queue.push('restart');
+        } },
+        { label: 'Cancel', run: () => { closeDialog(); if (after) after(); else focusTable(); } },
+      ],
+      cancel: () => { closeDialog(); if (after) after(); else focusTable(); },
+    });
+  }
+
+  function focusTable() {
+    if (!gone) table.roving(true);
   }
 
   function pauseMenu() {
@@ -232,10 +265,13 @@ export async function mount(root, ctx) {
       body: '<p>The clock is stopped and the cards are hidden.</p>',
       buttons: [
         { label: 'Resume', primary: true, run: () => { closeDialog(); act('resume'); } },
-        { label: 'Start again', run: () => { closeDialog(); queue.push('resume'); queue.push('restart'); } },
+        { label: 'Start again', run: () => { closeDialog(); restartFirst(pauseMenu); } },
         { label: 'New deal', run: () => newDeal() },
         { label: `Sound: ${sound.soundOn() ? 'on' : 'off'}`, run: () => { sound.setSound(!sound.soundOn()); closeDialog(); pauseMenu(); } },
         { label: 'Switch theme', run: () => ctx.cycleTheme() },
+        // The way out on a phone held sideways, where the site's header is hidden.
+        { label: 'Home', run: () => { closeDialog(); location.hash = '#/'; } },
+        { label: 'Leaderboards', run: () => { closeDialog(); location.hash = '#/boards'; } },
       ],
       cancel: () => { closeDialog(); act('resume'); },
     });
@@ -249,7 +285,7 @@ export async function mount(root, ctx) {
       body: '<p>The stock is spent and no card fits. Undo, start again, or end this deal (it counts as lost).</p>',
       buttons: [
         { label: 'Undo', primary: true, run: () => { closeDialog(); act('undo'); } },
-        { label: 'Start again', run: () => { closeDialog(); act('restart'); } },
+        { label: 'Start again', run: () => { closeDialog(); restartFirst(stuckDialog); } },
         { label: 'New deal', run: () => newDeal() },
         { label: 'End deal', run: () => { closeDialog(); act('resign'); } },
       ],
@@ -358,7 +394,8 @@ export async function mount(root, ctx) {
   });
   window.__tpGame = { drop: () => socket.drop(), view: () => view, socketPath: () => socket.path };
   queue.accept(view);
-  table.roving(false);
+  if (!performance.getEntriesByName('tp-first-card').length) performance.mark('tp-first-card');
+  table.roving(true); // the keyboard starts on the table (after Continue, a reload, a new deal)
 
   return () => {
     gone = true;

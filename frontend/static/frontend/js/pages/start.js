@@ -1,8 +1,8 @@
 // Start: continue the deal in progress, today's deal or a new deal per rule set, the countdown.
 
 import { api, ApiError } from '../api.js';
-import { countdown, rulesTitle } from '../format.js';
-import { esc } from '../dialog.js';
+import { countdown, rulesTitle, dealTitle, movesText } from '../format.js';
+import { esc, openDialog, closeDialog } from '../dialog.js';
 
 export async function mount(root, ctx) {
   const today = await api('today');
@@ -15,7 +15,7 @@ export async function mount(root, ctx) {
   const sets = today.rule_sets.filter((r) => r.start === 'waste');
   root.innerHTML = `
     <p class="lede">Clear the three peaks one card higher or lower at a time. Play today's deal, chase records on numbered deals, and see how you rank.</p>
-    ${current ? `<section class="panel continue"><h2>Your deal is waiting</h2><p>${esc(rulesTitle(current.rules))} · ${current.moves} moves so far</p>
+    ${current ? `<section class="panel continue"><h2>Your deal is waiting</h2><p data-testid="waiting-deal">${esc(dealTitle(current))} · ${esc(movesText(current.moves))} so far</p>
       <a class="button" href="#/play" data-testid="continue">Continue</a></section>` : ''}
     ${ctx.user ? '' : '<p class="panel">Anyone can look at the <a href="#/boards">leaderboards</a>. To play, <a href="/accounts/login/?next=/%23/">sign in</a> or <a href="/accounts/signup/">create an account</a>.</p>'}
     <section aria-labelledby="today-h"><h2 id="today-h">Today's deal · ${esc(today.day)}</h2>
@@ -35,8 +35,23 @@ export async function mount(root, ctx) {
     if (!b) return;
     const r = today.rule_sets.find((x) => x.key === (b.dataset.daily || b.dataset.random));
     const rules = { wrap: r.wrap, open: r.open };
-    if (b.dataset.daily) ctx.startGame({ mode: 'daily', rules, layout: 'classic' });
-    else ctx.startGame({ mode: 'random', rules, layout: ctx.layoutName() });
+    const body = b.dataset.daily ? { mode: 'daily', rules, layout: 'classic' } : { mode: 'random', rules, layout: ctx.layoutName() };
+    // Starting resigns the deal in progress: a deal with moves counts as lost, so ask first.
+    if (current && current.moves > 0) confirmStart(body, b);
+    else ctx.startGame(body);
   });
+  function confirmStart(body, from) {
+    const back = () => { closeDialog(); from.focus(); };
+    openDialog({
+      id: 'resign-confirm', title: 'Leave your deal?',
+      body: `<p>Your deal in progress (${esc(dealTitle(current))}, ${esc(movesText(current.moves))}) is not finished. Starting another ends it, and it counts as lost.</p>`,
+      buttons: [
+        { label: 'Continue my deal', primary: true, run: () => { closeDialog(); location.hash = '#/play'; } },
+        { label: 'End it and start', run: () => { closeDialog(); ctx.startGame(body); } },
+        { label: 'Cancel', run: back },
+      ],
+      cancel: back,
+    });
+  }
   return () => clearInterval(timer);
 }

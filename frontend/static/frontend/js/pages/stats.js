@@ -4,21 +4,29 @@ import { api } from '../api.js';
 import { clock, rulesTitle, pct } from '../format.js';
 import { esc } from '../dialog.js';
 
-// Bars for the recent results, oldest on the left: a win's height is its time, a loss is a mark.
+// Bars for the recent ranked results, oldest on the left (custom deals and hinted runs are not
+// ranked and left out). Wins rise above the line (taller is slower), losses hang below it, in
+// another colour and striped, so a quick win never looks like a loss.
 export function chart(recent) {
-  const runs = [...recent].reverse();
-  if (!runs.length) return '<p class="empty">No finished games yet.</p>';
-  const W = 320, H = 120, gap = 4, bw = Math.max(4, (W - gap * runs.length) / Math.max(runs.length, 1));
+  const runs = [...recent].filter((r) => r.ranked).reverse();
+  if (!runs.length) return '<p class="empty">No ranked games finished yet.</p>';
+  const W = 320, H = 120, mid = 80, gap = 4, bw = Math.max(4, (W - gap * runs.length) / Math.max(runs.length, 1));
   const most = Math.max(60_000, ...runs.filter((r) => r.won).map((r) => r.time_ms));
   const bars = runs.map((r, i) => {
     const x = Math.round(i * (bw + gap));
-    const h = r.won ? Math.max(6, Math.round((r.time_ms / most) * (H - 20))) : 10;
     const tip = r.won ? `Won in ${clock(r.time_ms)}, ${r.moves} moves` : `Lost with ${r.cards_left} cards left`;
-    return `<rect x="${x}" y="${H - h}" width="${Math.round(bw)}" height="${h}" class="${r.won ? 'win' : 'loss'}"><title>${esc(tip)}</title></rect>`;
+    if (r.won) {
+      const h = Math.max(12, Math.round((r.time_ms / most) * (mid - 4)));
+      return `<rect x="${x}" y="${mid - h}" width="${Math.round(bw)}" height="${h}" class="win"><title>${esc(tip)}</title></rect>`;
+    }
+    const h = Math.max(12, Math.round((r.cards_left / 28) * (H - mid - 4)));
+    return `<rect x="${x}" y="${mid + 2}" width="${Math.round(bw)}" height="${h}" class="loss"><title>${esc(tip)}</title></rect>`;
   }).join('');
   const wins = runs.filter((r) => r.won).length;
-  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="Last ${runs.length} games: ${wins} won, ${runs.length - wins} lost. Taller bars are slower wins.">${bars}</svg>
-    <p class="small"><span class="key win"></span> won (height: time) <span class="key loss"></span> lost</p>`;
+  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="Last ${runs.length} ranked games: ${wins} won, ${runs.length - wins} lost. Wins rise above the line, taller is slower; losses hang below it, longer means more cards left.">
+    <defs><pattern id="loss-stripes" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="loss-bg"/><line x1="0" y1="0" x2="0" y2="6" class="loss-line"/></pattern></defs>
+    <line x1="0" x2="${W}" y1="${mid + 1}" y2="${mid + 1}" class="axis"/>${bars}</svg>
+    <p class="small"><span class="key win"></span> won (above the line, height: time) <span class="key loss"></span> lost (below, length: cards left)</p>`;
 }
 
 function statsBlock(s) {
