@@ -27,6 +27,7 @@ COMPRESSED_PATHS = (
     "/api/leaderboards/",
     "/api/players/",
     "/api/me/stats",
+    "/api/me/today",
 )
 
 

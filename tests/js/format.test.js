@@ -78,3 +78,24 @@ test('numbers in the locale: Devanagari digits for Nepali', () => {
   assert.equal(num(1234, 'en'), '1,234');
   assert.equal(num(205, 'ne'), '२०५');
 });
+
+import { dailyShareText } from '../../frontend/static/frontend/js/share.js';
+
+test('the daily share text tells the result and rank and no card', () => {
+  const v = { status: 'won', elapsed_ms: 201_000, moves: 45, day: '2026-12-01', rules: 'wrap-closed', cards_left: 0, waste: 'KH', positions: [{ card: '7H' }] };
+  const text = dailyShareText(v, { rank: 3, lines: 12 });
+  assert.equal(text, 'TriPeaks Online · daily deal 2026-12-01\nKing-Ace on, peaks closed\nWon in 3:21 with 45 moves · Rank 3 of 12');
+  assert.ok(!/\b[A2-9TJQK][CDHS]\b/.test(text));
+  assert.match(dailyShareText({ ...v, status: 'lost', cards_left: 1, moves: 1 }, null), /1 card left after 1 move, 3:21 · Not ranked/);
+});
+
+import { readCode } from '../../frontend/static/frontend/js/pages/custom.js';
+
+test('a pasted deal code is read, or says what is wrong', () => {
+  const deck = [];
+  for (const s of 'CDHS') for (const r of 'A23456789TJQK') deck.push(r + s);
+  assert.deepEqual(readCode(deck.join(' ').toLowerCase()).cards, deck);
+  assert.match(readCode(deck.slice(1).join(' ')).error, /52 cards; this one has 51/);
+  assert.match(readCode([...deck.slice(1), 'XX'].join(' ')).error, /"XX" is not a card/);
+  assert.match(readCode([...deck.slice(1), '2C'].join(' ')).error, /2C is in the code twice/);
+});

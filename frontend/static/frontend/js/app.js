@@ -17,6 +17,8 @@ const ROUTES = {
   numbered: ['numbered', 'Numbered deals'],
   boards: ['boards', 'Leaderboards'],
   stats: ['stats', 'Statistics'],
+  help: ['help', 'How to play'],
+  custom: ['custom', 'Custom deal'],
 };
 
 // ---------------------------------------------------------------- theme: system, light, dark

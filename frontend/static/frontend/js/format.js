@@ -56,3 +56,8 @@ export function dealTitle(v) {
       : v.mode === 'custom' ? _('Custom deal') : _('New deal');
   return `${what} · ${rulesTitle(v.rules)}`;
 }
+
+// "1 card left", "5 cards left".
+export function cardsLeftText(n) {
+  return fill(ngettext('%(n)s card left', '%(n)s cards left', n), { n: num(n) });
+}

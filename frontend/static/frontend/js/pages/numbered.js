@@ -4,6 +4,7 @@ import { api, ApiError } from '../api.js';
 import { clock, rulesTitle, parseKey } from '../format.js';
 import { esc } from '../dialog.js';
 import { copyText } from '../share.js';
+import { startAsking } from '../starting.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 const inRange = (n) => Number.isInteger(n) && n >= 1 && n <= 50000;
@@ -44,11 +45,11 @@ export async function mount(root, ctx, [asked, askedRules] = []) {
     if (b) copyText(b.dataset.copy, b);
   });
   form.addEventListener('submit', (e) => { e.preventDefault(); look(); });
-  form.querySelector('[data-play]').addEventListener('click', () => {
+  form.querySelector('[data-play]').addEventListener('click', (e) => {
     const { number, rules } = read();
     if (!inRange(number)) { out.innerHTML = `<p class="error" data-testid="numbered-error">${OUT_OF_RANGE}</p>`; return; }
     const r = parseKey(rules);
-    ctx.startGame({ mode: 'numbered', number, rules: { wrap: r.wrap, open: r.open }, layout: ctx.layoutName() });
+    startAsking(ctx, { mode: 'numbered', number, rules: { wrap: r.wrap, open: r.open }, layout: ctx.layoutName() }, e.currentTarget);
   });
   look();
   return null;

@@ -10,6 +10,7 @@ import { bindKeys } from '../input.js';
 import { openDialog, closeDialog, dialogOpen, esc } from '../dialog.js';
 import { clock, elapsedNow, cardName, pct, dealTitle } from '../format.js';
 import * as sound from '../sound.js';
+import { copyText, dailyShareText } from '../share.js';
 
 // A run counts on the boards unless it is a custom deal or a hint was taken.
 const ranked = (v) => v.mode !== 'custom' && !v.assisted;
@@ -308,6 +309,7 @@ export async function mount(root, ctx) {
         { label: 'Deal', primary: true, run: async () => {
           const d = document.querySelector('dialog[open]');
           const rules = { wrap: d.querySelector('[name=wrap]').checked, open: d.querySelector('[name=open]').checked };
+          localStorage.setItem('tp.rules', JSON.stringify(rules)); // the layout picker's PLAY deals with them
           closeDialog();
           await startDeal({ mode: 'random', rules, layout: ctx.layoutName() });
         } },
@@ -341,6 +343,7 @@ export async function mount(root, ctx) {
     const rank = board ? `#${board.rank} of ${board.lines}` : res.ranked === false ? 'Not ranked (custom deal or hint)' : '–';
     const news = (res.announcements || []).map((a) => `<li class="news">${esc(a.text)}</li>`).join('');
     const row = (k, val, tid) => `<div><dt>${k}</dt><dd${tid ? ` data-testid="${tid}"` : ''}>${esc(val)}</dd></div>`;
+    const share = v.mode === 'daily' ? dailyShareText(v, board) : null;
     openDialog({
       id: 'results', wide: true, title: v.status === 'won' ? 'You won!' : 'Deal over',
       body: `${news ? `<ul class="news-list">${news}</ul>` : ''}<dl class="results">
@@ -348,9 +351,11 @@ export async function mount(root, ctx) {
         ${row('Layout', layout.title)}${row('Par', v.deal && v.deal.par != null ? `${v.deal.par} moves` : '–')}${row('Rank', rank, 'result-rank')}
         ${row('Cards left', v.cards_left)}</dl>
         ${stats ? `<h3>Your statistics (ranked deals)</h3><dl class="results">${row('Wins', stats.won)}${row('Losses', stats.lost)}${row('Win rate', pct(stats.win_rate))}
-        ${row('Streak', stats.current_streak)}${row('Best streak', stats.best_streak)}${row('Daily streak', stats.daily_streak)}</dl>` : ''}`,
+        ${row('Streak', stats.current_streak)}${row('Best streak', stats.best_streak)}${row('Daily streak', stats.daily_streak)}${row('Best time', stats.best_win_ms ? clock(stats.best_win_ms) : '–')}</dl>` : ''}
+        ${share ? `<h3>Share your result</h3><pre class="share-text" data-testid="share-text">${esc(share)}</pre>` : ''}`,
       buttons: [
         { label: 'New deal', primary: true, run: () => newDeal() },
+        ...(share ? [{ label: 'Copy result', id: 'copy-result', run: () => copyText(share, document.querySelector('[data-testid=copy-result]')) }] : []),
         { label: 'Leaderboards', run: () => { closeDialog(); location.hash = '#/boards'; } },
         { label: 'Home', run: () => { closeDialog(); location.hash = '#/'; } },
       ],
