@@ -22,10 +22,10 @@ def my_today(user: Any) -> dict[str, Any]:
         ).values_list("deal__rules_key", flat=True)
     )
     results: dict[str, Result] = {}
-    for result in Result.objects.filter(player_id=user.pk, mode="daily", day=day).order_by(
+    for run in Result.objects.filter(player_id=user.pk, mode="daily", day=day).order_by(
         "finished_at"
     ):
-        results.setdefault(result.rules_key, result)  # the first finished run is the day's
+        results.setdefault(run.rules_key, run)  # the first finished run is the day's
     lines = {
         line.rules_key: line
         for line in DealBest.objects.filter(player_id=user.pk, mode="daily", deal__day=day)

@@ -193,9 +193,11 @@ class Pages:
         viewport: dict[str, int] = DESKTOP,
         dark: bool = False,
         reduced_motion: bool = False,
+        locale: str = "en-US",
     ) -> Any:
         context = self.browser.new_context(
             base_url=self.base_url,
+            locale=locale,  # also the Accept-Language header
             viewport=viewport,
             color_scheme="dark" if dark else "light",
             reduced_motion="reduce" if reduced_motion else "no-preference",

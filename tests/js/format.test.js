@@ -69,14 +69,16 @@ test('one move, two moves; the deal named by its kind', () => {
   assert.equal(movesText(0), '0 moves');
   assert.equal(movesText(2), '2 moves');
   assert.equal(dealTitle({ mode: 'numbered', number: 42, rules: 'wrap-closed' }), 'Deal #42 · King-Ace on, peaks closed');
-  assert.equal(dealTitle({ mode: 'daily', day: '2026-12-01', rules: 'nowrap-open' }), 'Daily deal 2026-12-01 · King-Ace off, peaks open');
+  assert.equal(dealTitle({ mode: 'daily', day: '2026-12-01', rules: 'nowrap-open' }), 'Daily deal Dec 1, 2026 · King-Ace off, peaks open');
 });
 
-import { num } from '../../frontend/static/frontend/js/i18n.js';
+import { num, digits } from '../../frontend/static/frontend/js/i18n.js';
 
 test('numbers in the locale: Devanagari digits for Nepali', () => {
   assert.equal(num(1234, 'en'), '1,234');
   assert.equal(num(205, 'ne'), '२०५');
+  assert.equal(digits('1:05', 'ne'), '१:०५');
+  assert.equal(digits('1:05', 'de'), '1:05');
 });
 
 import { dailyShareText } from '../../frontend/static/frontend/js/share.js';

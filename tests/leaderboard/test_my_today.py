@@ -43,3 +43,32 @@ def test_today_says_not_played_in_progress_and_the_result_with_its_rank(user: An
 
 def test_today_needs_a_signed_in_player() -> None:
     assert APIClient().get("/api/me/today").status_code in (401, 403)
+
+
+def test_history_lists_runs_oldest_first_per_rule_set(user: Any) -> None:
+    from tests.play.helpers import start_custom, winnable_code
+
+    api = client_for(user)
+    code, line = winnable_code(5)
+    game = start_custom(api, code)
+    for step in line:
+        game = move(api, game, **step).json()
+    assert game["status"] == "won"
+    game = api.post(
+        "/api/games", {"mode": "random", "rules": {"wrap": False}}, format="json"
+    ).json()
+    game = move(api, game, "draw").json()
+    assert move(api, game, "resign").json()["status"] == "lost"
+
+    body = api.get("/api/me/history").json()
+    fields = body["fields"]
+    runs = [dict(zip(fields, run, strict=True)) for run in body["runs"]]
+    assert [(r["mode"], r["won"], r["ranked"]) for r in runs] == [
+        ("custom", True, False),
+        ("random", False, True),
+    ]
+    assert runs[0]["finished_at"] < runs[1]["finished_at"] and body["layouts"] == ["classic"]
+    only = api.get("/api/me/history?rules=nowrap-closed").json()["runs"]
+    assert [r[1] for r in only] == ["random"]
+    assert api.get("/api/me/history?rules=nonsense").status_code == 400
+    assert APIClient().get("/api/me/history").status_code in (401, 403)

@@ -19,7 +19,29 @@ export function lang() {
   return (g.document && g.document.documentElement.lang) || 'en';
 }
 
-// A whole number in the locale's own digits (Devanagari for ne).
+// The locale for Intl's words and grouping (not all browsers carry data for "ne": Intl then falls
+// back to its default, so the digits are put right by digits()).
+export function numberLocale(locale = lang()) {
+  return locale;
+}
+
+// A whole number in the locale's grouping and digits (Devanagari for ne).
 export function num(n, locale = lang()) {
-  return new Intl.NumberFormat(locale).format(n);
+  return digits(new Intl.NumberFormat(locale).format(n), locale);
+}
+
+// The zero of each language whose digits are not ASCII; Nepali writes Devanagari digits.
+const ZEROS = { ne: 0x0966 };
+
+// ASCII digits in a text (a clock, a countdown, a date) in the locale's own digits.
+export function digits(text, locale = lang()) {
+  const zero = ZEROS[String(locale).slice(0, 2)];
+  if (!zero) return String(text);
+  return String(text).replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)));
+}
+
+// A message from the server (its `detail`) is English; in another language the page says it in
+// its own words instead (`fallback`, already translated). The codes stay the machine's.
+export function serverText(detail, fallback) {
+  return lang().startsWith('en') && detail ? detail : fallback;
 }

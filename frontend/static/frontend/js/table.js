@@ -3,7 +3,8 @@
 
 import { face, back, slot } from './cards.js';
 import { fit } from './geometry.js';
-import { cardName } from './format.js';
+import { cardName, cardsLeftText } from './format.js';
+import { _, fill, digits } from './i18n.js';
 import { step, ordered } from './nav.js';
 
 const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -17,7 +18,7 @@ export class Table {
     this.el = document.createElement('div');
     this.el.className = 'table';
     this.el.setAttribute('role', 'group');
-    this.el.setAttribute('aria-label', 'Table');
+    this.el.setAttribute('aria-label', _('Table'));
     this.cards = layout.slots.map((s) => {
       const b = document.createElement('button');
       b.type = 'button';
@@ -46,7 +47,7 @@ export class Table {
     this.undo = document.createElement('button');
     this.undo.type = 'button';
     this.undo.className = 'round-undo';
-    this.undo.setAttribute('aria-label', 'Undo');
+    this.undo.setAttribute('aria-label', _('Undo'));
     this.undo.setAttribute('aria-keyshortcuts', 'Z U Backspace');
     this.undo.innerHTML = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M9 5 3 10l6 5v-3.5c5 0 8 1.5 10 5.5-.5-5.5-3.5-9-10-9.5V5z"/></svg>';
     this.undo.addEventListener('click', () => onUndo && onUndo());
@@ -139,22 +140,22 @@ export class Table {
       b.innerHTML = p.card ? face(p.card) : back();
       b.classList.toggle('free', p.free);
       b.classList.toggle('up', Boolean(p.card));
-      const name = hidden ? 'hidden while paused' : cardName(p.card);
-      b.setAttribute('aria-label', p.card && !p.free ? `${name}, covered` : name);
+      const name = hidden ? _('hidden while paused') : cardName(p.card);
+      b.setAttribute('aria-label', p.card && !p.free ? fill(_('%(card)s, covered'), { card: name }) : name);
       b.setAttribute('aria-disabled', String(!p.free));
     });
     const stockKey = `${view.stock_left}`;
     if (this.shown.stock !== stockKey) {
       this.shown.stock = stockKey;
-      this.stock.innerHTML = (view.stock_left ? back() : slot()) + `<span class="count" aria-hidden="true">${view.stock_left}</span>`;
-      this.stock.setAttribute('aria-label', view.stock_left ? `Stock, ${view.stock_left} cards left: draw` : 'Stock is empty');
+      this.stock.innerHTML = (view.stock_left ? back() : slot()) + `<span class="count" aria-hidden="true">${digits(view.stock_left)}</span>`;
+      this.stock.setAttribute('aria-label', view.stock_left ? fill(_('Stock, %(left)s: draw'), { left: cardsLeftText(view.stock_left) }) : _('Stock is empty'));
       this.stock.setAttribute('aria-disabled', String(!view.stock_left));
     }
     const wasteKey = hidden ? 'h' : view.waste || '';
     if (this.shown.waste !== wasteKey) {
       this.shown.waste = wasteKey;
       this.waste.innerHTML = view.waste && !hidden ? face(view.waste) : slot();
-      this.waste.setAttribute('aria-label', view.waste && !hidden ? `Waste: ${cardName(view.waste)}` : 'Waste is empty');
+      this.waste.setAttribute('aria-label', view.waste && !hidden ? fill(_('Waste: %(card)s'), { card: cardName(view.waste) }) : _('Waste is empty'));
       if (view.waste) this.seen.add(view.waste);
       if (prev && prev.id === view.id && !hidden && view.waste && prev.waste !== view.waste) this.flyIn(prev, view, dropFrom);
     }

@@ -8,7 +8,8 @@ import { MoveQueue } from '../protocol.js';
 import { Table } from '../table.js';
 import { bindKeys } from '../input.js';
 import { openDialog, closeDialog, dialogOpen, esc } from '../dialog.js';
-import { clock, elapsedNow, cardName, pct, dealTitle } from '../format.js';
+import { clock, elapsedNow, cardName, pct, dealTitle, movesText } from '../format.js';
+import { _, fill, num, digits, serverText } from '../i18n.js';
 import * as sound from '../sound.js';
 import { copyText, dailyShareText } from '../share.js';
 
@@ -18,17 +19,17 @@ const ranked = (v) => v.mode !== 'custom' && !v.assisted;
 // How long a new deal asked for over the socket may take before it is started by REST instead.
 const NEW_DEAL_WAIT_MS = 4000;
 
-const NO_GAME = '<section class="panel narrow"><h2>No deal in progress</h2><p><a class="button" href="#/">Choose a deal</a></p></section>';
+const noGame = () => `<section class="panel narrow"><h2>${_('No deal in progress')}</h2><p><a class="button" href="#/">${_('Choose a deal')}</a></p></section>`;
 
 export async function mount(root, ctx) {
   if (!ctx.user) {
-    root.innerHTML = `<section class="panel narrow"><h2>Sign in to play</h2><p>Anyone can look at the boards; playing keeps your scores, so it needs an account.</p>
-      <p><a class="button" href="/accounts/login/?next=/%23/play">Sign in</a> <a href="/accounts/signup/">Create an account</a></p></section>`;
+    root.innerHTML = `<section class="panel narrow"><h2>${_('Sign in to play')}</h2><p>${_('Anyone can look at the boards; playing keeps your scores, so it needs an account.')}</p>
+      <p><a class="button" href="/accounts/login/?next=/%23/play">${_('Sign in')}</a> <a href="/accounts/signup/">${_('Create an account')}</a></p></section>`;
     return null;
   }
   let view = ctx.takeGame();
   if (!view && !ctx.hasGame) {
-    root.innerHTML = NO_GAME;
+    root.innerHTML = noGame();
     return null;
   }
   if (!view) {
@@ -37,32 +38,32 @@ export async function mount(root, ctx) {
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 404) throw e;
       ctx.hasGame = false;
-      root.innerHTML = NO_GAME;
+      root.innerHTML = noGame();
       return null;
     }
   }
   const layout = await layoutNamed(view.layout);
   document.body.classList.add('playing');
-  root.innerHTML = `<section class="play" aria-label="Game">
+  root.innerHTML = `<section class="play" aria-label="${_('Game')}">
     <div class="topbar">
-      <button type="button" class="icon" data-act="pause" aria-label="Menu (pauses the game)" aria-keyshortcuts="P Escape">☰</button>
+      <button type="button" class="icon" data-act="pause" aria-label="${_('Menu (pauses the game)')}" aria-keyshortcuts="P Escape">☰</button>
       <dl class="scores">
-        <div><dt>Score</dt><dd data-testid="score">0</dd></div>
-        <div><dt>Time</dt><dd data-testid="time">0:00</dd></div>
-        <div><dt>Moves</dt><dd data-testid="moves">0</dd></div>
-        <div><dt>Stock</dt><dd data-testid="stock-left">0</dd></div>
+        <div><dt>${_('Score')}</dt><dd data-testid="score">0</dd></div>
+        <div><dt>${_('Time')}</dt><dd data-testid="time">0:00</dd></div>
+        <div><dt>${_('Moves')}</dt><dd data-testid="moves">0</dd></div>
+        <div><dt>${_('Stock')}</dt><dd data-testid="stock-left">0</dd></div>
       </dl>
       <span class="deal-title" data-testid="deal-title"></span>
     </div>
     <div class="table-wrap"></div>
-    <div class="controls" role="toolbar" aria-label="Game controls">
-      <button type="button" class="tool" data-act="undo" aria-keyshortcuts="Z U Backspace"><span class="ico" aria-hidden="true">↶</span><span class="lbl">Undo</span></button>
-      <button type="button" class="tool" data-act="hint" aria-keyshortcuts="H"><span class="ico" aria-hidden="true">?</span><span class="lbl">Hint</span></button>
-      <button type="button" class="tool" data-act="restart"><span class="ico" aria-hidden="true">⟲</span><span class="lbl">Start again</span></button>
-      <button type="button" class="tool" data-act="new" aria-keyshortcuts="N"><span class="ico" aria-hidden="true">+</span><span class="lbl">New deal</span></button>
+    <div class="controls" role="toolbar" aria-label="${_('Game controls')}">
+      <button type="button" class="tool" data-act="undo" aria-keyshortcuts="Z U Backspace"><span class="ico" aria-hidden="true">↶</span><span class=\"lbl\">${_('Undo')}</span></button>
+      <button type="button" class="tool" data-act="hint" aria-keyshortcuts="H"><span class="ico" aria-hidden="true">?</span><span class=\"lbl\">${_('Hint')}</span></button>
+      <button type="button" class="tool" data-act="restart"><span class="ico" aria-hidden="true">⟲</span><span class=\"lbl\">${_('Start again')}</span></button>
+      <button type="button" class="tool" data-act="new" aria-keyshortcuts="N"><span class="ico" aria-hidden="true">+</span><span class=\"lbl\">${_('New deal')}</span></button>
     </div>
     <p class="sr-only" aria-live="polite" data-testid="announce"></p>
-    <p class="conn" data-testid="connection" hidden>Reconnecting…</p>
+    <p class="conn" data-testid="connection" hidden>${_('Reconnecting…')}</p>
   </section>`;
   const $ = (sel) => root.querySelector(sel);
   const announce = (text) => { $('[data-testid=announce]').textContent = text; };
@@ -103,13 +104,14 @@ export async function mount(root, ctx) {
       if (move.action === 'play') table.shake(move.position);
       else if (move.action === 'draw') table.shake('stock');
       sound.play('shake');
-      announce(detail || 'That move is not allowed');
+      announce(serverText(detail, _('That move is not allowed')));
     },
-    onError: (detail) => announce(detail),
+    onError: (detail) => announce(serverText(detail, _('The server could not take that move.'))),
     onNewError: (detail) => {
       clearTimeout(newDealWait);
-      ctx.notice(detail);
-      announce(detail);
+      const text = serverText(detail, _('Could not start the deal.'));
+      ctx.notice(text);
+      announce(text);
     },
   });
 
@@ -122,22 +124,22 @@ export async function mount(root, ctx) {
     receivedAt = performance.now();
     table.render(v, { dropFrom });
     dropFrom = null;
-    $('[data-testid=score]').textContent = v.score;
-    $('[data-testid=moves]').textContent = v.moves;
-    $('[data-testid=stock-left]').textContent = v.stock_left;
+    $('[data-testid=score]').textContent = digits(v.score);
+    $('[data-testid=moves]').textContent = digits(v.moves);
+    $('[data-testid=stock-left]').textContent = digits(v.stock_left);
     $('[data-testid=deal-title]').textContent = dealTitle(v);
     $('[data-act=undo]').setAttribute('aria-disabled', String(!v.can_undo));
     tick();
     if (prev && prev.id === v.id && prev.seq < v.seq && !extra.resynced) {
       if (v.waste !== prev.waste && v.waste) {
         sound.play(v.stock_left < prev.stock_left ? 'draw' : 'play');
-        announce(`Waste: ${cardName(v.waste)}`);
+        announce(fill(_('Waste: %(card)s'), { card: cardName(v.waste) }));
       } else if (v.moves > prev.moves) sound.play('undo');
     }
     if (extra.hint) {
       const m = extra.hint.move;
       table.hint(m ? (m.action === 'draw' ? 'stock' : m.position) : null);
-      announce(m ? (m.action === 'draw' ? 'Hint: draw from the stock' : `Hint: play the ${cardName(v.positions[m.position].card)}`) : 'No move helps any more');
+      announce(m ? (m.action === 'draw' ? _('Hint: draw from the stock') : fill(_('Hint: play the %(card)s'), { card: cardName(v.positions[m.position].card) })) : _('No move helps any more'));
     }
     if (v.status === 'won' || v.status === 'lost') finish(v);
     else if (v.paused) pauseMenu();
@@ -167,7 +169,7 @@ export async function mount(root, ctx) {
     clearInterval(timer);
     timer = setInterval(tick, 250);
     closeDialog();
-    announce('New deal');
+    announce(_('New deal'));
     return true;
   }
 
@@ -203,7 +205,7 @@ export async function mount(root, ctx) {
     if (!queue.busy && !v.playable.includes(p)) {
       table.shake(p);
       sound.play('shake');
-      announce(pos.card ? `The ${cardName(pos.card)} ${pos.free ? 'does not fit' : 'is covered'}` : 'That card is face down');
+      announce(pos.card ? fill(pos.free ? _('The %(card)s does not fit') : _('The %(card)s is covered'), { card: cardName(pos.card) }) : _('That card is face down'));
       return;
     }
     dropFrom = opts.dropFrom || null;
@@ -216,10 +218,10 @@ export async function mount(root, ctx) {
     if (action === 'draw' && !queue.busy && (v.stock_left === 0 || v.paused)) {
       table.shake('stock');
       sound.play('shake');
-      announce('The stock is empty');
+      announce(_('The stock is empty'));
       return;
     }
-    if (action === 'undo' && !queue.busy && !v.can_undo) { announce('Nothing to undo'); return; }
+    if (action === 'undo' && !queue.busy && !v.can_undo) { announce(_('Nothing to undo')); return; }
     if (v.paused && action !== 'resume' && action !== 'resign') return;
     if (action === 'hint' && ranked(v) && !queue.busy) { hintFirst(); return; }
     if (action === 'restart' && v.moves > 0) { restartFirst(); return; }
@@ -229,11 +231,11 @@ export async function mount(root, ctx) {
   // The first hint of a ranked run asks first: it takes the run off the boards.
   function hintFirst() {
     openDialog({
-      id: 'hint-warning', title: 'Take a hint?',
-      body: '<p>A hint takes this run off the leaderboards: it will not be ranked. Your statistics still count it.</p>',
+      id: 'hint-warning', title: _('Take a hint?'),
+      body: `<p>${_('A hint takes this run off the leaderboards: it will not be ranked. Your statistics still count it.')}</p>`,
       buttons: [
-        { label: 'Show a hint', primary: true, run: () => { closeDialog(); focusTable(); queue.push('hint'); } },
-        { label: 'Keep it ranked', run: () => { closeDialog(); focusTable(); } },
+        { label: _('Show a hint'), primary: true, run: () => { closeDialog(); focusTable(); queue.push('hint'); } },
+        { label: _('Keep it ranked'), run: () => { closeDialog(); focusTable(); } },
       ],
       cancel: () => { closeDialog(); focusTable(); },
     });
@@ -241,15 +243,15 @@ export async function mount(root, ctx) {
 
   function restartFirst(after = null) {
     openDialog({
-      id: 'restart-confirm', title: 'Start again?',
-      body: '<p>All the cards go back where they were dealt and your moves are undone. The clock keeps running.</p>',
+      id: 'restart-confirm', title: _('Start again?'),
+      body: `<p>${_('All the cards go back where they were dealt and your moves are undone. The clock keeps running.')}</p>`,
       buttons: [
-        { label: 'Start again', primary: true, run: () => {
+        { label: _('Start again'), primary: true, run: () => {
           closeDialog(); focusTable();
           if (view.paused) queue.push('resume');
           queue.push('restart');
         } },
-        { label: 'Cancel', run: () => { closeDialog(); if (after) after(); else focusTable(); } },
+        { label: _('Cancel'), run: () => { closeDialog(); if (after) after(); else focusTable(); } },
       ],
       cancel: () => { closeDialog(); if (after) after(); else focusTable(); },
     });
@@ -262,17 +264,17 @@ export async function mount(root, ctx) {
   function pauseMenu() {
     if (dialogOpen('pause')) return;
     openDialog({
-      id: 'pause', title: 'Paused',
-      body: '<p>The clock is stopped and the cards are hidden.</p>',
+      id: 'pause', title: _('Paused'),
+      body: `<p>${_('The clock is stopped and the cards are hidden.')}</p>`,
       buttons: [
-        { label: 'Resume', primary: true, run: () => { closeDialog(); act('resume'); } },
-        { label: 'Start again', run: () => { closeDialog(); restartFirst(pauseMenu); } },
-        { label: 'New deal', run: () => newDeal() },
-        { label: `Sound: ${sound.soundOn() ? 'on' : 'off'}`, run: () => { sound.setSound(!sound.soundOn()); closeDialog(); pauseMenu(); } },
-        { label: 'Switch theme', run: () => ctx.cycleTheme() },
+        { label: _('Resume'), primary: true, run: () => { closeDialog(); act('resume'); } },
+        { label: _('Start again'), run: () => { closeDialog(); restartFirst(pauseMenu); } },
+        { label: _('New deal'), run: () => newDeal() },
+        { label: sound.soundOn() ? _('Sound: on') : _('Sound: off'), run: () => { sound.setSound(!sound.soundOn()); closeDialog(); pauseMenu(); } },
+        { label: _('Switch theme'), run: () => ctx.cycleTheme() },
         // The way out on a phone held sideways, where the site's header is hidden.
-        { label: 'Home', run: () => { closeDialog(); location.hash = '#/'; } },
-        { label: 'Leaderboards', run: () => { closeDialog(); location.hash = '#/boards'; } },
+        { label: _('Home'), run: () => { closeDialog(); location.hash = '#/'; } },
+        { label: _('Leaderboards'), run: () => { closeDialog(); location.hash = '#/boards'; } },
       ],
       cancel: () => { closeDialog(); act('resume'); },
     });
@@ -282,13 +284,13 @@ export async function mount(root, ctx) {
     if (dialogOpen('stuck')) return;
     sound.play('stuck');
     openDialog({
-      id: 'stuck', title: 'No more moves',
-      body: '<p>The stock is spent and no card fits. Undo, start again, or end this deal (it counts as lost).</p>',
+      id: 'stuck', title: _('No more moves'),
+      body: `<p>${_('The stock is spent and no card fits. Undo, start again, or end this deal (it counts as lost).')}</p>`,
       buttons: [
-        { label: 'Undo', primary: true, run: () => { closeDialog(); act('undo'); } },
-        { label: 'Start again', run: () => { closeDialog(); restartFirst(stuckDialog); } },
-        { label: 'New deal', run: () => newDeal() },
-        { label: 'End deal', run: () => { closeDialog(); act('resign'); } },
+        { label: _('Undo'), primary: true, run: () => { closeDialog(); act('undo'); } },
+        { label: _('Start again'), run: () => { closeDialog(); restartFirst(stuckDialog); } },
+        { label: _('New deal'), run: () => newDeal() },
+        { label: _('End deal'), run: () => { closeDialog(); act('resign'); } },
       ],
       cancel: () => closeDialog(),
     });
@@ -299,21 +301,21 @@ export async function mount(root, ctx) {
     const unfinished = v.status !== 'won' && v.status !== 'lost' && v.moves > 0;
     const r = v.rules;
     openDialog({
-      id: 'new-deal', title: 'New deal',
-      body: `<fieldset class="rules"><legend>Rules</legend>
-        <label><input type="checkbox" name="wrap" ${r.wrap ? 'checked' : ''}> King and Ace connect</label>
-        <label><input type="checkbox" name="open" ${r.open ? 'checked' : ''}> Peaks open (all cards face up)</label></fieldset>
-        <p>Layout: <strong>${esc(ctx.layoutTitle())}</strong> (<a href="#/layouts">change</a>)</p>
-        ${unfinished ? '<p class="warn">This deal is not finished: it will count as lost.</p>' : ''}`,
+      id: 'new-deal', title: _('New deal'),
+      body: `<fieldset class="rules"><legend>${_('Rules')}</legend>
+        <label><input type="checkbox" name="wrap" ${r.wrap ? 'checked' : ''}> ${_('King and Ace connect')}</label>
+        <label><input type="checkbox" name="open" ${r.open ? 'checked' : ''}> ${_('Peaks open (all cards face up)')}</label></fieldset>
+        <p>${fill(_('Layout: %(layout)s'), { layout: `<strong>${esc(ctx.layoutTitle())}</strong>` })} (<a href="#/layouts">${_('change')}</a>)</p>
+        ${unfinished ? `<p class="warn">${_('This deal is not finished: it will count as lost.')}</p>` : ''}`,
       buttons: [
-        { label: 'Deal', primary: true, run: async () => {
+        { label: _('Deal'), primary: true, run: async () => {
           const d = document.querySelector('dialog[open]');
           const rules = { wrap: d.querySelector('[name=wrap]').checked, open: d.querySelector('[name=open]').checked };
           localStorage.setItem('tp.rules', JSON.stringify(rules)); // the layout picker's PLAY deals with them
           closeDialog();
           await startDeal({ mode: 'random', rules, layout: ctx.layoutName() });
         } },
-        { label: 'Cancel', run: () => { closeDialog(); if (view.paused) pauseMenu(); } },
+        { label: _('Cancel'), run: () => { closeDialog(); if (view.paused) pauseMenu(); } },
       ],
       cancel: () => { closeDialog(); if (view.paused) pauseMenu(); },
     });
@@ -329,7 +331,7 @@ export async function mount(root, ctx) {
     const over = () => gone || view.id !== v.id;
     if (v.status === 'won') {
       sound.play('win');
-      announce('You cleared the peaks!');
+      announce(_('You cleared the peaks!'));
       await table.bounce();
       if (over()) return;
     }
@@ -340,24 +342,24 @@ export async function mount(root, ctx) {
     }
     const res = v.result || {};
     const board = res.board;
-    const rank = board ? `#${board.rank} of ${board.lines}` : res.ranked === false ? 'Not ranked (custom deal or hint)' : '–';
+    const rank = board ? fill(_('#%(rank)s of %(lines)s'), { rank: num(board.rank), lines: num(board.lines) }) : res.ranked === false ? _('Not ranked (custom deal or hint)') : '–';
     const news = (res.announcements || []).map((a) => `<li class="news">${esc(a.text)}</li>`).join('');
     const row = (k, val, tid) => `<div><dt>${k}</dt><dd${tid ? ` data-testid="${tid}"` : ''}>${esc(val)}</dd></div>`;
     const share = v.mode === 'daily' ? dailyShareText(v, board) : null;
     openDialog({
-      id: 'results', wide: true, title: v.status === 'won' ? 'You won!' : 'Deal over',
+      id: 'results', wide: true, title: v.status === 'won' ? _('You won!') : _('Deal over'),
       body: `${news ? `<ul class="news-list">${news}</ul>` : ''}<dl class="results">
-        ${row('Score', v.score, 'result-score')}${row('Time', clock(v.elapsed_ms))}${row('Moves', v.moves)}
-        ${row('Layout', layout.title)}${row('Par', v.deal && v.deal.par != null ? `${v.deal.par} moves` : '–')}${row('Rank', rank, 'result-rank')}
-        ${row('Cards left', v.cards_left)}</dl>
-        ${stats ? `<h3>Your statistics (ranked deals)</h3><dl class="results">${row('Wins', stats.won)}${row('Losses', stats.lost)}${row('Win rate', pct(stats.win_rate))}
-        ${row('Streak', stats.current_streak)}${row('Best streak', stats.best_streak)}${row('Daily streak', stats.daily_streak)}${row('Best time', stats.best_win_ms ? clock(stats.best_win_ms) : '–')}</dl>` : ''}
-        ${share ? `<h3>Share your result</h3><pre class="share-text" data-testid="share-text">${esc(share)}</pre>` : ''}`,
+        ${row(_('Score'), v.score, 'result-score')}${row(_('Time'), clock(v.elapsed_ms))}${row(_('Moves'), v.moves)}
+        ${row(_('Layout'), layout.title)}${row(_('Par'), v.deal && v.deal.par != null ? movesText(v.deal.par) : '–')}${row(_('Rank'), rank, 'result-rank')}
+        ${row(_('Cards left'), v.cards_left)}</dl>
+        ${stats ? `<h3>${_('Your statistics (ranked deals)')}</h3><dl class="results">${row(_('Wins'), stats.won)}${row(_('Losses'), stats.lost)}${row(_('Win rate'), pct(stats.win_rate))}
+        ${row(_('Streak'), stats.current_streak)}${row(_('Best streak'), stats.best_streak)}${row(_('Daily streak'), stats.daily_streak)}${row(_('Best time'), stats.best_win_ms ? clock(stats.best_win_ms) : '–')}</dl>` : ''}
+        ${share ? `<h3>${_('Share your result')}</h3><pre class="share-text" data-testid="share-text">${esc(share)}</pre>` : ''}`,
       buttons: [
-        { label: 'New deal', primary: true, run: () => newDeal() },
-        ...(share ? [{ label: 'Copy result', id: 'copy-result', run: () => copyText(share, document.querySelector('[data-testid=copy-result]')) }] : []),
-        { label: 'Leaderboards', run: () => { closeDialog(); location.hash = '#/boards'; } },
-        { label: 'Home', run: () => { closeDialog(); location.hash = '#/'; } },
+        { label: _('New deal'), primary: true, run: () => newDeal() },
+        ...(share ? [{ label: _('Copy result'), id: 'copy-result', run: () => copyText(share, document.querySelector('[data-testid=copy-result]')) }] : []),
+        { label: _('Leaderboards'), run: () => { closeDialog(); location.hash = '#/boards'; } },
+        { label: _('Home'), run: () => { closeDialog(); location.hash = '#/'; } },
       ],
       cancel: () => closeDialog(),
     });
