@@ -2,7 +2,7 @@
 // win rate by week, the calendar of daily deals, the spread of winning times with the best marked.
 
 import { clock, movesText, cardsLeftText, dayText, pct } from './format.js';
-import { _, fill, num } from './i18n.js';
+import { _, ngettext, fill, num } from './i18n.js';
 import { esc } from './dialog.js';
 
 const WEEK = 7 * 86400000;
@@ -26,7 +26,7 @@ export function recentChart(recent) {
     return `<rect x="${x}" y="${mid + 2}" width="${Math.round(bw)}" height="${h}" class="loss"><title>${esc(tip)}</title></rect>`;
   }).join('');
   const wins = runs.filter((r) => r.won).length;
-  const label = fill(_('Last %(n)s ranked games: %(won)s won, %(lost)s lost. Wins rise above the line, taller is slower; losses hang below it, longer means more cards left.'), { n: runs.length, won: wins, lost: runs.length - wins });
+  const label = fill(ngettext('Last %(n)s ranked game: %(won)s won, %(lost)s lost. Wins rise above the line, taller is slower; losses hang below it, longer means more cards left.', 'Last %(n)s ranked games: %(won)s won, %(lost)s lost. Wins rise above the line, taller is slower; losses hang below it, longer means more cards left.', runs.length), { n: num(runs.length), won: num(wins), lost: num(runs.length - wins) });
   return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}">
     <defs><pattern id="loss-stripes" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" class="loss-bg"/><line x1="0" y1="0" x2="0" y2="6" class="loss-line"/></pattern></defs>
     <line x1="0" x2="${W}" y1="${mid + 1}" y2="${mid + 1}" class="axis"/>${bars}</svg>
@@ -55,7 +55,7 @@ export function rateChart(runs) {
   const pts = weeks.map((w, i) => [weeks.length > 1 ? Math.round(i * step) : W / 2, Math.round(bottom - w.rate * (bottom - top))]);
   const dots = weeks.map((w, i) => `<circle cx="${pts[i][0]}" cy="${pts[i][1]}" r="3.5" class="rate-dot"><title>${esc(fill(_('Week of %(day)s: %(rate)s of %(n)s won'), { day: dayText(new Date(w.start).toISOString().slice(0, 10)), rate: pct(w.rate), n: num(w.played) }))}</title></circle>`).join('');
   const last = weeks[weeks.length - 1];
-  const label = fill(_('Win rate by week over %(n)s weeks; the last week %(rate)s.'), { n: weeks.length, rate: pct(last.rate) });
+  const label = fill(ngettext('Win rate by week over %(n)s week; the last week %(rate)s.', 'Win rate by week over %(n)s weeks; the last week %(rate)s.', weeks.length), { n: num(weeks.length), rate: pct(last.rate) });
   return `<svg class="chart rate" viewBox="-6 0 ${W + 12} ${H}" role="img" aria-label="${esc(label)}" data-testid="rate-chart">
     <line x1="0" x2="${W}" y1="${bottom}" y2="${bottom}" class="axis"/><line x1="0" x2="${W}" y1="${(top + bottom) / 2}" y2="${(top + bottom) / 2}" class="axis half"/>
     <polyline points="${pts.map((p) => p.join(',')).join(' ')}" class="rate-line"/>${dots}</svg>
@@ -79,7 +79,7 @@ export function calendar(runs, today) {
     cells.push(`<rect x="${x}" y="${y}" width="13" height="13" rx="2" class="day ${state}" data-day="${day}"><title>${esc(`${dayText(day)}: ${word}`)}</title></rect>`);
   }
   const won = [...days.values()].filter((s) => s === 'won').length;
-  const label = fill(_('Daily deals over the last ten weeks: %(won)s days won.'), { won });
+  const label = fill(ngettext('Daily deals over the last ten weeks: %(won)s day won.', 'Daily deals over the last ten weeks: %(won)s days won.', won), { won: num(won) });
   return `<svg class="chart calendar" viewBox="0 0 160 112" role="img" aria-label="${esc(label)}" data-testid="calendar">${cells.join('')}</svg>
     <p class="small"><span class="key day-won"></span> ${_('won')} <span class="key day-lost"></span> ${_('lost')} <span class="key day-none"></span> ${_('not played')}</p>`;
 }
@@ -96,11 +96,11 @@ export function timesChart(runs) {
   const W = 320, H = 110, bottom = 92, most = Math.max(...bins), bw = W / bins.length;
   const bars = bins.map((n, i) => {
     const h = n ? Math.max(4, Math.round((n / most) * (bottom - 6))) : 0;
-    const tip = fill(_('%(n)s wins between %(from)s and %(to)s'), { n: num(n), from: clock(first + i * width), to: clock(first + (i + 1) * width) });
+    const tip = fill(ngettext('%(n)s win between %(from)s and %(to)s', '%(n)s wins between %(from)s and %(to)s', n), { n: num(n), from: clock(first + i * width), to: clock(first + (i + 1) * width) });
     return `<rect x="${Math.round(i * bw) + 1}" y="${bottom - h}" width="${Math.max(2, Math.round(bw) - 2)}" height="${h}" class="win"><title>${esc(tip)}</title></rect>`;
   }).join('');
   const bx = Math.round(((best - first) / width) * bw);
-  const label = fill(_('Winning times of %(n)s ranked wins; the best is %(best)s.'), { n: times.length, best: clock(best) });
+  const label = fill(ngettext('Winning time of %(n)s ranked win; the best is %(best)s.', 'Winning times of %(n)s ranked wins; the best is %(best)s.', times.length), { n: num(times.length), best: clock(best) });
   return `<svg class="chart times" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}" data-testid="times-chart">
     <line x1="0" x2="${W}" y1="${bottom}" y2="${bottom}" class="axis"/>${bars}
     <line x1="${bx}" x2="${bx}" y1="0" y2="${bottom}" class="best-mark"/><text x="${Math.min(bx + 3, W - 60)}" y="${H - 4}" class="best-text">${esc(fill(_('best %(time)s'), { time: clock(best) }))}</text></svg>`;

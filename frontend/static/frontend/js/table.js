@@ -9,6 +9,10 @@ import { step, ordered } from './nav.js';
 
 const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
+// How many of each motion the table has played (tests read it: motions are too quick to catch).
+const motions = { deal: 0, flip: 0, fly: 0, draw: 0 };
+window.__tpMotion = motions;
+
 export class Table {
   constructor(wrap, layout, { onCard, onStock, onUndo }) {
     this.wrap = wrap;
@@ -164,11 +168,15 @@ export class Table {
     this.roving(this.el.contains(document.activeElement));
     if (reduced() || hidden) return;
     if (dealt && view.seq === 0) this.dealIn();
-    else for (const b of flips) b.animate([{ transform: 'rotateY(90deg)' }, { transform: 'rotateY(0)' }], { duration: 240, easing: 'ease-out' });
+    else {
+      for (const b of flips) b.animate([{ transform: 'rotateY(90deg)' }, { transform: 'rotateY(0)' }], { duration: 240, easing: 'ease-out' });
+      motions.flip += flips.length;
+    }
   }
 
   // A fresh deal: the cards fly out of the stock to their places, one after another.
   dealIn() {
+    motions.deal += 1;
     const g = this.geo;
     this.cards.forEach((b, p) => {
       const c = g.cards[p];
@@ -192,6 +200,7 @@ export class Table {
     this.waste.style.zIndex = 60;
     // A card drawn from the stock turns face up on its way; a played card just flies.
     const turn = from === this.geo.stock ? ' rotateY(90deg)' : '';
+    motions[turn ? 'draw' : 'fly'] += 1;
     const anim = this.waste.animate(
       [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)${turn}` }, { transform: 'translate(0,0)' }],
       { duration: turn ? 260 : 220, easing: 'cubic-bezier(.2,.7,.3,1)' },

@@ -5,7 +5,7 @@ import { api, ApiError } from '../api.js';
 import { countdown, rulesTitle, dealTitle, movesText, clock, cardsLeftText } from '../format.js';
 import { esc } from '../dialog.js';
 import { startAsking } from '../starting.js';
-import { _, fill, num, numberLocale, digits } from '../i18n.js';
+import { _, ngettext, fill, num, numberLocale, digits } from '../i18n.js';
 
 function todayLine(entry) {
   if (!entry || entry.state === 'not_played') return `<p class="today-state" data-state="not_played">${_('Not played yet')}</p>`;
@@ -29,7 +29,7 @@ export async function mount(root, ctx) {
   const next = new Date(today.next_day_at);
   const skew = Date.parse(today.server_time) - Date.now();
   const sets = today.rule_sets.filter((r) => r.start === 'waste');
-  const streak = mine ? `<p class="streak" data-testid="daily-streak">${esc(fill(_('Daily streak: %(n)s days won in a row'), { n: num(mine.daily_streak) }))}${mine.best_daily_streak ? ` · ${esc(fill(_('best %(n)s'), { n: num(mine.best_daily_streak) }))}` : ''}</p>` : '';
+  const streak = mine ? `<p class="streak" data-testid="daily-streak">${esc(fill(ngettext('Daily streak: %(n)s day won in a row', 'Daily streak: %(n)s days won in a row', mine.daily_streak), { n: num(mine.daily_streak) }))}${mine.best_daily_streak ? ` · ${esc(fill(_('best %(n)s'), { n: num(mine.best_daily_streak) }))}` : ''}</p>` : '';
   root.innerHTML = `
     <p class="lede">${_('Clear the three peaks one card higher or lower at a time. Play today\'s deal, chase records on numbered deals, and see how you rank.')} <a href="#/help">${_('How to play')}</a></p>
     ${current ? `<section class="panel continue"><h2>${_('Your deal is waiting')}</h2><p data-testid="waiting-deal">${esc(dealTitle(current))} · ${esc(fill(_('%(moves)s so far'), { moves: movesText(current.moves) }))}</p>
