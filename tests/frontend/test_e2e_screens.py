@@ -35,8 +35,8 @@ def test_screenshots_of_the_table_at_four_sizes(pages: Any, dark: bool) -> None:
             click_move(page, move)
         page.evaluate("document.activeElement && document.activeElement.blur()")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        path = ARTIFACTS / f"table-{size}-{theme}.jpg"
-        page.screenshot(path=str(path), type="jpeg", quality=72)
+        path = ARTIFACTS / f"table-{size}-{theme}.png"
+        page.screenshot(path=str(path))
         assert path.stat().st_size > 5_000
         if out:
             Path(out).mkdir(parents=True, exist_ok=True)

@@ -74,6 +74,7 @@ export async function mount(root, ctx) {
   let socket = null;
   let newDealWait = null; // the timer of a new deal asked for over the socket
   let asked = null; // and what was asked
+  let newDealWaitMs = NEW_DEAL_WAIT_MS;
 
   const rest = async (move) => {
     try {
@@ -181,7 +182,7 @@ export async function mount(root, ctx) {
     if (socket.open && queue.beginNew()) {
       if (socket.send({ type: 'new', ...body })) {
         asked = body;
-        newDealWait = setTimeout(startByRest, NEW_DEAL_WAIT_MS);
+        newDealWait = setTimeout(startByRest, newDealWaitMs);
         return;
       }
       queue.abandonNew();
@@ -399,7 +400,8 @@ export async function mount(root, ctx) {
       if (queue.starting) startByRest();
     },
   });
-  window.__tpGame = { drop: () => socket.drop(), view: () => view, socketPath: () => socket.path };
+  // For the browser tests: the game, the socket, and how long a new deal is awaited on it.
+  window.__tpGame = { drop: () => socket.drop(), view: () => view, socketPath: () => socket.path, patience: (ms) => { newDealWaitMs = ms; } };
   queue.accept(view);
   if (!performance.getEntriesByName('tp-first-card').length) performance.mark('tp-first-card');
   table.roving(true); // the keyboard starts on the table (after Continue, a reload, a new deal)
