@@ -44,6 +44,7 @@ def test_axe_finds_nothing_on_any_page_or_dialog(pages: Any, dark: bool) -> None
         ("#/layouts", ".thumb"),
         ("#/numbered", "[data-testid=record]"),
         ("#/help", "#app h2"),
+        ("#/custom", "[data-testid=custom-form]"),
     ):
         page.goto(f"/{route}")
         page.wait_for_selector(ready)

@@ -81,9 +81,13 @@ def test_the_table_fills_the_screen_at_every_size(pages: Any, size: str) -> None
     (ARTIFACTS / f"card-widths-{size}.json").write_text(json.dumps(sizes, indent=1))
 
 
-def test_the_game_page_is_light_on_the_wire_cold(pages: Any, browser: Any) -> None:
+@pytest.mark.parametrize("language", ["en", "ne"])
+def test_the_game_page_is_light_on_the_wire_cold(pages: Any, browser: Any, language: str) -> None:
     player = pages.new()
-    sign_up(player, "light_lou")
+    sign_up(player, f"light_lou_{language}")
+    player.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": pages.base_url}]
+    )
     assert api_post(player, "/api/games", {"mode": "random", "rules": {"wrap": True}}).status == 201
     state = player.context.storage_state()
 
@@ -111,9 +115,9 @@ def test_the_game_page_is_light_on_the_wire_cold(pages: Any, browser: Any) -> No
     }"""
     )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "game-page-wire.json").write_text(json.dumps(figures, indent=2))
+    (ARTIFACTS / f"game-page-wire-{language}.json").write_text(json.dumps(figures, indent=2))
     print(
-        f"\ngame page cold: {figures['wire_bytes']} B on the wire ({figures['body_bytes']} B "
+        f"\ngame page cold ({language}): {figures['wire_bytes']} B on the wire ({figures['body_bytes']} B "
         f"unpacked) in {figures['requests']} requests; first card {figures['first_card_ms']:.0f} ms"
     )
     paths = [f[0] for f in figures["files"]]

@@ -31,3 +31,18 @@ test('recent results: a six-second win stands above the line, a loss hangs below
   const y = (cls) => Number(svg.match(new RegExp(`y="(\\d+)"[^>]*class="${cls}"`))[1]);
   assert.ok(y('win') < 80 && y('loss') > 80);
 });
+
+import { resultsContent } from '../../frontend/static/frontend/js/pages/play/results.js';
+
+test('the results dialog: rank, not ranked, and a share text only after a daily deal', () => {
+  const v = { status: 'won', mode: 'daily', day: '2026-12-01', rules: 'wrap-closed', score: 512, elapsed_ms: 90_000, moves: 40, cards_left: 0, result: { board: { rank: 2, lines: 9 }, announcements: [{ text: 'New record on today\'s deal!' }] } };
+  const daily = resultsContent(v, { won: 3, lost: 1, win_rate: 0.75, current_streak: 2, best_streak: 2, daily_streak: 1, best_win_ms: 80_000 }, 'Three Peaks');
+  assert.equal(daily.title, 'You won!');
+  assert.match(daily.body, /#2 of 9/);
+  assert.match(daily.body, /New record/);
+  assert.match(daily.share, /Rank 2 of 9/);
+  const custom = resultsContent({ ...v, mode: 'custom', status: 'lost', cards_left: 3, result: { ranked: false } }, null, 'Pyramid');
+  assert.equal(custom.share, null);
+  assert.equal(custom.title, 'Deal over');
+  assert.match(custom.body, /Not ranked \(custom deal or hint\)/);
+});

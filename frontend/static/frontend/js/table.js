@@ -11,7 +11,7 @@ const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matc
 
 // How many of each motion the table has played (tests read it: motions are too quick to catch).
 const motions = { deal: 0, flip: 0, fly: 0, draw: 0 };
-window.__tpMotion = motions;
+globalThis.__tpMotion = motions;
 
 export class Table {
   constructor(wrap, layout, { onCard, onStock, onUndo }) {
