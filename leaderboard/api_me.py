@@ -3,7 +3,7 @@ GET /api/me/history (runs over time, for the statistics charts)."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -39,12 +39,16 @@ class MyHistoryView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
+        parameters=[
+            OpenApiParameter("rules", str, enum=sorted(RULE_KEYS), description="one rule set"),
+            OpenApiParameter("layout", str, description="one layout's name"),
+        ],
         responses={
             200: OpenApiResponse(
                 description="`fields`, `runs` (one array per run, newest 1000), `layouts` played"
             ),
             400: OpenApiResponse(description="Unknown rule set"),
-        }
+        },
     )
     def get(self, request: Request) -> Response:
         rules = request.query_params.get("rules") or None

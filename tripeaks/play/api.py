@@ -6,7 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -134,7 +134,12 @@ class LayoutsView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: OpenApiResponse(description="Every layout: name, title, size, slots")}
+        parameters=[
+            OpenApiParameter(
+                "form", str, enum=["outline"], description="outline: slots as [x, y, z] only"
+            )
+        ],
+        responses={200: OpenApiResponse(description="Every layout: name, title, size, slots")},
     )
     def get(self, request: Request) -> Response:
         if request.query_params.get("form") == "outline":
@@ -158,10 +163,11 @@ class LayoutView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
+        operation_id="layout_retrieve",
         responses={
             200: OpenApiResponse(description="The layout: name, title, size, slots"),
             404: OpenApiResponse(description="No such layout"),
-        }
+        },
     )
     def get(self, request: Request, name: str) -> Response:
         layout = LAYOUTS.get(name)
