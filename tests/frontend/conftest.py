@@ -97,6 +97,12 @@ def _serve(port: int, static_root: Path) -> None:
 
     _in_the_server_process()
     _collect_static(static_root)
+    # A handler made before the fork (an in-process socket test imports tripeaks.asgi) holds a
+    # WhiteNoise that never saw these files: the server's HTTP side gets a fresh one.
+    from tripeaks import asgi
+    from tripeaks.request_threads import ReusedThreadsASGIHandler
+
+    asgi.application.application_mapping["http"] = ReusedThreadsASGIHandler()
     application = make_application(static_wrapper=None)
     config = uvicorn.Config(application, host="127.0.0.1", port=port, **uvicorn_options())
     uvicorn.Server(config).run()
