@@ -1,7 +1,7 @@
 // Small pure helpers for text shown on the page, in the player's language (i18n.js): card names,
 // the clock, the countdown, rule-set and deal titles, counts, days.
 
-import { _, ngettext, fill, num, digits, numberLocale } from './i18n.js';
+import { _, ngettext, fill, num, digits, lang } from './i18n.js';
 
 const RANKS = { A: () => _('ace'), T: () => '10', J: () => _('jack'), Q: () => _('queen'), K: () => _('king') };
 const SUITS = { C: () => _('clubs'), D: () => _('diamonds'), H: () => _('hearts'), S: () => _('spades') };
@@ -44,11 +44,11 @@ export function parseKey(key) {
 }
 
 export function pct(rate) {
-  return rate == null ? '–' : digits(new Intl.NumberFormat(numberLocale(), { style: 'percent' }).format(Math.round(rate * 100) / 100));
+  return rate == null ? '–' : digits(new Intl.NumberFormat(lang(), { style: 'percent' }).format(Math.round(rate * 100) / 100));
 }
 
 // A deal day ("2026-12-01") as the locale writes a date; the ISO text where Intl cannot.
-export function dayText(iso, locale = numberLocale()) {
+export function dayText(iso, locale = lang()) {
   if (!iso) return '';
   const [y, m, d] = iso.split('-').map(Number);
   try {

@@ -19,13 +19,8 @@ export function lang() {
   return (g.document && g.document.documentElement.lang) || 'en';
 }
 
-// The locale for Intl's words and grouping (not all browsers carry data for "ne": Intl then falls
-// back to its default, so the digits are put right by digits()).
-export function numberLocale(locale = lang()) {
-  return locale;
-}
-
-// A whole number in the locale's grouping and digits (Devanagari for ne).
+// A whole number in the locale's grouping and digits (Devanagari for ne: not every browser's Intl
+// data writes them for "ne", so digits() puts them right).
 export function num(n, locale = lang()) {
   return digits(new Intl.NumberFormat(locale).format(n), locale);
 }

@@ -5,7 +5,7 @@ import { api, ApiError } from '../api.js';
 import { countdown, rulesTitle, dealTitle, movesText, clock, cardsLeftText } from '../format.js';
 import { esc } from '../dialog.js';
 import { startAsking } from '../starting.js';
-import { _, ngettext, fill, num, numberLocale, digits } from '../i18n.js';
+import { _, ngettext, fill, num, lang, digits } from '../i18n.js';
 
 function todayLine(entry) {
   if (!entry || entry.state === 'not_played') return `<p class="today-state" data-state="not_played">${_('Not played yet')}</p>`;
@@ -37,7 +37,7 @@ export async function mount(root, ctx) {
     ${ctx.user ? '' : `<p class="panel">${fill(_('Anyone can look at the %(boards)s. To play, %(signin)s or %(signup)s.'), { boards: `<a href="#/boards">${_('leaderboards')}</a>`, signin: `<a href="/accounts/login/?next=/%23/">${_('sign in')}</a>`, signup: `<a href="/accounts/signup/">${_('create an account')}</a>` })}</p>`}
     <section aria-labelledby="today-h"><h2 id="today-h">${esc(fill(_('Today\'s deal · %(day)s'), { day: today.day }))}</h2>
       ${streak}
-      <p>${fill(_('The next daily deal comes in %(countdown)s, at %(time)s your time (midnight in Kathmandu).'), { countdown: '<strong data-testid="countdown"></strong>', time: `<strong>${esc(digits(next.toLocaleString(numberLocale(), { weekday: 'short', hour: '2-digit', minute: '2-digit' })))}</strong>` })}</p>
+      <p>${fill(_('The next daily deal comes in %(countdown)s, at %(time)s your time (midnight in Kathmandu).'), { countdown: '<strong data-testid="countdown"></strong>', time: `<strong>${esc(digits(next.toLocaleString(lang(), { weekday: 'short', hour: '2-digit', minute: '2-digit' })))}</strong>` })}</p>
       <div class="rule-grid">${sets.map((r) => `<div class="panel rule-set" data-testid="today-${r.key}">
         <h3>${esc(rulesTitle(r))}</h3>
         ${mine ? todayLine(mine.rule_sets[r.key]) : ''}
