@@ -1,6 +1,6 @@
 from django.urls import path
 
-from leaderboard import api, api_export, pages
+from leaderboard import api, api_export, api_me, pages
 
 urlpatterns = [
     path("fair-play/", pages.fair_play, name="fair-play"),
@@ -22,6 +22,8 @@ urlpatterns = [
     path("api/players/<str:username>/stats", api.PlayerStatsView.as_view(), name="player-stats"),
     path("api/me/stats", api.MyStatsView.as_view(), name="my-stats"),
     path("api/me/export", api_export.ExportView.as_view(), name="my-export"),
+    path("api/me/today", api_me.MyTodayView.as_view(), name="my-today"),
+    path("api/me/history", api_me.MyHistoryView.as_view(), name="my-history"),
     path("api/staff/flagged-runs", api.FlaggedRunsView.as_view(), name="staff-flagged-runs"),
     path(
         "api/staff/players/<str:username>/remove-from-boards",

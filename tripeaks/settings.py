@@ -98,8 +98,12 @@ MIDDLEWARE = [
     "tripeaks.nul_guard.NulGuardMiddleware",
     "tripeaks.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything that reads the body; JSON of the public and game API only (BREACH).
+    "tripeaks.compression.JsonGZipMiddleware",
     "tripeaks.logging_json.RequestLogMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the django_language cookie (set by /i18n/setlang/), else Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -382,6 +386,10 @@ SPECTACULAR_SETTINGS = {
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# English, German, Nepali: locale/<lang>/LC_MESSAGES/django.po (pages) and djangojs.po (the app's
+# JavaScript, served by /jsi18n/); the .mo files are compiled and committed.
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ne", "नेपाली")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 # The daily deal turns over at midnight in this zone.
 DEAL_DAY_TIME_ZONE = "Asia/Kathmandu"

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import socket
+import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -62,16 +64,46 @@ def _in_the_server_process() -> None:
     deals.KNOWN_DAILY_MAX = 0
 
 
-def _serve(port: int) -> None:
+def _collect_static(root: Path) -> None:
+    """Static files as production serves them: collected into a folder of their own, a gzipped
+    copy beside each (WhiteNoise's compressor, as ``CompressedManifestStaticFilesStorage`` makes
+    them), and served by the WhiteNoise middleware, so the page weights the tests measure are
+    the weights on the wire. (Plain copies, without the manifest's hashed names: the test
+    settings' storage names files as they are.)"""
+    from django.conf import settings
+    from django.contrib.staticfiles import finders
+    from whitenoise.compress import Compressor
+
+    compressor = Compressor(use_brotli=False, quiet=True)
+    for finder in finders.get_finders():
+        for path, storage in finder.list(["CVS", ".*", "*~"]):
+            prefix = getattr(storage, "prefix", None) or ""
+            target = root / prefix / path
+            if target.exists():
+                continue  # the first finder's file wins, as collectstatic does
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(storage.path(path), target)
+            if compressor.should_compress(str(target)):
+                compressor.compress(str(target))
+    settings.STATIC_ROOT = root
+
+
+def _serve(port: int, static_root: Path) -> None:
     """(The forked server process.) The test application, its static files included, on `port`."""
     import uvicorn
     from channels.testing.live import make_application
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     from tripeaks.serve import uvicorn_options
 
     _in_the_server_process()
-    application = make_application(static_wrapper=ASGIStaticFilesHandler)
+    _collect_static(static_root)
+    # A handler made before the fork (an in-process socket test imports tripeaks.asgi) holds a
+    # WhiteNoise that never saw these files: the server's HTTP side gets a fresh one.
+    from tripeaks import asgi
+    from tripeaks.request_threads import ReusedThreadsASGIHandler
+
+    asgi.application.application_mapping["http"] = ReusedThreadsASGIHandler()
+    application = make_application(static_wrapper=None)
     config = uvicorn.Config(application, host="127.0.0.1", port=port, **uvicorn_options())
     uvicorn.Server(config).run()
 
@@ -99,7 +131,10 @@ def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
 
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    process = multiprocessing.get_context("fork").Process(target=_serve, args=(port,), daemon=True)
+    static_root = Path(tempfile.mkdtemp(prefix="tripeaks-static-"))
+    process = multiprocessing.get_context("fork").Process(
+        target=_serve, args=(port, static_root), daemon=True
+    )
     # Forked while database access is allowed, so the server process may use the database;
     # it must not share this process's connections.
     with django_db_blocker.unblock():
@@ -116,6 +151,7 @@ def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     if process.is_alive():  # not down after its graceful shutdown: it must not outlive the tests
         process.kill()
         process.join()
+    shutil.rmtree(static_root, ignore_errors=True)
     with django_db_blocker.unblock():
         _wait_for_server_connections_to_go()
 
@@ -165,9 +201,11 @@ class Pages:
         viewport: dict[str, int] = DESKTOP,
         dark: bool = False,
         reduced_motion: bool = False,
+        locale: str = "en-US",
     ) -> Any:
         context = self.browser.new_context(
             base_url=self.base_url,
+            locale=locale,  # also the Accept-Language header
             viewport=viewport,
             color_scheme="dark" if dark else "light",
             reduced_motion="reduce" if reduced_motion else "no-preference",

@@ -48,12 +48,25 @@ def open_game(page: Any) -> dict[str, Any]:
     return wait_seq(page, 0)
 
 
-def wait_new_game(page: Any, old_id: str) -> dict[str, Any]:
+def wait_new_game(page: Any, old_id: str, timeout_ms: float = 10_000) -> dict[str, Any]:
     """Wait until the page plays a game other than `old_id` (in place or on a page built afresh)."""
     page.wait_for_function(
-        "(old) => window.__tpGame && window.__tpGame.view().id !== old", arg=old_id
+        "(old) => window.__tpGame && window.__tpGame.view().id !== old",
+        arg=old_id,
+        timeout=timeout_ms,
     )
     return view(page)
+
+
+# A new deal is proven winnable by the solver before it is dealt, which takes longer on a busy
+# machine. A test of the socket path waits for the server's answer however long it takes, instead
+# of racing the page's 4 s fallback to REST (test_new_deal_unanswered_... tests that one).
+SOLVER_PATIENCE_MS = 60_000
+
+
+def wait_for_the_socket(page: Any) -> None:
+    """From now on the page waits for a new deal's answer on the socket, not for a timer."""
+    page.evaluate(f"window.__tpGame.patience({SOLVER_PATIENCE_MS})")
 
 
 def new_deal(page: Any, *, from_results: bool = False) -> str:

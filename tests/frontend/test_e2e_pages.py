@@ -132,6 +132,6 @@ def test_screenshots_of_the_main_screens(pages: Any, dark: bool) -> None:
     sign_up(landscape, f"shots_side_{theme}")
     landscape.goto("/#/")
     landscape.get_by_role("button", name="New deal").first.click()
-    landscape.wait_for_selector(".table.beside")
+    landscape.wait_for_selector(".table .pc")
     landscape.wait_for_timeout(300)
     shot(landscape, f"phone-landscape-{theme}-table")

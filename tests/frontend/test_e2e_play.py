@@ -12,11 +12,13 @@ import pytest
 
 from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, shot, sign_up
 from tests.frontend.helpers import (
+    SOLVER_PATIENCE_MS,
     click_move,
     line_for,
     new_deal,
     open_game,
     view,
+    wait_for_the_socket,
     wait_new_game,
     wait_seq,
     watch_sockets,
@@ -182,10 +184,11 @@ def assert_stored(game_id: str, seq: int) -> None:
 def test_new_deal_starts_over_the_open_socket_without_a_request(pages: Any) -> None:
     page = pages.new(viewport=DESKTOP)
     old = a_game_with_a_move(page, "fresh_fay")
+    wait_for_the_socket(page)
     starts, sockets = watch_starts(page), watch_sockets(page)
 
     assert "will count as lost" in new_deal(page)
-    new = wait_new_game(page, old["id"])
+    new = wait_new_game(page, old["id"], SOLVER_PATIENCE_MS)
     assert (new["seq"], new["moves"], new["status"], new["mode"]) == (0, 0, "playing", "random")
     assert new["layout"] == "classic"
     assert page.get_by_test_id("moves").inner_text() == "0"
@@ -217,10 +220,11 @@ def test_the_results_dialog_deals_again_over_the_socket(pages: Any) -> None:
     for move in line_for(code):
         click_move(page, move)
     page.locator("dialog[data-testid=results]").wait_for()
+    wait_for_the_socket(page)
     starts, sockets = watch_starts(page), watch_sockets(page)
 
     assert "will count as lost" not in new_deal(page, from_results=True)
-    new = wait_new_game(page, old["id"])
+    new = wait_new_game(page, old["id"], SOLVER_PATIENCE_MS)
     assert (new["seq"], new["moves"], new["status"]) == (0, 0, "playing")
     page.locator("dialog[data-testid=results]").wait_for(state="detached")
     assert Game.objects.get(pk=old["id"]).status == "won"
@@ -291,10 +295,11 @@ def test_new_deal_on_another_layout_builds_the_page_for_it(pages: Any) -> None:
         "() => { localStorage.setItem('tp.layout', 'pyramid'); "
         "localStorage.setItem('tp.layoutTitle', 'Pyramid'); }"
     )
+    wait_for_the_socket(page)
     starts, sockets = watch_starts(page), watch_sockets(page)
 
     assert "Pyramid" in new_deal(page)
-    new = wait_new_game(page, old["id"])
+    new = wait_new_game(page, old["id"], SOLVER_PATIENCE_MS)
     assert new["layout"] == "pyramid" and new["seq"] == 0
     page.wait_for_function("() => document.querySelectorAll('.table .pc[data-pos]').length === 15")
     assert starts == []  # started over the old socket; the new page opened its own to the new game

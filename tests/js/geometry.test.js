@@ -44,6 +44,34 @@ test('neighbouring slots half a card apart sit half a card apart on screen', () 
   assert.equal(t.cards[18].top - t.cards[9].top, Math.round(t.cardH / 2));
 });
 
+test('the round Undo sits right of the waste, inside the table, clear of the layout', () => {
+  for (const [w, h] of [[360, 560], [390, 700], [844, 300], [1366, 660]]) {
+    const t = fit(CLASSIC, w, h);
+    const u = t.undo;
+    assert.ok(u.left >= t.waste.left + t.cardW && u.left + u.size <= t.width + 1, `${w}x${h}`);
+    assert.ok(u.top >= t.waste.top && u.top + u.size <= t.waste.top + t.cardH);
+    assert.ok(t.width <= w && t.height <= h);
+  }
+});
+
+test('cards fill the width on a phone held upright: the classic layout spans the screen', () => {
+  for (const w of [360, 390]) {
+    const t = fit(CLASSIC, w, 700);
+    assert.ok(t.width >= w * 0.97, `${t.width} of ${w}`);
+  }
+});
+
+test('stretched on a tall phone, the piles go to the bottom and the cards keep their size', () => {
+  const plain = fit(CLASSIC, 390, 700);
+  const t = fit(CLASSIC, 390, 700, { stretch: true });
+  assert.equal(t.cardW, plain.cardW);
+  assert.ok(t.height <= 700 && t.height >= 699);
+  assert.equal(t.stock.top + t.cardH, t.height - Math.round(t.cardW * 0.06));
+  const bottom = Math.max(...t.cards.map((c) => c.top)) + t.cardH;
+  assert.ok(bottom < t.stock.top);
+  assert.deepEqual(fit(CLASSIC, 844, 300, { stretch: true }).stock, fit(CLASSIC, 844, 300).stock); // sideways: no change
+});
+
 test('card size is capped on a huge screen', () => {
   assert.equal(fit(CLASSIC, 5000, 4000, { maxCard: 120 }).cardW, 120);
 });

@@ -70,3 +70,13 @@ def layout_view(layout: Layout) -> dict[str, Any]:
             for p, slot in enumerate(layout.slots)
         ],
     }
+
+
+def layout_outline(layout: Layout) -> dict[str, Any]:
+    """A layout's outline for its thumbnail: each slot as [x, y, z] in position order."""
+    return {
+        "name": layout.name,
+        "title": layout.title,
+        "size": layout.size,
+        "slots": [[slot.x, slot.y, slot.z] for slot in layout.slots],
+    }

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -18,7 +18,7 @@ from tripeaks.dealday import deal_day, next_day_start
 from tripeaks.devices import request_device
 from tripeaks.engine.layouts import DEFAULT_LAYOUT, LAYOUTS
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
-from tripeaks.engine.view import layout_view
+from tripeaks.engine.view import layout_outline, layout_view
 from tripeaks.play import services
 from tripeaks.play.errors import GameNotFound, PlayError
 from tripeaks.play.models import Game
@@ -133,20 +133,57 @@ class MovesView(APIView):
 
 
 class LayoutsView(APIView):
-    """Public: every layout's shape (no cards), for drawing thumbnails and the table."""
+    """Public: every layout's shape (no cards), for drawing thumbnails and the table.
+
+    ``?form=outline`` is the picker's light form: each slot as ``[x, y, z]``, without the
+    positions and what covers them (the game page asks for its one layout instead)."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: OpenApiResponse(description="Every layout: name, title, size, slots")}
+        parameters=[
+            OpenApiParameter(
+                "form", str, enum=["outline"], description="outline: slots as [x, y, z] only"
+            )
+        ],
+        responses={200: OpenApiResponse(description="Every layout: name, title, size, slots")},
     )
     def get(self, request: Request) -> Response:
+        if request.query_params.get("form") == "outline":
+            return Response(
+                {
+                    "default": DEFAULT_LAYOUT,
+                    "layouts": [layout_outline(layout) for layout in LAYOUTS.values()],
+                }
+            )
         return Response(
             {
                 "default": DEFAULT_LAYOUT,
                 "layouts": [layout_view(layout) for layout in LAYOUTS.values()],
             }
         )
+
+
+class LayoutView(APIView):
+    """Public: one layout's shape (no cards), all the game page needs to draw its table."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="layout_retrieve",
+        responses={
+            200: OpenApiResponse(description="The layout: name, title, size, slots"),
+            404: OpenApiResponse(description="No such layout"),
+        },
+    )
+    def get(self, request: Request, name: str) -> Response:
+        layout = LAYOUTS.get(name)
+        if layout is None:
+            return Response(
+                {"detail": "There is no layout of that name.", "code": "not_found"},
+                status=status.HTTP_404_NOT_FOUND,
+            )
+        return Response(layout_view(layout))
 
 
 class TodayView(APIView):

@@ -29,8 +29,20 @@ export async function api(path, { method = 'GET', body } = {}) {
   return data;
 }
 
+// Every layout's outline for the picker: slots as {x, y, z} (sent as [x, y, z], the light form).
 let layoutsPromise = null;
 export function layouts() {
-  layoutsPromise ||= api('layouts').catch((e) => { layoutsPromise = null; throw e; });
+  layoutsPromise ||= api('layouts?form=outline')
+    .then((d) => ({ ...d, layouts: d.layouts.map((l) => ({ ...l, slots: l.slots.map(([x, y, z], position) => ({ position, x, y, z })) })) }))
+    .catch((e) => { layoutsPromise = null; throw e; });
   return layoutsPromise;
+}
+
+// One layout in full, the table's: only the layout in play is sent.
+const layoutCache = new Map();
+export function layoutNamed(name) {
+  if (!layoutCache.has(name)) {
+    layoutCache.set(name, api(`layouts/${encodeURIComponent(name)}`).catch((e) => { layoutCache.delete(name); throw e; }));
+  }
+  return layoutCache.get(name);
 }

@@ -2,6 +2,7 @@
 
 import { api, ApiError, layouts } from './api.js';
 import { sprite } from './cards.js';
+import { _, serverText } from './i18n.js';
 
 const boot = JSON.parse(document.getElementById('boot').textContent);
 const root = document.getElementById('app');
@@ -11,12 +12,14 @@ let cleanup = null;
 let routeId = 0;
 
 const ROUTES = {
-  '': ['start', 'TriPeaks Online'],
-  play: ['play', 'Play'],
-  layouts: ['layouts', 'Layouts'],
-  numbered: ['numbered', 'Numbered deals'],
-  boards: ['boards', 'Leaderboards'],
-  stats: ['stats', 'Statistics'],
+  '': ['start', () => 'TriPeaks Online'],
+  play: ['play', () => _('Play')],
+  layouts: ['layouts', () => _('Layouts')],
+  numbered: ['numbered', () => _('Numbered deals')],
+  boards: ['boards', () => _('Leaderboards')],
+  stats: ['stats', () => _('Statistics')],
+  help: ['help', () => _('How to play')],
+  custom: ['custom', () => _('Custom deal')],
 };
 
 // ---------------------------------------------------------------- theme: system, light, dark
@@ -25,7 +28,7 @@ function applyTheme(t) {
   if (t === 'system') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = t;
   const b = document.getElementById('theme-toggle');
-  if (b) b.textContent = `Theme: ${t}`;
+  if (b) b.textContent = { system: _('Theme: system'), light: _('Theme: light'), dark: _('Theme: dark') }[t];
 }
 function cycleTheme() {
   const now = localStorage.getItem('tp.theme') || 'system';
@@ -36,6 +39,15 @@ function cycleTheme() {
 applyTheme(localStorage.getItem('tp.theme') || 'system');
 document.getElementById('theme-toggle')?.addEventListener('click', cycleTheme);
 
+// ---------------------------------------------------------------- language: chosen, remembered
+// The form posts to Django's set_language (a cookie); with scripts it goes at once, back to the
+// same screen (hash included).
+const langForm = document.querySelector('[data-testid=language-form]');
+langForm?.querySelector('select').addEventListener('change', () => {
+  langForm.querySelector('[name=next]').value = location.pathname + location.hash;
+  langForm.submit();
+});
+
 // ---------------------------------------------------------------- what pages share
 const ctx = {
   user: boot.user,
@@ -43,7 +55,7 @@ const ctx = {
   cycleTheme,
   takeGame() { const g = pendingGame; pendingGame = null; return g; },
   layoutName: () => localStorage.getItem('tp.layout') || 'classic',
-  layoutTitle: () => localStorage.getItem('tp.layoutTitle') || 'Three Peaks',
+  layoutTitle: () => localStorage.getItem('tp.layoutTitle') || _('Three Peaks'),
   // Start a deal over REST (POST /api/games) and show it.
   async startGame(body) {
     if (!boot.user) { location.href = '/accounts/login/?next=/%23/'; return; }
@@ -51,7 +63,7 @@ const ctx = {
     try {
       game = await api('games', { method: 'POST', body });
     } catch (e) {
-      notice(e instanceof ApiError ? e.message : 'Could not start the deal');
+      notice(startError(e));
       return;
     }
     ctx.openGame(game);
@@ -67,6 +79,18 @@ const ctx = {
   layouts,
 };
 
+// What a refused start says to a player: the server's field errors are for programs.
+export function startError(e) {
+  if (!(e instanceof ApiError)) return _('Could not start the deal: check your connection and try again.');
+  const errors = e.body.errors || {};
+  if (errors.number) return _('There is no deal with that number: numbered deals go from 1 to 50,000.');
+  if (errors.deal) return _('That deal code is not one we can deal: check that it was copied whole.');
+  if (errors.layout) return _('That layout does not exist any more: choose another one.');
+  if (e.status === 429) return _('Too many new deals in a short time: wait a moment and try again.');
+  if (e.status >= 500) return _('The server could not start the deal: try again in a few seconds.');
+  return e.body.code ? serverText(e.message, _('Could not start the deal.')) : _('Could not start the deal.');
+}
+
 export function notice(text) {
   const n = document.getElementById('notice');
   n.textContent = text;
@@ -75,7 +99,8 @@ export function notice(text) {
 
 async function route() {
   const [name, ...params] = location.hash.replace(/^#\/?/, '').split('/');
-  const [page, heading] = ROUTES[name] || ROUTES[''];
+  const [page, headingOf] = ROUTES[name] || ROUTES[''];
+  const heading = headingOf();
   if (cleanup) { cleanup(); cleanup = null; }
   notice('');
   title.textContent = heading;
@@ -100,7 +125,7 @@ async function route() {
     if (mine !== routeId) return;
     console.warn(e);
     el.innerHTML = '';
-    notice(e instanceof ApiError ? e.message : 'Something went wrong: please reload the page.');
+    notice(e instanceof ApiError ? serverText(e.message, _('Something went wrong: please reload the page.')) : _('Something went wrong: please reload the page.'));
   }
 }
 

@@ -25,6 +25,7 @@ export function openDialog({ title, body = '', buttons = [], cancel = null, id =
     el.className = b.primary ? 'button' : 'button secondary';
     el.textContent = b.label;
     if (b.key) el.setAttribute('aria-keyshortcuts', b.key);
+    if (b.id) el.dataset.testid = b.id;
     el.addEventListener('click', () => b.run());
     row.append(el);
   }

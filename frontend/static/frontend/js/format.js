@@ -1,19 +1,23 @@
-// Small pure helpers for text shown on the page.
+// Small pure helpers for text shown on the page, in the player's language (i18n.js): card names,
+// the clock, the countdown, rule-set and deal titles, counts, days.
 
-const RANKS = { A: 'ace', T: '10', J: 'jack', Q: 'queen', K: 'king' };
-const SUITS = { C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades' };
+import { _, ngettext, fill, num, digits, lang } from './i18n.js';
+
+const RANKS = { A: () => _('ace'), T: () => '10', J: () => _('jack'), Q: () => _('queen'), K: () => _('king') };
+const SUITS = { C: () => _('clubs'), D: () => _('diamonds'), H: () => _('hearts'), S: () => _('spades') };
 
 export function cardName(token) {
-  if (!token) return 'face down';
+  if (!token) return _('face down');
   const r = token[0], s = token[1];
-  return `${RANKS[r] || r} of ${SUITS[s]}`;
+  // The rank as the card face shows it (the accessible name holds the visible text).
+  return fill(_('%(rank)s of %(suit)s'), { rank: RANKS[r] ? RANKS[r]() : r, suit: SUITS[s]() });
 }
 
 export function clock(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
   const mm = h ? String(m).padStart(2, '0') : String(m);
-  return `${h ? h + ':' : ''}${mm}:${String(s).padStart(2, '0')}`;
+  return digits(`${h ? h + ':' : ''}${mm}:${String(s).padStart(2, '0')}`);
 }
 
 // Elapsed time now, from a view received at `receivedAt` (the page's own ms clock).
@@ -25,12 +29,13 @@ export function elapsedNow(view, receivedAt, now) {
 export function countdown(ms) {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
-  return `${h}h ${String(m).padStart(2, '0')}m ${String(s).padStart(2, '0')}s`;
+  return digits(fill(_('%(h)sh %(m)sm %(s)ss'), { h, m: String(m).padStart(2, '0'), s: String(s).padStart(2, '0') }));
 }
 
 export function rulesTitle(rules) {
   const r = typeof rules === 'string' ? parseKey(rules) : rules;
-  return `${r.wrap ? 'King-Ace on' : 'King-Ace off'}, peaks ${r.open ? 'open' : 'closed'}`;
+  const wrap = r.wrap ? _('King-Ace on') : _('King-Ace off');
+  return fill(r.open ? _('%(wrap)s, peaks open') : _('%(wrap)s, peaks closed'), { wrap });
 }
 
 export function parseKey(key) {
@@ -39,5 +44,34 @@ export function parseKey(key) {
 }
 
 export function pct(rate) {
-  return rate == null ? '–' : `${Math.round(rate * 100)}%`;
+  return rate == null ? '–' : digits(new Intl.NumberFormat(lang(), { style: 'percent' }).format(Math.round(rate * 100) / 100));
+}
+
+// A deal day ("2026-12-01") as the locale writes a date; the ISO text where Intl cannot.
+export function dayText(iso, locale = lang()) {
+  if (!iso) return '';
+  const [y, m, d] = iso.split('-').map(Number);
+  try {
+    return digits(new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d)), locale);
+  } catch {
+    return iso;
+  }
+}
+
+// "1 move", "2 moves" (in the locale's digits).
+export function movesText(n) {
+  return fill(ngettext('%(n)s move', '%(n)s moves', n), { n: num(n) });
+}
+
+// "1 card left", "5 cards left".
+export function cardsLeftText(n) {
+  return fill(ngettext('%(n)s card left', '%(n)s cards left', n), { n: num(n) });
+}
+
+// What a game is: "Daily deal 1 Dec 2026 · King-Ace on, peaks closed", "Deal #42 · ...".
+export function dealTitle(v) {
+  const what = v.mode === 'daily' ? fill(_('Daily deal %(day)s'), { day: dayText(v.day) })
+    : v.mode === 'numbered' ? fill(_('Deal #%(n)s'), { n: num(v.number) })
+      : v.mode === 'custom' ? _('Custom deal') : _('New deal');
+  return `${what} · ${rulesTitle(v.rules)}`;
 }

@@ -3,7 +3,9 @@
 
 export const RATIO = 1.4; // card height / width
 const GAP = 0.25; // gap between the layout and the piles, in card widths
-const PAD = 0.1; // padding around the table, in card widths
+const PAD = 0.06; // padding around the table, in card widths
+const UNDO = 0.8; // the round Undo beside the waste, in card widths
+const PILES = 2 * (1.35 + UNDO); // width of the stock, waste and Undo row, centred, in card widths
 
 export function bounds(slots) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -20,14 +22,17 @@ export function bounds(slots) {
 function widthFor(b, w, h, mode) {
   const layoutW = b.cols / 2, layoutH = (b.rows / 2) * RATIO;
   if (mode === 'below') {
-    return Math.min(w / (Math.max(layoutW, 2.6) + 2 * PAD), h / (layoutH + GAP * RATIO + RATIO + 2 * PAD * RATIO));
+    return Math.min(w / (Math.max(layoutW, PILES) + 2 * PAD), h / (layoutH + GAP * RATIO + RATIO + 2 * PAD * RATIO));
   }
-  return Math.min(w / (layoutW + GAP + 1 + 2 * PAD), h / (Math.max(layoutH, 2 * RATIO + GAP) + 2 * PAD * RATIO));
+  return Math.min(w / (layoutW + GAP + 1 + 0.2 + UNDO + 2 * PAD), h / (Math.max(layoutH, 2 * RATIO + GAP) + 2 * PAD * RATIO));
 }
 
-// fit(slots, width, height, {maxCard}) -> {mode, cardW, cardH, width, height, cards[], stock, waste}
+// fit(slots, width, height, {maxCard}) -> {mode, cardW, cardH, width, height, cards[], stock, waste, undo}
+// (undo: the round Undo button right of the waste, {left, top, size})
 // cards[p] = {left, top, z}; every box is in pixels from the table's top-left corner.
-export function fit(slots, width, height, { maxCard = 140 } = {}) {
+// stretch: with room to spare under the layout, the piles go to the bottom of the area (at thumb
+// reach on a phone held upright) and the layout stays near the top.
+export function fit(slots, width, height, { maxCard = 140, stretch = false } = {}) {
   const b = bounds(slots);
   const below = widthFor(b, width, height, 'below');
   const beside = widthFor(b, width, height, 'beside');
@@ -40,7 +45,7 @@ export function fit(slots, width, height, { maxCard = 140 } = {}) {
   const layoutW = b.cols * unitX, layoutH = b.rows * unitY;
   let tableW, tableH, originX, stock, waste;
   if (mode === 'below') {
-    tableW = Math.max(layoutW, cardW * 2.6) + 2 * pad;
+    tableW = Math.max(layoutW, cardW * PILES) + 2 * pad;
     tableH = layoutH + GAP * cardH + cardH + 2 * pad;
     originX = pad + (tableW - 2 * pad - layoutW) / 2;
     const pileTop = pad + layoutH + GAP * cardH;
@@ -48,7 +53,7 @@ export function fit(slots, width, height, { maxCard = 140 } = {}) {
     stock = { left: Math.round(mid - cardW * 1.15), top: Math.round(pileTop) };
     waste = { left: Math.round(mid + cardW * 0.15), top: Math.round(pileTop) };
   } else {
-    tableW = layoutW + GAP * cardW + cardW + 2 * pad;
+    tableW = layoutW + GAP * cardW + cardW * (1.2 + UNDO) + 2 * pad;
     tableH = Math.max(layoutH, 2 * cardH + GAP * cardH) + 2 * pad;
     originX = pad;
     const pileLeft = Math.round(pad + layoutW + GAP * cardW);
@@ -62,7 +67,17 @@ export function fit(slots, width, height, { maxCard = 140 } = {}) {
     top: Math.round(originY + (s.y - b.minY) * unitY),
     z: s.z,
   }));
-  return { mode, cardW, cardH, width: Math.ceil(tableW), height: Math.ceil(tableH), cards, stock, waste };
+  const size = Math.round(cardW * UNDO);
+  const undo = { left: Math.round(waste.left + cardW * 1.2), top: Math.round(waste.top + (cardH - size) / 2), size };
+  const spare = Math.floor(height - Math.ceil(tableH));
+  if (stretch && mode === 'below' && spare > cardH * 0.5) {
+    // Piles down by all the spare room, the layout by a quarter of it.
+    const down = Math.round(spare / 4);
+    for (const c of cards) c.top += down;
+    for (const box of [stock, waste, undo]) box.top += spare;
+    tableH += spare;
+  }
+  return { mode, cardW, cardH, width: Math.ceil(tableW), height: Math.ceil(tableH), cards, stock, waste, undo };
 }
 
 // A small drawing of a layout's shape for the picker: rectangles in a viewBox.

@@ -14,7 +14,16 @@ export function keyAction(e) {
   const tag = e.target && e.target.tagName;
   if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return null;
   const key = e.key && e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  return KEYS[key] || null;
+  const action = KEYS[key] || null;
+  // Space and Enter on a focused control (Undo, Hint, a link) press that control; on the table
+  // they stay the table's (Space draws, Enter plays the focused card or draws on the stock).
+  if ((key === ' ' || key === 'Enter') && onControl(e.target)) return null;
+  return action;
+}
+
+function onControl(target) {
+  if (!target || (target.tagName !== 'BUTTON' && target.tagName !== 'A')) return false;
+  return !(target.closest && target.closest('.table .pc'));
 }
 
 export function bindKeys(handler) {
@@ -22,8 +31,6 @@ export function bindKeys(handler) {
     if (document.querySelector('dialog[open]')) return; // dialogs handle their own keys
     const action = keyAction(e);
     if (!action) return;
-    // Enter on a focused control is that control's own click.
-    if (action === 'activate' && e.target && e.target.tagName === 'BUTTON' && !e.target.closest('.table')) return;
     e.preventDefault();
     handler(action, e);
   };

@@ -3,13 +3,18 @@
 
 import { face, back, slot } from './cards.js';
 import { fit } from './geometry.js';
-import { cardName } from './format.js';
+import { cardName, cardsLeftText } from './format.js';
+import { _, fill, digits } from './i18n.js';
 import { step, ordered } from './nav.js';
 
 const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
+// How many of each motion the table has played (tests read it: motions are too quick to catch).
+const motions = { deal: 0, flip: 0, fly: 0, draw: 0 };
+globalThis.__tpMotion = motions;
+
 export class Table {
-  constructor(wrap, layout, { onCard, onStock }) {
+  constructor(wrap, layout, { onCard, onStock, onUndo }) {
     this.wrap = wrap;
     this.layout = layout;
     this.onCard = onCard;
@@ -17,7 +22,7 @@ export class Table {
     this.el = document.createElement('div');
     this.el.className = 'table';
     this.el.setAttribute('role', 'group');
-    this.el.setAttribute('aria-label', 'Table');
+    this.el.setAttribute('aria-label', _('Table'));
     this.cards = layout.slots.map((s) => {
       const b = document.createElement('button');
       b.type = 'button';
@@ -42,7 +47,15 @@ export class Table {
     this.waste = document.createElement('div');
     this.waste.className = 'pc waste';
     this.waste.setAttribute('role', 'img');
-    this.el.append(this.stock, this.waste);
+    // The round Undo by the waste, at thumb reach (the toolbar has one too).
+    this.undo = document.createElement('button');
+    this.undo.type = 'button';
+    this.undo.className = 'round-undo';
+    this.undo.setAttribute('aria-label', _('Undo'));
+    this.undo.setAttribute('aria-keyshortcuts', 'Z U Backspace');
+    this.undo.innerHTML = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M9 5 3 10l6 5v-3.5c5 0 8 1.5 10 5.5-.5-5.5-3.5-9-10-9.5V5z"/></svg>';
+    this.undo.addEventListener('click', () => onUndo && onUndo());
+    this.el.append(this.stock, this.waste, this.undo);
     wrap.replaceChildren(this.el);
     this.focusId = null;
     this.view = null;
@@ -58,7 +71,8 @@ export class Table {
 
   place() {
     const r = this.wrap.getBoundingClientRect();
-    const g = fit(this.layout.slots, Math.max(200, r.width), Math.max(160, r.height));
+    // Upright (a phone), the piles go down to the buttons, at thumb reach.
+    const g = fit(this.layout.slots, Math.max(200, r.width), Math.max(160, r.height), { stretch: r.height > r.width });
     this.geo = g;
     this.el.style.width = g.width + 'px';
     this.el.style.height = g.height + 'px';
@@ -74,6 +88,7 @@ export class Table {
     this.cards.forEach((b, p) => put(b, g.cards[p], g.cards[p].z + 1));
     put(this.stock, g.stock, 1);
     put(this.waste, g.waste, 1);
+    Object.assign(this.undo.style, { left: g.undo.left + 'px', top: g.undo.top + 'px', width: g.undo.size + 'px', height: g.undo.size + 'px' });
   }
 
   // Places the arrow keys move between: free cards still on the table, and the stock.
@@ -112,13 +127,16 @@ export class Table {
   render(view, { dropFrom } = {}) {
     const prev = this.view;
     this.view = view;
+    const dealt = !prev || prev.id !== view.id;
     if (prev && prev.id !== view.id) this.seen.clear(); // a new deal on this table
     const hidden = view.paused;
+    const flips = [];
     this.el.classList.toggle('paused', hidden);
     view.positions.forEach((p) => {
       const b = this.cards[p.position];
       const key = p.removed ? 'x' : hidden ? 'h' : p.card ? p.card + (p.free ? '' : '-') : 'b';
       if (this.shown[p.position] === key) return;
+      if (this.shown[p.position] === 'b' && p.card && !hidden) flips.push(b); // uncovered: it turns over
       this.shown[p.position] = key;
       b.hidden = p.removed;
       if (p.removed) return;
@@ -126,27 +144,47 @@ export class Table {
       b.innerHTML = p.card ? face(p.card) : back();
       b.classList.toggle('free', p.free);
       b.classList.toggle('up', Boolean(p.card));
-      const name = hidden ? 'hidden while paused' : cardName(p.card);
-      b.setAttribute('aria-label', p.card && !p.free ? `${name}, covered` : name);
+      const name = hidden ? _('hidden while paused') : cardName(p.card);
+      b.setAttribute('aria-label', p.card && !p.free ? fill(_('%(card)s, covered'), { card: name }) : name);
       b.setAttribute('aria-disabled', String(!p.free));
     });
     const stockKey = `${view.stock_left}`;
     if (this.shown.stock !== stockKey) {
       this.shown.stock = stockKey;
-      this.stock.innerHTML = (view.stock_left ? back() : slot()) + `<span class="count" aria-hidden="true">${view.stock_left}</span>`;
-      this.stock.setAttribute('aria-label', view.stock_left ? `Stock, ${view.stock_left} cards left: draw` : 'Stock is empty');
+      this.stock.innerHTML = (view.stock_left ? back() : slot()) + `<span class="count" aria-hidden="true">${digits(view.stock_left)}</span>`;
+      this.stock.setAttribute('aria-label', view.stock_left ? fill(_('Stock, %(left)s: draw'), { left: cardsLeftText(view.stock_left) }) : _('Stock is empty'));
       this.stock.setAttribute('aria-disabled', String(!view.stock_left));
     }
     const wasteKey = hidden ? 'h' : view.waste || '';
     if (this.shown.waste !== wasteKey) {
       this.shown.waste = wasteKey;
       this.waste.innerHTML = view.waste && !hidden ? face(view.waste) : slot();
-      this.waste.setAttribute('aria-label', view.waste && !hidden ? `Waste: ${cardName(view.waste)}` : 'Waste is empty');
+      this.waste.setAttribute('aria-label', view.waste && !hidden ? fill(_('Waste: %(card)s'), { card: cardName(view.waste) }) : _('Waste is empty'));
       if (view.waste) this.seen.add(view.waste);
       if (prev && prev.id === view.id && !hidden && view.waste && prev.waste !== view.waste) this.flyIn(prev, view, dropFrom);
     }
+    this.undo.setAttribute('aria-disabled', String(!view.can_undo || hidden));
     this.hint(null);
     this.roving(this.el.contains(document.activeElement));
+    if (reduced() || hidden) return;
+    if (dealt && view.seq === 0) this.dealIn();
+    else {
+      for (const b of flips) b.animate([{ transform: 'rotateY(90deg)' }, { transform: 'rotateY(0)' }], { duration: 240, easing: 'ease-out' });
+      motions.flip += flips.length;
+    }
+  }
+
+  // A fresh deal: the cards fly out of the stock to their places, one after another.
+  dealIn() {
+    motions.deal += 1;
+    const g = this.geo;
+    this.cards.forEach((b, p) => {
+      const c = g.cards[p];
+      b.animate(
+        [{ transform: `translate(${g.stock.left - c.left}px, ${g.stock.top - c.top}px)`, opacity: 0.4 }, { transform: 'translate(0,0)', opacity: 1 }],
+        { duration: 320, delay: p * 16, easing: 'cubic-bezier(.2,.7,.3,1)', fill: 'backwards' },
+      );
+    });
   }
 
   // The new waste card arrives from where it was: a layout card or the stock.
@@ -160,9 +198,12 @@ export class Table {
     if (!from) return;
     const to = this.geo.waste;
     this.waste.style.zIndex = 60;
+    // A card drawn from the stock turns face up on its way; a played card just flies.
+    const turn = from === this.geo.stock ? ' rotateY(90deg)' : '';
+    motions[turn ? 'draw' : 'fly'] += 1;
     const anim = this.waste.animate(
-      [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` }, { transform: 'translate(0,0)' }],
-      { duration: 220, easing: 'cubic-bezier(.2,.7,.3,1)' },
+      [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)${turn}` }, { transform: 'translate(0,0)' }],
+      { duration: turn ? 260 : 220, easing: 'cubic-bezier(.2,.7,.3,1)' },
     );
     anim.onfinish = () => { this.waste.style.zIndex = 1; };
   }

@@ -3,42 +3,43 @@
 
 import { api } from '../api.js';
 import { LiveSocket } from '../socket.js';
-import { clock, rulesTitle, pct } from '../format.js';
+import { clock, rulesTitle, pct, dayText } from '../format.js';
 import { esc } from '../dialog.js';
+import { _, fill, num } from '../i18n.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
-const ALLTIME = { 'daily-wins': 'Daily deals won', 'daily-streak': 'Best daily streak', 'win-rate': 'Win rate (20+ games)' };
+const ALLTIME = { 'daily-wins': () => _('Daily deals won'), 'daily-streak': () => _('Best daily streak'), 'win-rate': () => _('Win rate (20+ games)') };
 
 function dealRow(l, me) {
   const mine = me && l.player.username === me ? ' class="mine"' : '';
-  const result = l.won ? 'Won' : `${l.cards_left} left`;
-  return `<tr${mine}><td>${l.rank ?? '–'}</td><td>${esc(l.player.display_name)}</td><td>${result}</td><td>${clock(l.time_ms)}</td><td>${l.moves}</td><td>${l.score}</td></tr>`;
+  const result = l.won ? _('Won') : fill(_('%(n)s left'), { n: num(l.cards_left) });
+  return `<tr${mine}><td>${l.rank == null ? '–' : num(l.rank)}</td><td>${esc(l.player.display_name)}</td><td>${result}</td><td>${clock(l.time_ms)}</td><td>${num(l.moves)}</td><td>${num(l.score)}</td></tr>`;
 }
 
 export function dealBoard(page, user) {
   const me = user && user.username;
   const lines = page.lines || [];
   const own = page.me && !lines.some((l) => l.player.username === me) ? `<tfoot>${dealRow(page.me, me)}</tfoot>` : '';
-  if (!lines.length) return '<p class="empty">Nobody has finished this deal yet.</p>' + (page.me ? `<table class="board">${own}</table>` : '');
-  return `<table class="board" data-testid="board"><caption class="sr-only">Leaderboard</caption><thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">Result</th><th scope="col">Time</th><th scope="col">Moves</th><th scope="col">Score</th></tr></thead>
+  if (!lines.length) return `<p class="empty">${_('Nobody has finished this deal yet.')}</p>` + (page.me ? `<table class="board">${own}</table>` : '');
+  return `<table class="board" data-testid="board"><caption class="sr-only">${_('Leaderboard')}</caption><thead><tr><th scope="col">#</th><th scope="col">${_('Player')}</th><th scope="col">${_('Result')}</th><th scope="col">${_('Time')}</th><th scope="col">${_('Moves')}</th><th scope="col">${_('Score')}</th></tr></thead>
     <tbody>${lines.map((l) => dealRow(l, me)).join('')}</tbody>${own}</table>`;
 }
 
 function alltimeBoard(page, user, name) {
   const me = user && user.username;
-  const row = (l) => `<tr${l.player.username === me ? ' class="mine"' : ''}><td>${l.rank}</td><td>${esc(l.player.display_name)}</td><td>${name === 'win-rate' ? pct(l.value) : l.value}</td><td>${l.played}</td><td>${l.won}</td></tr>`;
+  const row = (l) => `<tr${l.player.username === me ? ' class="mine"' : ''}><td>${num(l.rank)}</td><td>${esc(l.player.display_name)}</td><td>${name === 'win-rate' ? pct(l.value) : num(l.value)}</td><td>${num(l.played)}</td><td>${num(l.won)}</td></tr>`;
   const lines = page.lines || [];
   const own = page.me && !lines.some((l) => l.player.username === me) ? `<tfoot>${row(page.me)}</tfoot>` : '';
-  if (!lines.length) return '<p class="empty">Nobody is on this board yet.</p>';
-  return `<table class="board"><thead><tr><th scope="col">#</th><th scope="col">Player</th><th scope="col">${ALLTIME[name]}</th><th scope="col">Played</th><th scope="col">Won</th></tr></thead><tbody>${lines.map(row).join('')}</tbody>${own}</table>`;
+  if (!lines.length) return `<p class="empty">${_('Nobody is on this board yet.')}</p>`;
+  return `<table class="board"><thead><tr><th scope="col">#</th><th scope="col">${_('Player')}</th><th scope="col">${ALLTIME[name]()}</th><th scope="col">${_('Played')}</th><th scope="col">${_('Won')}</th></tr></thead><tbody>${lines.map(row).join('')}</tbody>${own}</table>`;
 }
 
 const options = (list, sel, label = (x) => x) => list.map((x) => `<option value="${x}"${x === sel ? ' selected' : ''}>${esc(label(x))}</option>`).join('');
 
 export async function mount(root, ctx, params) {
   const tab = params[0] || 'today';
-  const tabs = { today: "Today", past: 'Past days', numbered: 'Numbered', alltime: 'All time' };
-  root.innerHTML = `<nav class="tabs" aria-label="Boards">${Object.entries(tabs).map(([k, v]) => `<a href="#/boards/${k}"${k === tab ? ' aria-current="page"' : ''}>${v}</a>`).join('')}</nav>
+  const tabs = { today: _('Today'), past: _('Past days'), numbered: _('Numbered'), alltime: _('All time') };
+  root.innerHTML = `<nav class="tabs" aria-label="${_('Boards')}">${Object.entries(tabs).map(([k, v]) => `<a href="#/boards/${k}"${k === tab ? ' aria-current="page"' : ''}>${v}</a>`).join('')}</nav>
     <form class="board-form"></form><div class="board-out" aria-live="polite"></div>`;
   const form = root.querySelector('.board-form');
   form.addEventListener('submit', (e) => e.preventDefault());  // not an inline handler: the CSP blocks those
@@ -46,14 +47,14 @@ export async function mount(root, ctx, params) {
   let socket = null;
   let live = null;
 
-  const rulesSelect = `<label>Rules <select name="rules">${options(RULES, 'wrap-closed', rulesTitle)}</select></label>`;
+  const rulesSelect = `<label>${_('Rules')} <select name="rules">${options(RULES, 'wrap-closed', rulesTitle)}</select></label>`;
   if (tab === 'today') {
-    form.innerHTML = rulesSelect + ' <span class="live-dot" data-testid="live">live</span>';
-    const drawLive = () => { out.innerHTML = `<h2>${esc(rulesTitle(live.rules))} · ${esc(live.date)}</h2>` + dealBoard(live, ctx.user); };
+    form.innerHTML = rulesSelect + ` <span class="live-dot" data-testid="live">${_('live')}</span>`;
+    const drawLive = () => { out.innerHTML = `<h2>${esc(rulesTitle(live.rules))} · ${esc(dayText(live.date))}</h2>` + dealBoard(live, ctx.user); };
     const watch = (rules) => {
       if (socket) socket.close();
       live = null;
-      out.innerHTML = '<p>Loading…</p>';
+      out.innerHTML = `<p>${_('Loading…')}</p>`;
       socket = new LiveSocket(`/ws/leaderboards/daily/${rules}/`, {
         onMessage: (m) => {
           if (m.type === 'board') { live = m; drawLive(); return; }
@@ -67,7 +68,7 @@ export async function mount(root, ctx, params) {
     watch('wrap-closed');
   } else if (tab === 'past') {
     const y = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
-    form.innerHTML = `<label>Day <input type="date" name="date" value="${y}"></label> ${rulesSelect} <button class="button" type="submit">Show</button>`;
+    form.innerHTML = `<label>${_('Day')} <input type="date" name="date" value="${y}"></label> ${rulesSelect} <button class="button" type="submit">${_('Show')}</button>`;
     const show = async () => {
       const f = new FormData(form);
       const page = await api(`leaderboards/daily?date=${f.get('date')}&rules=${f.get('rules')}`);
@@ -76,7 +77,7 @@ export async function mount(root, ctx, params) {
     form.addEventListener('submit', show);
     show();
   } else if (tab === 'numbered') {
-    form.innerHTML = `<label>Deal number <input type="number" name="number" min="1" max="50000" value="1" required></label> ${rulesSelect} <button class="button" type="submit">Show</button>`;
+    form.innerHTML = `<label>${_('Deal number')} <input type="number" name="number" min="1" max="50000" value="1" required></label> ${rulesSelect} <button class="button" type="submit">${_('Show')}</button>`;
     const show = async () => {
       const f = new FormData(form);
       const page = await api(`leaderboards/numbered/${f.get('number')}?rules=${f.get('rules')}&layout=${ctx.layoutName()}`);
@@ -85,8 +86,8 @@ export async function mount(root, ctx, params) {
     form.addEventListener('submit', show);
     show();
   } else {
-    form.innerHTML = `<label>Board <select name="board">${options(Object.keys(ALLTIME), 'daily-wins', (k) => ALLTIME[k])}</select></label>
-      <label>Rules <select name="rules">${options(['all', ...RULES], 'all', (k) => (k === 'all' ? 'All rules' : rulesTitle(k)))}</select></label>`;
+    form.innerHTML = `<label>${_('Board')} <select name="board">${options(Object.keys(ALLTIME), 'daily-wins', (k) => ALLTIME[k]())}</select></label>
+      <label>${_('Rules')} <select name="rules">${options(['all', ...RULES], 'all', (k) => (k === 'all' ? _('All rules') : rulesTitle(k)))}</select></label>`;
     const show = async () => {
       const f = new FormData(form);
       const page = await api(`leaderboards/alltime/${f.get('board')}?rules=${f.get('rules')}`);

@@ -1,7 +1,10 @@
-// Layout picker: a grid of thumbnails drawn from the layout data; the choice is remembered.
+// Layout picker: a grid of thumbnails drawn from the layouts' outlines; the choice is remembered,
+// and PLAY deals a new game on it.
 
 import { thumbnail } from '../geometry.js';
 import { esc } from '../dialog.js';
+import { startAsking } from '../starting.js';
+import { _, fill, num } from '../i18n.js';
 
 function svg(layout) {
   const t = thumbnail(layout.slots);
@@ -11,10 +14,13 @@ function svg(layout) {
 export async function mount(root, ctx) {
   const data = await ctx.layouts();
   const chosen = ctx.layoutName();
-  root.innerHTML = `<p>Pick the shape of the table for new and numbered deals (the daily deal is always the classic three peaks).</p>
-    <div class="layout-grid" role="group" aria-label="Layouts">${data.layouts.map((l) => `
+  const playLabel = () => fill(_('Play %(layout)s'), { layout: ctx.layoutTitle() });
+  root.innerHTML = `<div class="layout-head"><p>${_('Pick the shape of the table for new and numbered deals (the daily deal is always the classic three peaks).')}</p>
+    <button type="button" class="button play-layout" data-testid="play-layout">${esc(playLabel())}</button></div>
+    <div class="layout-grid" role="group" aria-label="${_('Layouts')}">${data.layouts.map((l) => `
       <button type="button" class="thumb" data-name="${esc(l.name)}" aria-pressed="${l.name === chosen}">
-        ${svg(l)}<span>${esc(l.title)}</span><small>${l.size} cards</small></button>`).join('')}</div>`;
+        ${svg(l)}<span>${esc(l.title)}</span><small>${esc(fill(_('%(n)s cards'), { n: num(l.size) }))}</small></button>`).join('')}</div>`;
+  const play = root.querySelector('[data-testid=play-layout]');
   root.querySelector('.layout-grid').addEventListener('click', (e) => {
     const b = e.target.closest('.thumb');
     if (!b) return;
@@ -22,6 +28,11 @@ export async function mount(root, ctx) {
     localStorage.setItem('tp.layout', l.name);
     localStorage.setItem('tp.layoutTitle', l.title);
     root.querySelectorAll('.thumb').forEach((t) => t.setAttribute('aria-pressed', String(t === b)));
+    play.textContent = playLabel();
+  });
+  play.addEventListener('click', () => {
+    const rules = JSON.parse(localStorage.getItem('tp.rules') || '{"wrap":true,"open":false}');
+    startAsking(ctx, { mode: 'random', rules, layout: ctx.layoutName() }, play);
   });
   return null;
 }

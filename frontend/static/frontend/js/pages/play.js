@@ -1,35 +1,35 @@
-// The game page: top bar, table, controls and dialogs around one game, played over the socket
-// (REST when the socket is down), surviving reloads and dropped connections. A new deal is
-// started over the same socket and takes the page's place when its layout is the table's.
+// The game page: one game played over the socket (REST when the socket is down), surviving
+// reloads and dropped connections; a new deal is started over the same socket and takes the
+// page's place when its layout is the table's. Its parts: play/screen.js (markup, the game bar),
+// play/dialogs.js (menu, No more moves, New deal, the questions, results), ../table.js (the cards),
+// ../protocol.js (the move queue), ../socket.js (the connection).
 
-import { api, ApiError, layouts } from '../api.js';
+import { api, ApiError, layoutNamed } from '../api.js';
 import { LiveSocket } from '../socket.js';
 import { MoveQueue } from '../protocol.js';
 import { Table } from '../table.js';
 import { bindKeys } from '../input.js';
-import { openDialog, closeDialog, dialogOpen, esc } from '../dialog.js';
-import { clock, elapsedNow, cardName, rulesTitle, pct } from '../format.js';
+import { closeDialog, dialogOpen } from '../dialog.js';
+import { clock, elapsedNow, cardName } from '../format.js';
+import { _, fill, serverText } from '../i18n.js';
 import * as sound from '../sound.js';
+import { signInFirst, noGame, gameScreen, showScores } from './play/screen.js';
+import { gameDialogs } from './play/dialogs.js';
 
-function dealTitle(v) {
-  const what = v.mode === 'daily' ? `Daily deal ${v.day}` : v.mode === 'numbered' ? `Deal #${v.number}` : v.mode === 'custom' ? 'Custom deal' : 'New deal';
-  return `${what} · ${rulesTitle(v.rules)}`;
-}
+// A run counts on the boards unless it is a custom deal or a hint was taken.
+const ranked = (v) => v.mode !== 'custom' && !v.assisted;
 
 // How long a new deal asked for over the socket may take before it is started by REST instead.
 const NEW_DEAL_WAIT_MS = 4000;
 
-const NO_GAME = '<section class="panel narrow"><h2>No deal in progress</h2><p><a class="button" href="#/">Choose a deal</a></p></section>';
-
 export async function mount(root, ctx) {
   if (!ctx.user) {
-    root.innerHTML = `<section class="panel narrow"><h2>Sign in to play</h2><p>Anyone can look at the boards; playing keeps your scores, so it needs an account.</p>
-      <p><a class="button" href="/accounts/login/?next=/%23/play">Sign in</a> <a href="/accounts/signup/">Create an account</a> <a href="/accounts/guest/">Play as guest</a></p></section>`;
+    root.innerHTML = signInFirst();
     return null;
   }
   let view = ctx.takeGame();
   if (!view && !ctx.hasGame) {
-    root.innerHTML = NO_GAME;
+    root.innerHTML = noGame();
     return null;
   }
   if (!view) {
@@ -38,35 +38,13 @@ export async function mount(root, ctx) {
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 404) throw e;
       ctx.hasGame = false;
-      root.innerHTML = NO_GAME;
+      root.innerHTML = noGame();
       return null;
     }
   }
-  const all = await layouts();
-  const layout = all.layouts.find((l) => l.name === view.layout) || all.layouts[0];
+  const layout = await layoutNamed(view.layout);
   document.body.classList.add('playing');
-  root.innerHTML = `<section class="play" aria-label="Game">
-    <div class="topbar">
-      <button type="button" class="icon" data-act="pause" aria-label="Menu (pauses the game)" aria-keyshortcuts="P Escape">☰</button>
-      <dl class="scores">
-        <div><dt>Score</dt><dd data-testid="score">0</dd></div>
-        <div><dt>Time</dt><dd data-testid="time">0:00</dd></div>
-        <div><dt>Moves</dt><dd data-testid="moves">0</dd></div>
-        <div><dt>Stock</dt><dd data-testid="stock-left">0</dd></div>
-      </dl>
-      <span class="deal-title" data-testid="deal-title"></span>
-      <span class="ranking" data-testid="ranking"></span>
-    </div>
-    <div class="table-wrap"></div>
-    <div class="controls" role="toolbar" aria-label="Game controls">
-      <button type="button" class="button secondary" data-act="undo" aria-keyshortcuts="Z U Backspace">Undo</button>
-      <button type="button" class="button secondary" data-act="hint" aria-keyshortcuts="H">Hint</button>
-      <button type="button" class="button secondary" data-act="restart">Start again</button>
-      <button type="button" class="button secondary" data-act="new" aria-keyshortcuts="N">New deal</button>
-    </div>
-    <p class="sr-only" aria-live="polite" data-testid="announce"></p>
-    <p class="conn" data-testid="connection" hidden>Reconnecting…</p>
-  </section>`;
+  root.innerHTML = gameScreen();
   const $ = (sel) => root.querySelector(sel);
   const announce = (text) => { $('[data-testid=announce]').textContent = text; };
   let receivedAt = performance.now();
@@ -76,6 +54,7 @@ export async function mount(root, ctx) {
   let socket = null;
   let newDealWait = null; // the timer of a new deal asked for over the socket
   let asked = null; // and what was asked
+  let newDealWaitMs = NEW_DEAL_WAIT_MS;
 
   const rest = async (move) => {
     try {
@@ -96,6 +75,7 @@ export async function mount(root, ctx) {
   const table = new Table($('.table-wrap'), layout, {
     onCard: (p, opts = {}) => playCard(p, opts),
     onStock: () => act('draw'),
+    onUndo: () => act('undo'),
   });
 
   const queue = new MoveQueue({
@@ -105,13 +85,14 @@ export async function mount(root, ctx) {
       if (move.action === 'play') table.shake(move.position);
       else if (move.action === 'draw') table.shake('stock');
       sound.play('shake');
-      announce(detail || 'That move is not allowed');
+      announce(serverText(detail, _('That move is not allowed')));
     },
-    onError: (detail) => announce(detail),
+    onError: (detail) => announce(serverText(detail, _('The server could not take that move.'))),
     onNewError: (detail) => {
       clearTimeout(newDealWait);
-      ctx.notice(detail);
-      announce(detail);
+      const text = serverText(detail, _('Could not start the deal.'));
+      ctx.notice(text);
+      announce(text);
     },
   });
 
@@ -124,30 +105,22 @@ export async function mount(root, ctx) {
     receivedAt = performance.now();
     table.render(v, { dropFrom });
     dropFrom = null;
-    $('[data-testid=score]').textContent = v.score;
-    $('[data-testid=moves]').textContent = v.moves;
-    $('[data-testid=stock-left]').textContent = v.stock_left;
-    $('[data-testid=deal-title]').textContent = dealTitle(v);
-    // Fair play: what this run counts for, said before the first move (the full reason on hover).
-    const ranking = $('[data-testid=ranking]');
-    ranking.textContent = { 'first-try': 'Ranked: first try', practice: 'Practice', unranked: 'Unranked' }[v.ranking] || '';
-    ranking.title = v.ranking_reason || '';
-    $('[data-act=undo]').setAttribute('aria-disabled', String(!v.can_undo));
+    showScores(root, v);
     tick();
     if (prev && prev.id === v.id && prev.seq < v.seq && !extra.resynced) {
       if (v.waste !== prev.waste && v.waste) {
         sound.play(v.stock_left < prev.stock_left ? 'draw' : 'play');
-        announce(`Waste: ${cardName(v.waste)}`);
+        announce(fill(_('Waste: %(card)s'), { card: cardName(v.waste) }));
       } else if (v.moves > prev.moves) sound.play('undo');
     }
     if (extra.hint) {
       const m = extra.hint.move;
       table.hint(m ? (m.action === 'draw' ? 'stock' : m.position) : null);
-      announce(m ? (m.action === 'draw' ? 'Hint: draw from the stock' : `Hint: play the ${cardName(v.positions[m.position].card)}`) : 'No move helps any more');
+      announce(m ? (m.action === 'draw' ? _('Hint: draw from the stock') : fill(_('Hint: play the %(card)s'), { card: cardName(v.positions[m.position].card) })) : _('No move helps any more'));
     }
     if (v.status === 'won' || v.status === 'lost') finish(v);
-    else if (v.paused) pauseMenu();
-    else if (v.status === 'stuck') stuckDialog();
+    else if (v.paused) dialogs.pauseMenu();
+    else if (v.status === 'stuck') dialogs.stuckDialog();
     else if (dialogOpen('pause') || dialogOpen('stuck')) closeDialog();
   }
 
@@ -173,7 +146,7 @@ export async function mount(root, ctx) {
     clearInterval(timer);
     timer = setInterval(tick, 250);
     closeDialog();
-    announce('New deal');
+    announce(_('New deal'));
     return true;
   }
 
@@ -185,7 +158,7 @@ export async function mount(root, ctx) {
     if (socket.open && queue.beginNew()) {
       if (socket.send({ type: 'new', ...body })) {
         asked = body;
-        newDealWait = setTimeout(startByRest, NEW_DEAL_WAIT_MS);
+        newDealWait = setTimeout(startByRest, newDealWaitMs);
         return;
       }
       queue.abandonNew();
@@ -209,7 +182,7 @@ export async function mount(root, ctx) {
     if (!queue.busy && !v.playable.includes(p)) {
       table.shake(p);
       sound.play('shake');
-      announce(pos.card ? `The ${cardName(pos.card)} ${pos.free ? 'does not fit' : 'is covered'}` : 'That card is face down');
+      announce(pos.card ? fill(pos.free ? _('The %(card)s does not fit') : _('The %(card)s is covered'), { card: cardName(pos.card) }) : _('That card is face down'));
       return;
     }
     dropFrom = opts.dropFrom || null;
@@ -222,69 +195,29 @@ export async function mount(root, ctx) {
     if (action === 'draw' && !queue.busy && (v.stock_left === 0 || v.paused)) {
       table.shake('stock');
       sound.play('shake');
-      announce('The stock is empty');
+      announce(_('The stock is empty'));
       return;
     }
-    if (action === 'undo' && !queue.busy && !v.can_undo) { announce('Nothing to undo'); return; }
+    if (action === 'undo' && !queue.busy && !v.can_undo) { announce(_('Nothing to undo')); return; }
     if (v.paused && action !== 'resume' && action !== 'resign') return;
+    if (action === 'hint' && ranked(v) && !queue.busy) { dialogs.hintFirst(); return; }
+    if (action === 'restart' && v.moves > 0) { dialogs.restartFirst(); return; }
     queue.push(action);
   }
 
-  function pauseMenu() {
-    if (dialogOpen('pause')) return;
-    openDialog({
-      id: 'pause', title: 'Paused',
-      body: '<p>The clock is stopped and the cards are hidden.</p>',
-      buttons: [
-        { label: 'Resume', primary: true, run: () => { closeDialog(); act('resume'); } },
-        { label: 'Start again', run: () => { closeDialog(); queue.push('resume'); queue.push('restart'); } },
-        { label: 'New deal', run: () => newDeal() },
-        { label: `Sound: ${sound.soundOn() ? 'on' : 'off'}`, run: () => { sound.setSound(!sound.soundOn()); closeDialog(); pauseMenu(); } },
-        { label: 'Switch theme', run: () => ctx.cycleTheme() },
-      ],
-      cancel: () => { closeDialog(); act('resume'); },
-    });
+  function focusTable() {
+    if (!gone) table.roving(true);
   }
 
-  function stuckDialog() {
-    if (dialogOpen('stuck')) return;
-    sound.play('stuck');
-    openDialog({
-      id: 'stuck', title: 'No more moves',
-      body: '<p>The stock is spent and no card fits. Undo, start again, or end this deal (it counts as lost).</p>',
-      buttons: [
-        { label: 'Undo', primary: true, run: () => { closeDialog(); act('undo'); } },
-        { label: 'Start again', run: () => { closeDialog(); act('restart'); } },
-        { label: 'New deal', run: () => newDeal() },
-        { label: 'End deal', run: () => { closeDialog(); act('resign'); } },
-      ],
-      cancel: () => closeDialog(),
-    });
-  }
-
-  function newDeal() {
-    const v = view;
-    const unfinished = v.status !== 'won' && v.status !== 'lost' && v.moves > 0;
-    const r = v.rules;
-    openDialog({
-      id: 'new-deal', title: 'New deal',
-      body: `<fieldset class="rules"><legend>Rules</legend>
-        <label><input type="checkbox" name="wrap" ${r.wrap ? 'checked' : ''}> King and Ace connect</label>
-        <label><input type="checkbox" name="open" ${r.open ? 'checked' : ''}> Peaks open (all cards face up)</label></fieldset>
-        <p>Layout: <strong>${esc(ctx.layoutTitle())}</strong> (<a href="#/layouts">change</a>)</p>
-        ${unfinished ? '<p class="warn">This deal is not finished: it will count as lost.</p>' : ''}`,
-      buttons: [
-        { label: 'Deal', primary: true, run: async () => {
-          const d = document.querySelector('dialog[open]');
-          const rules = { wrap: d.querySelector('[name=wrap]').checked, open: d.querySelector('[name=open]').checked };
-          closeDialog();
-          await startDeal({ mode: 'random', rules, layout: ctx.layoutName() });
-        } },
-        { label: 'Cancel', run: () => { closeDialog(); if (view.paused) pauseMenu(); } },
-      ],
-      cancel: () => { closeDialog(); if (view.paused) pauseMenu(); },
-    });
-  }
+  const dialogs = gameDialogs({
+    view: () => view,
+    act,
+    push: (action) => queue.push(action),
+    focusTable,
+    startDeal: (body) => startDeal(body),
+    ctx,
+    layout,
+  });
 
   async function finish(v) {
     if (finishedShown) return;
@@ -296,7 +229,7 @@ export async function mount(root, ctx) {
     const over = () => gone || view.id !== v.id;
     if (v.status === 'won') {
       sound.play('win');
-      announce('You cleared the peaks!');
+      announce(_('You cleared the peaks!'));
       await table.bounce();
       if (over()) return;
     }
@@ -305,26 +238,7 @@ export async function mount(root, ctx) {
       try { stats = (await api('me/stats')).overall; } catch { stats = null; }
       if (over()) return;
     }
-    const res = v.result || {};
-    const board = res.board;
-    const rank = board ? `#${board.rank} of ${board.lines}` : res.held ? 'Held for review' : res.ranked === false ? 'Not ranked (custom deal or hint)' : '–';
-    const news = (res.announcements || []).map((a) => `<li class="news">${esc(a.text)}</li>`).join('');
-    const row = (k, val, tid) => `<div><dt>${k}</dt><dd${tid ? ` data-testid="${tid}"` : ''}>${esc(val)}</dd></div>`;
-    openDialog({
-      id: 'results', wide: true, title: v.status === 'won' ? 'You won!' : 'Deal over',
-      body: `${news ? `<ul class="news-list">${news}</ul>` : ''}<dl class="results">
-        ${row('Score', v.score, 'result-score')}${row('Time', clock(v.elapsed_ms))}${row('Moves', v.moves)}
-        ${row('Layout', layout.title)}${row('Par', v.deal && v.deal.par != null ? `${v.deal.par} moves` : '–')}${row('Rank', rank, 'result-rank')}
-        ${row('Cards left', v.cards_left)}</dl>
-        ${stats ? `<h3>Your statistics (ranked deals)</h3><dl class="results">${row('Wins', stats.won)}${row('Losses', stats.lost)}${row('Win rate', pct(stats.win_rate))}
-        ${row('Streak', stats.current_streak)}${row('Best streak', stats.best_streak)}${row('Daily streak', stats.daily_streak)}</dl>` : ''}`,
-      buttons: [
-        { label: 'New deal', primary: true, run: () => newDeal() },
-        { label: 'Leaderboards', run: () => { closeDialog(); location.hash = '#/boards'; } },
-        { label: 'Home', run: () => { closeDialog(); location.hash = '#/'; } },
-      ],
-      cancel: () => closeDialog(),
-    });
+    dialogs.results(v, stats);
   }
 
   const unbind = bindKeys((action) => {
@@ -336,7 +250,7 @@ export async function mount(root, ctx) {
       else playCard(table.focusId);
     } else if (action === 'undo') act('undo');
     else if (action === 'hint') act('hint');
-    else if (action === 'new') newDeal();
+    else if (action === 'new') dialogs.newDeal();
     else if (action === 'pause') { if (!view.paused && view.status !== 'won' && view.status !== 'lost') act('pause'); }
   });
 
@@ -346,7 +260,7 @@ export async function mount(root, ctx) {
   root.querySelector('.controls').addEventListener('click', (e) => {
     const b = e.target.closest('[data-act]');
     if (!b) return;
-    if (b.dataset.act === 'new') newDeal();
+    if (b.dataset.act === 'new') dialogs.newDeal();
     else act(b.dataset.act);
   });
 
@@ -361,9 +275,11 @@ export async function mount(root, ctx) {
       if (queue.starting) startByRest();
     },
   });
-  window.__tpGame = { drop: () => socket.drop(), view: () => view, socketPath: () => socket.path };
+  // For the browser tests: the game, the socket, and how long a new deal is awaited on it.
+  window.__tpGame = { drop: () => socket.drop(), view: () => view, socketPath: () => socket.path, patience: (ms) => { newDealWaitMs = ms; } };
   queue.accept(view);
-  table.roving(false);
+  if (!performance.getEntriesByName('tp-first-card').length) performance.mark('tp-first-card');
+  table.roving(true); // the keyboard starts on the table (after Continue, a reload, a new deal)
 
   return () => {
     gone = true;

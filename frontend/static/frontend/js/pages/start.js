@@ -1,11 +1,27 @@
-// Start: continue the deal in progress, today's deal or a new deal per rule set, the countdown.
+// Start: continue the deal in progress; today's deal per rule set (not played, in progress, or
+// the result with its rank) and a new deal; the daily streak and the countdown.
 
 import { api, ApiError } from '../api.js';
-import { countdown, rulesTitle } from '../format.js';
+import { countdown, rulesTitle, dealTitle, movesText, clock, cardsLeftText } from '../format.js';
 import { esc } from '../dialog.js';
+import { startAsking } from '../starting.js';
+import { _, ngettext, fill, num, lang, digits } from '../i18n.js';
+
+function todayLine(entry) {
+  if (!entry || entry.state === 'not_played') return `<p class="today-state" data-state="not_played">${_('Not played yet')}</p>`;
+  if (entry.state === 'playing') return `<p class="today-state" data-state="playing">${_('In progress')}</p>`;
+  const how = entry.state === 'won'
+    ? fill(_('Won in %(time)s, %(moves)s'), { time: clock(entry.time_ms), moves: movesText(entry.moves) })
+    : fill(_('Lost with %(left)s'), { left: cardsLeftText(entry.cards_left) });
+  const rank = entry.rank ? fill(_('rank %(rank)s of %(lines)s'), { rank: num(entry.rank), lines: num(entry.lines) }) : _('not ranked');
+  return `<p class="today-state" data-state="${entry.state}"><strong>${esc(how)}</strong> · ${esc(rank)}</p>`;
+}
 
 export async function mount(root, ctx) {
-  const today = await api('today');
+  const [today, mine] = await Promise.all([
+    api('today'),
+    ctx.user ? api('me/today').catch(() => null) : Promise.resolve(null),
+  ]);
   let current = null;
   if (ctx.user && ctx.hasGame) {
     try { current = await api('games/current'); } catch (e) { if (!(e instanceof ApiError) || e.status !== 404) throw e; ctx.hasGame = false; }
@@ -13,18 +29,21 @@ export async function mount(root, ctx) {
   const next = new Date(today.next_day_at);
   const skew = Date.parse(today.server_time) - Date.now();
   const sets = today.rule_sets.filter((r) => r.start === 'waste');
+  const streak = mine ? `<p class="streak" data-testid="daily-streak">${esc(fill(ngettext('Daily streak: %(n)s day won in a row', 'Daily streak: %(n)s days won in a row', mine.daily_streak), { n: num(mine.daily_streak) }))}${mine.best_daily_streak ? ` · ${esc(fill(_('best %(n)s'), { n: num(mine.best_daily_streak) }))}` : ''}</p>` : '';
   root.innerHTML = `
-    <p class="lede">Clear the three peaks one card higher or lower at a time. Play today's deal, chase records on numbered deals, and see how you rank.</p>
-    ${current ? `<section class="panel continue"><h2>Your deal is waiting</h2><p>${esc(rulesTitle(current.rules))} · ${current.moves} moves so far</p>
-      <a class="button" href="#/play" data-testid="continue">Continue</a></section>` : ''}
-    ${ctx.user ? '' : '<p class="panel">Anyone can look at the <a href="#/boards">leaderboards</a>. To play, <a href="/accounts/login/?next=/%23/">sign in</a> or <a href="/accounts/signup/">create an account</a>.</p>'}
-    <section aria-labelledby="today-h"><h2 id="today-h">Today's deal · ${esc(today.day)}</h2>
-      <p>The next daily deal comes in <strong data-testid="countdown"></strong>, at <strong>${next.toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' })}</strong> your time (midnight in Kathmandu).</p>
-      <div class="rule-grid">${sets.map((r) => `<div class="panel rule-set">
+    <p class="lede">${_('Clear the three peaks one card higher or lower at a time. Play today\'s deal, chase records on numbered deals, and see how you rank.')} <a href="#/help">${_('How to play')}</a></p>
+    ${current ? `<section class="panel continue"><h2>${_('Your deal is waiting')}</h2><p data-testid="waiting-deal">${esc(dealTitle(current))} · ${esc(fill(_('%(moves)s so far'), { moves: movesText(current.moves) }))}</p>
+      <a class="button" href="#/play" data-testid="continue">${_('Continue')}</a></section>` : ''}
+    ${ctx.user ? '' : `<p class="panel">${fill(_('Anyone can look at the %(boards)s. To play, %(signin)s or %(signup)s.'), { boards: `<a href="#/boards">${_('leaderboards')}</a>`, signin: `<a href="/accounts/login/?next=/%23/">${_('sign in')}</a>`, signup: `<a href="/accounts/signup/">${_('create an account')}</a>` })}</p>`}
+    <section aria-labelledby="today-h"><h2 id="today-h">${esc(fill(_('Today\'s deal · %(day)s'), { day: today.day }))}</h2>
+      ${streak}
+      <p>${fill(_('The next daily deal comes in %(countdown)s, at %(time)s your time (midnight in Kathmandu).'), { countdown: '<strong data-testid="countdown"></strong>', time: `<strong>${esc(digits(next.toLocaleString(lang(), { weekday: 'short', hour: '2-digit', minute: '2-digit' })))}</strong>` })}</p>
+      <div class="rule-grid">${sets.map((r) => `<div class="panel rule-set" data-testid="today-${r.key}">
         <h3>${esc(rulesTitle(r))}</h3>
-        <button type="button" class="button" data-daily="${r.key}">Today's deal</button>
-        <button type="button" class="button secondary" data-random="${r.key}">New deal</button></div>`).join('')}</div>
-      <p class="small">New deals use the layout <strong>${esc(ctx.layoutTitle())}</strong> · <a href="#/layouts">choose a layout</a> · <a href="#/numbered">numbered deals</a></p>
+        ${mine ? todayLine(mine.rule_sets[r.key]) : ''}
+        <button type="button" class="button" data-daily="${r.key}">${_('Today\'s deal')}</button>
+        <button type="button" class="button secondary" data-random="${r.key}">${_('New deal')}</button></div>`).join('')}</div>
+      <p class="small">${fill(_('New deals use the layout %(layout)s'), { layout: `<strong>${esc(ctx.layoutTitle())}</strong>` })} · <a href="#/layouts">${_('choose a layout')}</a> · <a href="#/numbered">${_('numbered deals')}</a> · <a href="#/custom">${_('play a deal code')}</a></p>
     </section>`;
   const cd = root.querySelector('[data-testid=countdown]');
   const tick = () => { cd.textContent = countdown(next.getTime() - (Date.now() + skew)); };
@@ -35,8 +54,10 @@ export async function mount(root, ctx) {
     if (!b) return;
     const r = today.rule_sets.find((x) => x.key === (b.dataset.daily || b.dataset.random));
     const rules = { wrap: r.wrap, open: r.open };
-    if (b.dataset.daily) ctx.startGame({ mode: 'daily', rules, layout: 'classic' });
-    else ctx.startGame({ mode: 'random', rules, layout: ctx.layoutName() });
+    const body = b.dataset.daily ? { mode: 'daily', rules, layout: 'classic' } : { mode: 'random', rules, layout: ctx.layoutName() };
+    // Today's deal already on the table: carry on with it.
+    if (current && body.mode === 'daily' && current.mode === 'daily' && current.rules.key === r.key) { location.hash = '#/play'; return; }
+    startAsking(ctx, body, b, current);
   });
   return () => clearInterval(timer);
 }

@@ -1,41 +1,53 @@
-// Statistics: overall and per rule set, a chart of recent results drawn as SVG, streaks.
+// Statistics at a glance: the numbers overall and per rule set; charts of recent results, win rate
+// by week, the calendar of daily deals and the spread of winning times, per rule set and layout.
 
 import { api } from '../api.js';
 import { clock, rulesTitle, pct } from '../format.js';
 import { esc } from '../dialog.js';
+import { _, num } from '../i18n.js';
+import { recentChart, rateChart, calendar, timesChart } from '../charts.js';
 
-// Bars for the recent results, oldest on the left: a win's height is its time, a loss is a mark.
-export function chart(recent) {
-  const runs = [...recent].reverse();
-  if (!runs.length) return '<p class="empty">No finished games yet.</p>';
-  const W = 320, H = 120, gap = 4, bw = Math.max(4, (W - gap * runs.length) / Math.max(runs.length, 1));
-  const most = Math.max(60_000, ...runs.filter((r) => r.won).map((r) => r.time_ms));
-  const bars = runs.map((r, i) => {
-    const x = Math.round(i * (bw + gap));
-    const h = r.won ? Math.max(6, Math.round((r.time_ms / most) * (H - 20))) : 10;
-    const tip = r.won ? `Won in ${clock(r.time_ms)}, ${r.moves} moves` : `Lost with ${r.cards_left} cards left`;
-    return `<rect x="${x}" y="${H - h}" width="${Math.round(bw)}" height="${h}" class="${r.won ? 'win' : 'loss'}"><title>${esc(tip)}</title></rect>`;
-  }).join('');
-  const wins = runs.filter((r) => r.won).length;
-  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="Last ${runs.length} games: ${wins} won, ${runs.length - wins} lost. Taller bars are slower wins.">${bars}</svg>
-    <p class="small"><span class="key win"></span> won (height: time) <span class="key loss"></span> lost</p>`;
-}
+const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 
 function statsBlock(s) {
   const d = (k, v) => `<div><dt>${k}</dt><dd>${v}</dd></div>`;
-  return `<dl class="results">${d('Played', s.played)}${d('Won', s.won)}${d('Lost', s.lost)}${d('Win rate', pct(s.win_rate))}
-    ${d('Streak', s.current_streak)}${d('Best streak', s.best_streak)}${d('Best time', s.best_win_ms ? clock(s.best_win_ms) : '–')}
-    ${d('Average win', s.average_win_ms ? clock(s.average_win_ms) : '–')}${d('Daily deals won', s.daily_won)}${d('Daily streak', s.daily_streak)}${d('Best daily streak', s.best_daily_streak)}</dl>`;
+  return `<dl class="results">${d(_('Played'), num(s.played))}${d(_('Won'), num(s.won))}${d(_('Lost'), num(s.lost))}${d(_('Win rate'), pct(s.win_rate))}
+    ${d(_('Streak'), num(s.current_streak))}${d(_('Best streak'), num(s.best_streak))}${d(_('Best time'), s.best_win_ms ? clock(s.best_win_ms) : '–')}
+    ${d(_('Average win'), s.average_win_ms ? clock(s.average_win_ms) : '–')}${d(_('Daily deals won'), num(s.daily_won))}${d(_('Daily streak'), num(s.daily_streak))}${d(_('Best daily streak'), num(s.best_daily_streak))}</dl>`;
 }
 
 export async function mount(root, ctx) {
   if (!ctx.user) {
-    root.innerHTML = '<p class="panel">Your statistics appear here once you <a href="/accounts/login/?next=/%23/stats">sign in</a>.</p>';
+    root.innerHTML = `<p class="panel">${_('Your statistics appear here once you sign in.')} <a href="/accounts/login/?next=/%23/stats">${_('Sign in')}</a></p>`;
     return null;
   }
-  const s = await api('me/stats');
-  root.innerHTML = `<section class="panel"><h2>Overall</h2>${statsBlock(s.overall)}</section>
-    <section class="panel"><h2>Recent results</h2>${chart(s.recent)}</section>
+  const [s, today, history] = await Promise.all([api('me/stats'), api('today'), api('me/history')]);
+  const options = (list, label) => list.map((x) => `<option value="${esc(x)}">${esc(label(x))}</option>`).join('');
+  root.innerHTML = `<section class="panel"><h2>${_('Overall')}</h2>${statsBlock(s.overall)}</section>
+    <section class="panel"><h2>${_('Recent results')}</h2>${recentChart(s.recent)}</section>
+    <section class="panel glance" aria-labelledby="glance-h"><h2 id="glance-h">${_('At a glance')}</h2>
+      <form class="board-form" data-testid="glance-form">
+        <label>${_('Rules')} <select name="rules"><option value="">${_('All rules')}</option>${options(RULES, rulesTitle)}</select></label>
+        <label>${_('Layout')} <select name="layout"><option value="">${_('All layouts')}</option>${options(history.layouts, (x) => x)}</select></label>
+      </form>
+      <div class="glance-out" aria-live="polite"></div></section>
     ${Object.entries(s.rules).map(([k, v]) => `<section class="panel"><h2>${esc(rulesTitle(k))}</h2>${statsBlock(v)}</section>`).join('')}`;
+  const form = root.querySelector('[data-testid=glance-form]');
+  const out = root.querySelector('.glance-out');
+  const draw = (data) => {
+    const runs = data.runs.map((row) => Object.fromEntries(data.fields.map((f, i) => [f, row[i]])));
+    out.innerHTML = `<div class="glance-grid">
+      <div><h3>${_('Win rate over time')}</h3>${rateChart(runs)}</div>
+      <div><h3>${_('Daily deals')}</h3>${calendar(runs, today.day)}<p class="small">${_('Daily streak')}: <strong data-testid="glance-streak">${num(s.overall.daily_streak)}</strong></p></div>
+      <div><h3>${_('Winning times')}</h3>${timesChart(runs)}</div></div>`;
+  };
+  draw(history);
+  form.addEventListener('change', async () => {
+    const f = new FormData(form);
+    const q = new URLSearchParams();
+    if (f.get('rules')) q.set('rules', f.get('rules'));
+    if (f.get('layout')) q.set('layout', f.get('layout'));
+    draw(await api(`me/history?${q}`));
+  });
   return null;
 }

@@ -1,0 +1,26 @@
+// What the results dialog says when a deal is over: the run, its rank, news, the player's
+// statistics, and after a daily deal the text to share.
+
+import { esc } from '../../dialog.js';
+import { clock, pct, movesText } from '../../format.js';
+import { _, fill, num } from '../../i18n.js';
+import { dailyShareText } from '../../share.js';
+
+const row = (k, val, tid) => `<div><dt>${k}</dt><dd${tid ? ` data-testid="${tid}"` : ''}>${esc(val)}</dd></div>`;
+
+// -> {title, body, share}; `stats` (the player's overall statistics) may be null.
+export function resultsContent(v, stats, layoutTitle) {
+  const res = v.result || {};
+  const board = res.board;
+  const rank = board ? fill(_('#%(rank)s of %(lines)s'), { rank: num(board.rank), lines: num(board.lines) }) : res.held ? _('Held for review') : res.ranked === false ? _('Not ranked (custom deal or hint)') : '–';
+  const news = (res.announcements || []).map((a) => `<li class="news">${esc(a.text)}</li>`).join('');
+  const share = v.mode === 'daily' ? dailyShareText(v, board) : null;
+  const body = `${news ? `<ul class="news-list">${news}</ul>` : ''}<dl class="results">
+    ${row(_('Score'), v.score, 'result-score')}${row(_('Time'), clock(v.elapsed_ms))}${row(_('Moves'), v.moves)}
+    ${row(_('Layout'), layoutTitle)}${row(_('Par'), v.deal && v.deal.par != null ? movesText(v.deal.par) : '–')}${row(_('Rank'), rank, 'result-rank')}
+    ${row(_('Cards left'), v.cards_left)}</dl>
+    ${stats ? `<h3>${_('Your statistics (ranked deals)')}</h3><dl class="results">${row(_('Wins'), stats.won)}${row(_('Losses'), stats.lost)}${row(_('Win rate'), pct(stats.win_rate))}
+    ${row(_('Streak'), stats.current_streak)}${row(_('Best streak'), stats.best_streak)}${row(_('Daily streak'), stats.daily_streak)}${row(_('Best time'), stats.best_win_ms ? clock(stats.best_win_ms) : '–')}</dl>` : ''}
+    ${share ? `<h3>${_('Share your result')}</h3><pre class="share-text" data-testid="share-text">${esc(share)}</pre>` : ''}`;
+  return { title: v.status === 'won' ? _('You won!') : _('Deal over'), body, share };
+}

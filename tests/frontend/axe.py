@@ -1,0 +1,35 @@
+"""axe-core in the browser tests: check the page as it stands (a page, an open dialog) and
+return its violations, to assert there are none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+AXE = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_text()
+
+# WCAG 2.0-2.2 A and AA, plus axe's best practices.
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def violations(page: Any) -> list[dict[str, Any]]:
+    """Every axe violation on the page now: rule id, impact and the first few offending nodes."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        # Evaluated through the DevTools protocol: the page's CSP does not apply to it.
+        page.evaluate(AXE + "\n;0")
+    found: list[dict[str, Any]] = page.evaluate(
+        """async (tags) => {
+        const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+        return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+          nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 200)) }));
+    }""",
+        TAGS,
+    )
+    return found
+
+
+def assert_no_violations(page: Any, where: str, counts: dict[str, int] | None = None) -> None:
+    found = violations(page)
+    if counts is not None:
+        counts[where] = len(found)
+    assert found == [], f"axe on {where}: {found}"

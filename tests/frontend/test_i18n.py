@@ -1,0 +1,83 @@
+"""German and Nepali besides English: chosen from Accept-Language, changed with the language form
+(remembered in a cookie), <html lang> set, the JavaScript catalog served (and gzipped), every
+message of the catalogs translated and compiled."""
+
+from __future__ import annotations
+
+import gettext
+import gzip
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+
+
+def lang_of(html: str) -> str:
+    found = re.search(r'<html lang="([^"]+)"', html)
+    assert found
+    return found.group(1)
+
+
+def test_the_language_comes_from_accept_language() -> None:
+    client = Client()
+    assert lang_of(client.get("/", HTTP_ACCEPT_LANGUAGE="en-US").content.decode()) == "en"
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9").content.decode()
+    assert lang_of(page) == "de" and "Bestenlisten" in page and "So wird gespielt" in page
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="ne-NP").content.decode()
+    assert lang_of(page) == "ne" and "कसरी खेल्ने" in page
+    assert lang_of(client.get("/", HTTP_ACCEPT_LANGUAGE="fr-FR").content.decode()) == "en"
+
+
+def test_the_chosen_language_is_remembered_in_a_cookie() -> None:
+    client = Client()
+    response = client.post(
+        "/i18n/setlang/", {"language": "ne", "next": "/#/stats"}, HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert response.status_code == 302 and response["Location"] == "/#/stats"
+    assert response.cookies["django_language"].value == "ne"
+    assert lang_of(client.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()) == "ne"
+    # A language we do not have changes nothing.
+    client.post("/i18n/setlang/", {"language": "xx", "next": "/"})
+    assert lang_of(client.get("/").content.decode()) == "ne"
+
+
+def test_the_javascript_catalog_speaks_the_language_and_travels_gzipped() -> None:
+    client = Client()
+    german = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="de")
+    assert german.status_code == 200 and "Neues Spiel" in german.content.decode()
+    packed = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="ne", HTTP_ACCEPT_ENCODING="gzip")
+    assert packed["Content-Encoding"] == "gzip"
+    body = gzip.decompress(packed.content).decode()
+    assert "\\u0928\\u092f\\u093e\\u0901 \\u0921\\u093f\\u0932" in body or "नयाँ डिल" in body
+
+
+def test_the_api_machine_fields_stay_english() -> None:
+    body = Client().get("/api/today", HTTP_ACCEPT_LANGUAGE="de").json()
+    assert [r["key"] for r in body["rule_sets"]][:1] == ["wrap-closed"]
+    assert body["time_zone"] == "Asia/Kathmandu"
+
+
+def msgids(po: Path) -> list[str]:
+    ids = []
+    for match in re.finditer(r'^msgid ((?:".*"\n)+)', po.read_text(), re.M):
+        text = "".join(re.findall(r'"(.*)"', match.group(1))).replace('\\"', '"')
+        if text:
+            ids.append(text)
+    return ids
+
+
+@pytest.mark.parametrize("lang", ["de", "ne"])
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_every_message_is_translated_and_compiled(lang: str, domain: str) -> None:
+    po = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+    with (po.with_suffix(".mo")).open("rb") as mo:
+        catalog = gettext.GNUTranslations(mo)
+    ids = msgids(po)
+    assert ids
+    untranslated = [i for i in ids if catalog.gettext(i) == i and i not in ("API", "Par", "live")]
+    assert untranslated == [], "not translated, or the .mo is older than the .po"
