@@ -10,6 +10,7 @@ from rest_framework.throttling import BaseThrottle
 
 from accounts import access
 from accounts.models import AccessKind
+from tripeaks.addresses import ip_or_none
 
 
 def client_address(request: HttpRequest) -> str | None:
@@ -46,7 +47,7 @@ class RecordAccess:
             kind=kind,
             key=key,
             user_agent=request.headers.get("User-Agent", ""),
-            address=client_address(request),
+            address=ip_or_none(client_address(request)),
         )
         if recorded and kind == AccessKind.SESSION and getattr(user, "is_guest", False):
             # The cookie is a guest's only key: its session lasts SESSION_COOKIE_AGE from the

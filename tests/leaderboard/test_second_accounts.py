@@ -196,7 +196,7 @@ def test_the_fair_play_page_says_the_rules_in_plain_words(client: Client) -> Non
         assert words in page
 
 
-@pytest.mark.parametrize("forwarded", ["not an address", "1.2.3.4.5", "\x00", "::ffff:zz", " "])
+@pytest.mark.parametrize("forwarded", ["not an address", "1.2.3.4.5", "::ffff:zz", " "])
 def test_a_forged_client_address_is_not_stored_and_is_no_500(
     make_user: Any, settings: Any, forwarded: str
 ) -> None:
@@ -206,6 +206,17 @@ def test_a_forged_client_address_is_not_stored_and_is_no_500(
     response = api.post("/api/games", {"mode": "daily"}, format="json")
     assert response.status_code == 201, response.content
     assert Game.objects.get(pk=response.json()["id"]).address is None
+    assert api.get("/api/me").status_code == 200  # the session's access record, too
+
+
+def test_a_nul_in_the_forwarded_address_is_a_400_and_starts_nothing(
+    make_user: Any, settings: Any
+) -> None:
+    settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {"NUM_PROXIES": 1}
+    api = APIClient(HTTP_X_FORWARDED_FOR="\x00")
+    api.force_login(make_user("forger"))
+    assert api.post("/api/games", {"mode": "daily"}, format="json").status_code == 400
+    assert not Game.objects.exists()
 
 
 def test_the_admin_lists_held_runs_and_the_audit_trail_read_only(make_user: Any) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import ipaddress
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,6 +16,7 @@ from django.utils import timezone
 
 from leaderboard.models import Result
 from leaderboard.services import record_result
+from tripeaks.addresses import ip_or_none
 from tripeaks.dealday import deal_day
 from tripeaks.engine import game as engine
 from tripeaks.engine.layouts import get_layout
@@ -118,7 +118,7 @@ def start_game(
             running_since=shown,
             ranking=_ranking(user.pk, deal),
             device=device[:64],
-            address=_ip_or_none(address),
+            address=ip_or_none(address),
         )
     if deal.winnable is None:
         transaction.on_commit(lambda: _queue_solve(deal.pk))
@@ -127,15 +127,6 @@ def start_game(
         extra={"game": str(game.id), "user": user.pk, "mode": mode, "rules": rules.key},
     )
     return game
-
-
-def _ip_or_none(address: str | None) -> str | None:
-    """An address as the database stores it, or None for anything that is not one (a forged
-    X-Forwarded-For when NUM_PROXIES trusts it, a unix socket's peer)."""
-    try:
-        return str(ipaddress.ip_address((address or "").strip()))
-    except ValueError:
-        return None
 
 
 def _ranking(player_id: int, deal: Deal) -> str:
