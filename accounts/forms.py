@@ -6,6 +6,8 @@ from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.display_names import clean_display_name
 from accounts.models import User
@@ -21,7 +23,7 @@ class SignUpForm(BaseUserCreationForm[User]):
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
         if User.objects.username_taken(username):
-            raise forms.ValidationError("That username is taken.", code="unique")
+            raise forms.ValidationError(_("That username is taken."), code="unique")
         return username
 
     def clean_display_name(self) -> str:
@@ -60,7 +62,7 @@ class SignInForm(GuardedSignIn):
 
     error_messages = {
         **AuthenticationForm.error_messages,
-        "invalid_login": "Unable to sign in with that username and password.",
+        "invalid_login": gettext_lazy("Unable to sign in with that username and password."),
     }
 
 
