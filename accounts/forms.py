@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 from accounts.display_names import clean_display_name
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
+from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH
 from accounts.web_limits import form_wait, throttled_form_message
 
 
@@ -19,6 +20,17 @@ class SignUpForm(BaseUserCreationForm[User]):
     class Meta:
         model = User
         fields = ("username", "display_name")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The model's English words, said in the page's language (the API keeps the model's).
+        username, display_name = self.fields["username"], self.fields["display_name"]
+        username.label = _("Username")
+        username.help_text = _(
+            "%(min)s to %(max)s characters: letters, digits, underscores and hyphens."
+        ) % {"min": USERNAME_MIN_LENGTH, "max": USERNAME_MAX_LENGTH}
+        display_name.label = _("Display name")
+        display_name.help_text = _("Shown to other players; the username when empty.")
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
@@ -64,6 +76,10 @@ class SignInForm(GuardedSignIn):
         **AuthenticationForm.error_messages,
         "invalid_login": gettext_lazy("Unable to sign in with that username and password."),
     }
+
+    def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(request, *args, **kwargs)
+        self.fields["username"].label = _("Username")
 
 
 class StaffSignInForm(GuardedSignIn, AdminAuthenticationForm):
