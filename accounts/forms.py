@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from accounts.display_names import clean_display_name
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
-from accounts.validators import USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH
+from accounts.validators import username_help
 from accounts.web_limits import form_wait, throttled_form_message
 
 
@@ -26,9 +26,7 @@ class SignUpForm(BaseUserCreationForm[User]):
         # The model's English words, said in the page's language (the API keeps the model's).
         username, display_name = self.fields["username"], self.fields["display_name"]
         username.label = _("Username")
-        username.help_text = _(
-            "%(min)s to %(max)s characters: letters, digits, underscores and hyphens."
-        ) % {"min": USERNAME_MIN_LENGTH, "max": USERNAME_MAX_LENGTH}
+        username.help_text = username_help()
         display_name.label = _("Display name")
         display_name.help_text = _("Shown to other players; the username when empty.")
 
