@@ -142,3 +142,21 @@ def test_the_sign_up_form_speaks_the_language_and_english_stays_english() -> Non
     english = Client().get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "3 to 30 characters: letters, digits, underscores and hyphens." in english
     assert "Display name" in english
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("de", "Gib einen gültigen Benutzernamen ein: 3 bis 30 Zeichen"),
+        ("ne", "मान्य प्रयोगकर्ता नाम लेख्नुहोस्: 3 देखि 30 अक्षर"),
+        (
+            "en",
+            "Enter a valid username: 3 to 30 characters: letters, digits, underscores and hyphens.",
+        ),
+    ],
+)
+def test_a_refused_sign_up_says_why_in_the_language(lang: str, said: str) -> None:
+    form = {"username": "a!", "password1": "x", "password2": "x", "display_name": ""}
+    response = Client().post("/accounts/signup/", form, HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.status_code == 200
+    assert said in response.content.decode()
