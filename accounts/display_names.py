@@ -27,6 +27,7 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.db.models import F, Func, Value
 from django.db.models.functions import Lower, Replace
+from django.utils.translation import gettext as _
 
 MAX_MARKS = 2
 RESERVED = ("admin", "administrator", "staff", "moderator", "system", "root", "support")
@@ -103,19 +104,20 @@ def refuse_unsafe_characters(value: str) -> None:
         category = unicodedata.category(char)
         if category in _REFUSED_CATEGORIES or char in _BLANKS:
             raise ValidationError(
-                f"A display name may not contain invisible or control characters "
-                f"(U+{ord(char):04X}).",
+                _("A display name may not contain invisible or control characters (U+%(code)s).")
+                % {"code": f"{ord(char):04X}"},
                 code="invalid_display_name",
             )
         if category == "Zs" and char != " ":
             raise ValidationError(
-                f"A display name may only contain plain spaces (not U+{ord(char):04X}).",
+                _("A display name may only contain plain spaces (not U+%(code)s).")
+                % {"code": f"{ord(char):04X}"},
                 code="invalid_display_name",
             )
         marks = marks + 1 if category.startswith("M") else 0
         if marks > MAX_MARKS:
             raise ValidationError(
-                "A display name may not stack more than two accents on one letter.",
+                _("A display name may not stack more than two accents on one letter."),
                 code="invalid_display_name",
             )
 
@@ -136,7 +138,7 @@ def clean_display_name(value: str, *, own_username: str | None) -> str:
     refuse_unsafe_characters(value)
     if looks_reserved(value):
         raise ValidationError(
-            "That display name looks like a name reserved for the site's staff.",
+            _("That display name looks like a name reserved for the site's staff."),
             code="reserved_display_name",
         )
     shape = skeleton(value)
@@ -147,7 +149,7 @@ def clean_display_name(value: str, *, own_username: str | None) -> str:
         others = others.exclude(username__iexact=own_username)
     if others.exists():
         raise ValidationError(
-            "That display name looks like another player's username.",
+            _("That display name looks like another player's username."),
             code="confusable_display_name",
         )
     return value

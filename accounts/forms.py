@@ -6,10 +6,13 @@ from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.display_names import clean_display_name
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
+from accounts.validators import username_help
 from accounts.web_limits import form_wait, throttled_form_message
 
 
@@ -18,10 +21,19 @@ class SignUpForm(BaseUserCreationForm[User]):
         model = User
         fields = ("username", "display_name")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The model's English words, said in the page's language (the API keeps the model's).
+        username, display_name = self.fields["username"], self.fields["display_name"]
+        username.label = _("Username")
+        username.help_text = username_help()
+        display_name.label = _("Display name")
+        display_name.help_text = _("Shown to other players; the username when empty.")
+
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
         if User.objects.username_taken(username):
-            raise forms.ValidationError("That username is taken.", code="unique")
+            raise forms.ValidationError(_("That username is taken."), code="unique")
         return username
 
     def clean_display_name(self) -> str:
@@ -60,8 +72,12 @@ class SignInForm(GuardedSignIn):
 
     error_messages = {
         **AuthenticationForm.error_messages,
-        "invalid_login": "Unable to sign in with that username and password.",
+        "invalid_login": gettext_lazy("Unable to sign in with that username and password."),
     }
+
+    def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(request, *args, **kwargs)
+        self.fields["username"].label = _("Username")
 
 
 class StaffSignInForm(GuardedSignIn, AdminAuthenticationForm):

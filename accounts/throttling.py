@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from rest_framework.throttling import BaseThrottle
 
 from tripeaks import throttling
@@ -102,4 +103,6 @@ class SignInGuard:
 
 
 def throttled_message(seconds: int) -> str:
-    return f"Too many failed sign-in attempts. Try again in {seconds} seconds."
+    return gettext("Too many failed sign-in attempts. Try again in %(seconds)s seconds.") % {
+        "seconds": seconds
+    }

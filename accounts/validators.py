@@ -6,6 +6,8 @@ import unicodedata
 
 from django.core.validators import RegexValidator
 from django.utils.deconstruct import deconstructible
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
 
 from accounts.display_names import refuse_unsafe_characters
 
@@ -19,10 +21,22 @@ USERNAME_HELP = (
 )
 
 
+def username_help() -> str:
+    """USERNAME_HELP in the current language (the model keeps the English one)."""
+    return _("%(min)s to %(max)s characters: letters, digits, underscores and hyphens.") % {
+        "min": USERNAME_MIN_LENGTH,
+        "max": USERNAME_MAX_LENGTH,
+    }
+
+
+def _invalid_username() -> str:
+    return _("Enter a valid username: %(help)s") % {"help": username_help()}
+
+
 @deconstructible
 class UsernameValidator(RegexValidator):
     regex = rf"\A[A-Za-z0-9_-]{{{USERNAME_MIN_LENGTH},{USERNAME_MAX_LENGTH}}}\Z"
-    message = f"Enter a valid username: {USERNAME_HELP}"
+    message = lazy(_invalid_username, str)()
     code = "invalid_username"
     flags = 0
 

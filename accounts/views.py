@@ -9,6 +9,7 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import guests, services
@@ -63,7 +64,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             else:
                 user = services.sign_up(**fields)
         except services.UsernameTaken:
-            form.add_error("username", "That username is taken.")
+            form.add_error("username", _("That username is taken."))
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return HttpResponseRedirect(reverse("frontend:home"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from tripeaks.throttling import AtomicRate, StrictAnonRateThrottle, StrictScopedRateThrottle
 
@@ -26,4 +27,4 @@ def form_wait(request: HttpRequest, *, scope: str | None = None) -> int | None:
 
 
 def throttled_form_message(seconds: int) -> str:
-    return f"Too many requests. Try again in {seconds} seconds."
+    return _("Too many requests. Try again in %(seconds)s seconds.") % {"seconds": seconds}
