@@ -198,6 +198,9 @@ def seed(results: int, players: int) -> int:
                 "score": "1000 - moves",
                 "assisted": "false",
                 "ranked": "true",
+                # each player's earliest run is their first try, the rest practice
+                "attempt": "CASE WHEN at = min(at) OVER (PARTITION BY player_id)"
+                " THEN 'first-try' ELSE 'practice' END",
                 "finished_at": "at",
             },
         )

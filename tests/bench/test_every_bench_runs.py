@@ -63,6 +63,8 @@ TINY = {
         "--baseline-seconds",
         "1",
     ],
+    "access_bench.py": ["bench/access_bench.py", "--requests", "20", "--rounds", "1"],
+    "fairplay_bench.py": ["bench/fairplay_bench.py", "--honest", "300", "--cheats", "20"],
     "soak.py": [
         "-m",
         "bench.soak",
@@ -141,6 +143,16 @@ def test_play_load(private_redis: str) -> None:
     )
     assert ": 0 differ from their stored state" in out
     drop_database(base)
+
+
+def test_access_bench() -> None:
+    out = run_bench(TINY["access_bench.py"])
+    assert "ratio" in out.lower()
+
+
+def test_fairplay_bench() -> None:
+    out = run_bench(TINY["fairplay_bench.py"])
+    assert "false positives" in out and "caught" in out
 
 
 def test_soak() -> None:
