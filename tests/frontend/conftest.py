@@ -140,7 +140,7 @@ def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     with django_db_blocker.unblock():
         connections.close_all()
         process.start()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120  # a fresh server on two cores busy with the suite
     while not _answers(url):
         if not process.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
