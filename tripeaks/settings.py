@@ -228,14 +228,20 @@ if "tripeaks.play" in PROJECT_APPS:
         # Solver-proven winnable random deals, so starting a game never waits for the solver.
         "refill-random-pools": {
             "task": "tripeaks.play.tasks.refill_random_pools",
-            "schedule": 10 * 60,
+            "schedule": 60,
         },
     }
 
 # --------------------------------------------------------------------------- game (play)
 # Winnable random deals kept ready per rule set and layout, and the layouts that get a pool.
 RANDOM_POOL_SIZE: int = env.int("RANDOM_POOL_SIZE", default=20)
-RANDOM_POOL_LAYOUTS: list[str] = env.list("RANDOM_POOL_LAYOUTS", default=["classic"])
+# "*": every layout (54 x 4 rule sets x 2 starts; see docs/solver.md).
+RANDOM_POOL_LAYOUTS: list[str] = env.list("RANDOM_POOL_LAYOUTS", default=["*"])
+# Solver work where a request waits (tripeaks/play/solver_guard.py): each call's budget, and how
+# many calls the whole service runs at once.
+SOLVER_BUDGET_MS: int = env.int("SOLVER_BUDGET_MS", default=200)
+SOLVER_BUDGET_NODES: int = env.int("SOLVER_BUDGET_NODES", default=300_000)
+SOLVER_MAX_CONCURRENT: int = env.int("SOLVER_MAX_CONCURRENT", default=2)
 
 # --------------------------------------------------------------------------- auth
 AUTH_PASSWORD_VALIDATORS = [
@@ -291,6 +297,7 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "move_address": env.str("THROTTLE_MOVES_ADDRESS", default="100/s"),
     "game_start": env.str("THROTTLE_GAME_STARTS", default="30/min"),
     "game_start_address": env.str("THROTTLE_GAME_STARTS_ADDRESS", default="300/min"),
+    "solver": env.str("THROTTLE_SOLVER", default="20/min"),
 }
 
 # Fair play: a finished ranked run that averaged fewer milliseconds a move than this (measured

@@ -176,6 +176,9 @@ class Stack:
             THROTTLE_GAME_STARTS_ADDRESS="10000/min",
             THROTTLE_USER="100000/min",
             FAIR_PLAY_MIN_MS_PER_MOVE="0",
+            # A worker fills every random pool when it starts (432 of them): not here, where a
+            # test's own tasks must not queue behind that (tests/play/test_deal_pools.py).
+            RANDOM_POOL_SIZE="0",
             PYTHONUNBUFFERED="1",
         )
         env.update(self.overrides)
