@@ -91,3 +91,12 @@ def test_a_spent_budget_refuses_at_once() -> None:
     spent.nodes = 1
     with pytest.raises(BudgetExceeded):
         winnable(from_seed(1, get_layout("classic")), Rules(), budget=spent)
+
+
+def test_a_cooperative_budget_answers_exactly_as_another() -> None:
+    deal = from_seed(42, get_layout("classic"))
+    plain, cooperative = Budget(), Budget(cooperative=True)
+    assert par(deal, Rules(), budget=plain) == par(deal, Rules(), budget=cooperative)
+    assert plain.nodes == cooperative.nodes
+    with pytest.raises(BudgetExceeded):
+        hint(new_game(HARD, NOWRAP), budget=Budget(max_nodes=50_000, cooperative=True))

@@ -12,7 +12,8 @@
 
 Solver calls run on the request's worker thread (Django's sync views, `database_sync_to_async` on
 the game socket), never on the event loop; the slots keep the threads that compete with the loop
-for the interpreter few, and the budget keeps each short.
+for the interpreter few, the budget keeps each short, and a cooperative budget hands the
+interpreter over about every millisecond so that the loop and other requests are not held up.
 """
 
 from __future__ import annotations
@@ -62,7 +63,11 @@ class SolverThrottled(PlayError):
 
 def request_budget() -> Budget:
     """A fresh budget for one solver call where a request waits."""
-    return Budget(max_nodes=settings.SOLVER_BUDGET_NODES, seconds=settings.SOLVER_BUDGET_MS / 1000)
+    return Budget(
+        max_nodes=settings.SOLVER_BUDGET_NODES,
+        seconds=settings.SOLVER_BUDGET_MS / 1000,
+        cooperative=True,
+    )
 
 
 # ---------------------------------------------------------------------------------------- slots
@@ -198,7 +203,10 @@ def budgeted_hint(state: engine.State) -> dict[str, Any]:
     is honest: `{"move": null, "winnable": null, "certain": false}`."""
     nodes, seconds = settings.SOLVER_BUDGET_NODES, settings.SOLVER_BUDGET_MS / 1000
     try:
-        best = hint(state, budget=Budget(max_nodes=nodes * 2 // 3, seconds=seconds * 2 / 3))
+        best = hint(
+            state,
+            budget=Budget(max_nodes=nodes * 2 // 3, seconds=seconds * 2 / 3, cooperative=True),
+        )
         return {**hint_payload(best), "certain": True, "fewest_draws": True}
     except BudgetExceeded:
         pass
@@ -207,7 +215,7 @@ def budgeted_hint(state: engine.State) -> dict[str, Any]:
             state.deal,
             state.rules,
             state.position,
-            budget=Budget(max_nodes=nodes // 3, seconds=seconds / 3),
+            budget=Budget(max_nodes=nodes // 3, seconds=seconds / 3, cooperative=True),
         ).line
     except BudgetExceeded:
         return {"move": None, "winnable": None, "certain": False, "fewest_draws": False}
