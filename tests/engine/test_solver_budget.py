@@ -100,3 +100,11 @@ def test_a_cooperative_budget_answers_exactly_as_another() -> None:
     assert plain.nodes == cooperative.nodes
     with pytest.raises(BudgetExceeded):
         hint(new_game(HARD, NOWRAP), budget=Budget(max_nodes=50_000, cooperative=True))
+
+
+def test_the_worst_case_bench_runs_in_its_tiny_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.solver_worst_case import main
+
+    assert main(["--tiny", "--layouts", "pyramid", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| `pyramid` | nowrap | empty |" in out and '"combinations": 4' in out
