@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
-    seconds_total = args.baseline + args.seconds
+    seconds_total = args.baseline + 2 * args.seconds  # one pooled start a second, three phases
     print(f"migrated in {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
     people = setup(args.attackers, pool=int(seconds_total) + 10)
     print(f"set up in {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
