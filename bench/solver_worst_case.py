@@ -285,6 +285,8 @@ def load(line: str) -> Combo:
 
 
 def report(args: argparse.Namespace, combos: list[Combo], began: float) -> int:
+    position = {name: i for i, name in enumerate(LAYOUTS)}
+    combos = sorted(combos, key=lambda c: (position[c.layout], not c.wrap, c.start != "waste"))
     table = rows(combos)
     figures = summary(table, combos, time.monotonic() - began)
     if args.json:
