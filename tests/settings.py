@@ -57,6 +57,8 @@ HEALTH_WORKER_PING_SECONDS = 0.2
 # Tasks run in the test's own process, their errors raised to it.
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# No worker to queue for: a par or a pool top-up would run inside the request (settings).
+QUEUE_SOLVER_TASKS = False
 
 # Plain static storage: the hashed manifest would need `collectstatic` before every run.
 STORAGES = {

@@ -267,7 +267,7 @@ if "tripeaks.play" in PROJECT_APPS:
         # Solver-proven winnable random deals, so starting a game never waits for the solver.
         "refill-random-pools": {
             "task": "tripeaks.play.tasks.refill_random_pools",
-            "schedule": 10 * 60,
+            "schedule": 60,
         },
     }
 
@@ -281,7 +281,16 @@ CELERY_BEAT_SCHEDULE |= {
 # --------------------------------------------------------------------------- game (play)
 # Winnable random deals kept ready per rule set and layout, and the layouts that get a pool.
 RANDOM_POOL_SIZE: int = env.int("RANDOM_POOL_SIZE", default=20)
-RANDOM_POOL_LAYOUTS: list[str] = env.list("RANDOM_POOL_LAYOUTS", default=["classic"])
+# "*": every layout (54 x 4 rule sets x 2 starts; see docs/solver.md).
+RANDOM_POOL_LAYOUTS: list[str] = env.list("RANDOM_POOL_LAYOUTS", default=["*"])
+# Solver work where a request waits (tripeaks/play/solver_guard.py): each call's budget, and how
+# many calls the whole service runs at once.
+SOLVER_BUDGET_MS: int = env.int("SOLVER_BUDGET_MS", default=200)
+SOLVER_BUDGET_NODES: int = env.int("SOLVER_BUDGET_NODES", default=300_000)
+SOLVER_MAX_CONCURRENT: int = env.int("SOLVER_MAX_CONCURRENT", default=2)
+# Solving a new deal's par and topping up a pool are queued for a Celery worker from the request
+# path. The test suite runs no worker (its tasks run in-process, in the request) and turns it off.
+QUEUE_SOLVER_TASKS: bool = env.bool("QUEUE_SOLVER_TASKS", default=True)
 
 # --------------------------------------------------------------------------- auth
 AUTH_PASSWORD_VALIDATORS = [
@@ -361,6 +370,8 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     # watchers too). A page connects once and syncs when it comes back to the front.
     "board": env.str("THROTTLE_BOARD", default="60/min"),
     "board_address": env.str("THROTTLE_BOARD_ADDRESS", default="120/min"),
+    # Hints and fallback starts: solver calls per player (tripeaks/play/solver_guard.py).
+    "solver": env.str("THROTTLE_SOLVER", default="20/min"),
 }
 
 # Fair play: a finished ranked run whose think times (from its move log's server timestamps) no

@@ -65,6 +65,17 @@ TINY = {
     ],
     "access_bench.py": ["bench/access_bench.py", "--requests", "20", "--rounds", "1"],
     "fairplay_bench.py": ["bench/fairplay_bench.py", "--honest", "300", "--cheats", "20"],
+    "solver_worst_case.py": ["bench/solver_worst_case.py", "--tiny", "--layouts", "pyramid"],
+    "hint_attack.py": [
+        "-m",
+        "bench.hint_attack",
+        "--attackers",
+        "2",
+        "--seconds",
+        "2",
+        "--baseline",
+        "1",
+    ],
     "soak.py": [
         "-m",
         "bench.soak",
@@ -153,6 +164,22 @@ def test_access_bench() -> None:
 def test_fairplay_bench() -> None:
     out = run_bench(TINY["fairplay_bench.py"])
     assert "false positives" in out and "caught" in out
+
+
+def test_solver_worst_case() -> None:
+    out = run_bench(TINY["solver_worst_case.py"])
+    assert "pyramid" in out
+
+
+def test_hint_attack(private_redis: str) -> None:
+    base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_hint_test_{os.getpid()}")
+    out = run_bench(
+        [*TINY["hint_attack.py"], "--port", str(free_port())],
+        BENCH_DATABASE_URL=base,
+        BENCH_HINT_REDIS_URL=private_redis,
+    )
+    assert "GET /api/me" in out or "bystander" in out
+    drop_database(base)
 
 
 def test_soak() -> None:

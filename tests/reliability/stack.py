@@ -181,6 +181,9 @@ class Stack:
             THROTTLE_USER="100000/min",
             FAIR_PLAY_TIMING_CHECK="0",
             FAIR_PLAY_HOLD_SHARED="0",
+            # A worker fills every random pool when it starts (432 of them): not here, where a
+            # test's own tasks must not queue behind that (tests/play/test_deal_pools.py).
+            RANDOM_POOL_SIZE="0",
             PYTHONUNBUFFERED="1",
             # HTML pages need the hashed static files (`collect_static`).
             STATIC_ROOT=str(self.root / "static"),

@@ -23,6 +23,7 @@ PRODUCTION_RATES = {
     "guest_address": "10/hour",
     "board": "60/min",
     "board_address": "120/min",
+    "solver": "20/min",  # hints: one every 3 s on average (tripeaks/play/solver_guard.py)
 }
 
 

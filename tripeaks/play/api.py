@@ -36,7 +36,10 @@ def error_response(error: PlayError) -> Response:
     body: dict[str, Any] = {"detail": error.message, "code": error.code}
     if error.view is not None:
         body["game"] = error.view
-    return Response(body, status=error.status_code)
+    response = Response(body, status=error.status_code)
+    if error.retry_after is not None:
+        response["Retry-After"] = str(error.retry_after)
+    return response
 
 
 def view_of(game: Game) -> dict[str, Any]:

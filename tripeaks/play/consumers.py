@@ -206,6 +206,8 @@ class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
             body: dict[str, Any] = {"type": "error", "detail": error.message, "code": error.code}
             if error.view is not None:
                 body["game"] = error.view
+            if error.retry_after is not None:
+                body["retry_after"] = error.retry_after
             await self._send(body)
             return
         reply: dict[str, Any] = {"type": "view", "game": outcome.view}

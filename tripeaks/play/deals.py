@@ -5,21 +5,28 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import logging
 import secrets
+import time
 from collections.abc import Callable
 from datetime import date
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 
 from tripeaks.engine.deal import Deal as EngineDeal
 from tripeaks.engine.deal import from_seed, parse_code
-from tripeaks.engine.layouts import get_layout
-from tripeaks.engine.rules import Rules, Start
-from tripeaks.engine.solver import par, solve
+from tripeaks.engine.layouts import LAYOUTS, get_layout
+from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules, Start
+from tripeaks.engine.solver import Budget, BudgetExceeded, par, solve
+from tripeaks.play import solver_guard
 from tripeaks.play.models import Deal, Source
+
+log = logging.getLogger("tripeaks.deals")
 
 NUMBERED_DEALS = 50_000
 # A daily deal is the first winnable one among these many seeds; at ~97% solvability the chance
@@ -27,8 +34,21 @@ NUMBERED_DEALS = 50_000
 MAX_SEED_TRIES = 200
 
 
+# Pool deals are made by Celery workers, where nobody waits, but still within bounds: a seed whose
+# verdict takes more than this many nodes is skipped (its winnability stays unknown, so it is never
+# pooled), and a par that takes more is stored as unknown (None). About a microsecond a node.
+POOL_SOLVE_NODES = 5_000_000
+POOL_PAR_NODES = 10_000_000
+
+
 class DealUnavailable(Exception):
     """No winnable deal could be made (a layout and rules that almost never win)."""
+
+
+class DealNotReady(solver_guard.SolverBusy):
+    """No random deal is pooled and none could be proven winnable within the request's budget."""
+
+    code = "deal_not_ready"
 
 
 def secret_seed(*parts: object) -> int:
@@ -54,6 +74,33 @@ def _first_winnable(rules: Rules, layout: str, seeds: list[int]) -> tuple[int, E
         if solve(candidate, rules).winnable:
             moves = par(candidate, rules)
             assert moves is not None
+            return seed, candidate, moves
+    raise DealUnavailable(f"no winnable {layout} deal under {rules.key} in {len(seeds)} tries")
+
+
+def _first_proven(
+    rules: Rules, layout: str, seeds: list[int], budget: Budget | None
+) -> tuple[int, EngineDeal, int | None]:
+    """The first seed whose deal is proven winnable, with its par (None if not found in bounds).
+
+    `budget` (a request waits): shared by every seed and the par; BudgetExceeded when it runs
+    out before a deal is proven. None (a worker): each seed gets the pool's bounds, and a seed
+    whose verdict does not fit them is skipped."""
+    for seed in seeds:
+        candidate = from_seed(seed, get_layout(layout), rules.start)
+        try:
+            proven = solve(
+                candidate, rules, budget=budget or Budget(max_nodes=POOL_SOLVE_NODES)
+            ).winnable
+        except BudgetExceeded:
+            if budget is not None:
+                raise
+            continue
+        if proven:
+            try:
+                moves = par(candidate, rules, budget=budget or Budget(max_nodes=POOL_PAR_NODES))
+            except BudgetExceeded:
+                moves = None
             return seed, candidate, moves
     raise DealUnavailable(f"no winnable {layout} deal under {rules.key} in {len(seeds)} tries")
 
@@ -111,10 +158,15 @@ def _stored_daily_deal(day: date, rules: Rules, layout: str) -> Deal:
     return _unique_deal(lookup, make)
 
 
-def make_random_deal(rules: Rules, layout: str, *, claimed: bool) -> Deal:
-    """A freshly shuffled, solver-proven winnable deal."""
+def make_random_deal(
+    rules: Rules, layout: str, *, claimed: bool, budget: Budget | None = None
+) -> Deal:
+    """A freshly shuffled, solver-proven winnable deal.
+
+    With `budget` (a request waits) every seed and par shares it, and BudgetExceeded ends the
+    search when it runs out; without, each seed gets the pool's own bounds (a worker)."""
     seeds = [secrets.randbits(63) for _ in range(MAX_SEED_TRIES)]
-    seed, made, moves = _first_winnable(rules, layout, seeds)
+    seed, made, moves = _first_proven(rules, layout, seeds, budget)
     return Deal.objects.create(
         source=Source.RANDOM,
         rules_key=rules.key,
@@ -128,7 +180,9 @@ def make_random_deal(rules: Rules, layout: str, *, claimed: bool) -> Deal:
 
 
 def claim_random_deal(rules: Rules, layout: str) -> Deal:
-    """A deal from the precomputed pool, or one solved on the spot when the pool is dry."""
+    """A deal from the precomputed pool, or, when the pool is dry, one proven winnable on the
+    spot within the request budget (with one of the service's solver slots). `DealNotReady`
+    (503, Retry-After) when neither: a deal whose winnability is unknown is never dealt."""
     with transaction.atomic():
         pooled = (
             Deal.objects.select_for_update(skip_locked=True)
@@ -140,17 +194,112 @@ def claim_random_deal(rules: Rules, layout: str) -> Deal:
             pooled.claimed = True
             pooled.save(update_fields=["claimed"])
             return pooled
-    return make_random_deal(rules, layout, claimed=True)
+    transaction.on_commit(lambda: queue_pool_refill(rules, layout))
+    with solver_guard.solver_slot():
+        budget = solver_guard.request_budget()
+        try:
+            deal = make_random_deal(rules, layout, claimed=True, budget=budget)
+        except (BudgetExceeded, DealUnavailable):
+            log.info(
+                "no random deal ready",
+                extra={"layout": layout, "rules": rules.key, "nodes": budget.nodes},
+            )
+            raise DealNotReady(
+                "no deal of this layout and rules is ready yet: try again in a moment"
+            ) from None
+    if deal.par is None:
+        transaction.on_commit(lambda: _queue_solve(deal.pk))
+    return deal
 
 
-def refill_pool(rules: Rules, layout: str, target: int) -> int:
-    """Top the pool of unclaimed random deals up to `target`; returns how many were added."""
-    have = Deal.objects.filter(
-        source=Source.RANDOM, rules_key=rules.key, layout=layout, claimed=False
-    ).count()
-    for _ in range(target - have):
-        make_random_deal(rules, layout, claimed=False)
-    return max(0, target - have)
+def _queue_solve(deal_id: int) -> None:
+    from tripeaks.play.tasks import solve_deal
+
+    if not settings.QUEUE_SOLVER_TASKS:
+        return  # no worker: it would run here, where the request waits
+    try:
+        solve_deal.delay(deal_id)
+    except Exception:  # best effort: par stays unknown
+        log.warning("could not queue solving a deal", extra={"deal": deal_id}, exc_info=True)
+
+
+STARTS: tuple[Start, ...] = ("waste", "empty")
+# Every pool: each layout under each rule set (wrap, open) with each start (waste, empty).
+POOL_RULE_SETS: tuple[Rules, ...] = tuple(
+    Rules(wrap=rules.wrap, open=rules.open, start=start)
+    for start in STARTS
+    for rules in CLASSIC_RULE_SETS
+)
+
+
+def pool_layouts() -> list[str]:
+    configured = list(settings.RANDOM_POOL_LAYOUTS)
+    return list(LAYOUTS) if configured == ["*"] else configured
+
+
+def pool_shortfalls(target: int) -> list[tuple[int, Rules, str]]:
+    """(deals missing, rules, layout) of every pool below `target`, emptiest first."""
+    layouts = pool_layouts()
+    counts = {
+        (row["rules_key"], row["layout"]): row["n"]
+        for row in Deal.objects.filter(source=Source.RANDOM, claimed=False, layout__in=layouts)
+        .values("rules_key", "layout")
+        .annotate(n=Count("id"))
+    }
+    short = [
+        (target - counts.get((rules.key, layout), 0), rules, layout)
+        for layout in layouts
+        for rules in POOL_RULE_SETS
+    ]
+    return sorted((item for item in short if item[0] > 0), key=lambda item: -item[0])
+
+
+def queue_pool_refill(rules: Rules, layout: str) -> bool:
+    """Ask a worker to top this pool up, unless that is already asked; best effort."""
+    from tripeaks.play.tasks import refill_random_pool
+
+    if not settings.QUEUE_SOLVER_TASKS:
+        return False  # no worker: it would run here, where the request waits
+    try:
+        if not cache.add(_queued_key(rules, layout), 1, timeout=POOL_QUEUED_SECONDS):
+            return False
+        refill_random_pool.delay(rules.key, layout)
+    except Exception:  # the broker or cache is down: beat asks again
+        log.warning("could not queue a pool refill", extra={"layout": layout}, exc_info=True)
+        return False
+    return True
+
+
+POOL_QUEUED_SECONDS = 300
+
+
+def _queued_key(rules: Rules, layout: str) -> str:
+    return f"deal-pool:queued:{rules.key}:{layout}"
+
+
+def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None = None) -> int:
+    """Top the pool of unclaimed random deals up to `target`, for at most about `seconds`
+    (None: until full); returns how many were added. One worker at a time per pool."""
+    cache.delete(_queued_key(rules, layout))
+    lock = f"deal-pool:filling:{rules.key}:{layout}"
+    if not cache.add(lock, 1, timeout=POOL_QUEUED_SECONDS):
+        return 0
+    try:
+        have = Deal.objects.filter(
+            source=Source.RANDOM, rules_key=rules.key, layout=layout, claimed=False
+        ).count()
+        until = None if seconds is None else time.monotonic() + seconds
+        added = 0
+        while have + added < target and (until is None or time.monotonic() < until):
+            try:
+                make_random_deal(rules, layout, claimed=False)
+            except DealUnavailable:
+                log.warning("no provable deal in a batch of seeds", extra={"layout": layout})
+                break
+            added += 1
+        return added
+    finally:
+        cache.delete(lock)
 
 
 def numbered_deal(number: int, rules: Rules, layout: str = "classic") -> Deal:
@@ -173,11 +322,20 @@ def custom_deal(code: str, rules: Rules, layout: str) -> Deal:
 
 
 def record_verdict(deal: Deal) -> Deal:
-    """Solve a deal whose verdict is unknown and store the verdict and par."""
-    if deal.winnable is None:
+    """Solve a deal whose verdict (or, for a winnable deal, par) is unknown, and store them.
+    Within the pool's bounds: a deal beyond them keeps its unknowns (a worker's time is shared
+    too, and a custom deal can be made as hard as its player likes)."""
+    if deal.winnable is None or (deal.winnable and deal.par is None):
         rules = Rules.from_key(deal.rules_key)
         made = engine_deal(deal)
-        deal.winnable = solve(made, rules).winnable
-        deal.par = par(made, rules) if deal.winnable else None
+        try:
+            if deal.winnable is None:
+                deal.winnable = solve(made, rules, budget=Budget(POOL_SOLVE_NODES)).winnable
+            if deal.winnable:
+                deal.par = par(made, rules, budget=Budget(POOL_PAR_NODES))
+        except BudgetExceeded:
+            log.info(
+                "a deal's verdict or par is beyond the solver's bounds", extra={"deal": deal.pk}
+            )
         deal.save(update_fields=["winnable", "par"])
     return deal

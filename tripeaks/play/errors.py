@@ -8,6 +8,8 @@ from typing import Any
 class PlayError(Exception):
     status_code = 400
     code = "refused"
+    # Seconds to wait before trying again (a 429 or 503): the Retry-After header, if set.
+    retry_after: int | None = None
 
     def __init__(self, message: str, *, view: dict[str, Any] | None = None) -> None:
         super().__init__(message)

@@ -22,13 +22,12 @@ from tripeaks.engine import game as engine
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.scoring import score
-from tripeaks.engine.solver import hint as solver_hint
-from tripeaks.play import deals
+from tripeaks.play import deals, solver_guard
 from tripeaks.play.broadcast import broadcast_view
 from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConflict
 from tripeaks.play.models import Deal, Game, Move, Source
-from tripeaks.play.payloads import game_payload, hint_payload
+from tripeaks.play.payloads import game_payload
 from tripeaks.play.state_codec import dump_next_state, dump_state, load_state
 from tripeaks.row_locks import for_update
 
@@ -297,7 +296,7 @@ def advance(
             game.started_at = now
             start_clock(game, now)
     elif action == "hint":
-        hint = hint_payload(solver_hint(state))
+        hint = solver_guard.budgeted_hint(state)
         game.hints += 1
         game.assisted = True
         game.ranking = "unranked"  # the answer is seen: no run on this deal ranks again
@@ -380,7 +379,8 @@ def apply_move(
     socket passes False and sends it itself, from its own event loop, which costs far less."""
     if action not in ACTIONS:
         raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
-    with transaction.atomic():
+    # A hint's solver slot is taken (or refused) before the game row is locked.
+    with solver_guard.guard(action, user.pk), transaction.atomic():
         game = (
             # of=self: lock the game only; every player of the daily deal shares its Deal row.
             Game.objects.select_for_update(of=("self",))

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.conf import settings
 
 from tripeaks.dealday import deal_day
-from tripeaks.engine.rules import CLASSIC_RULE_SETS
+from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules
 from tripeaks.play import deals
 from tripeaks.play.models import Deal
 
 DAYS_AHEAD = 7
+log = logging.getLogger("tripeaks.tasks")
 
 
 @shared_task(acks_late=True)
@@ -27,15 +30,39 @@ def precompute_daily_deals(days_ahead: int = DAYS_AHEAD) -> int:
     return made
 
 
+# A pool task works at most this long, then leaves the rest to the next round (beat, every
+# minute): no task comes near the time limit, and the emptiest pools are served first.
+POOL_TASK_SECONDS = 60
+
+
 @shared_task(acks_late=True)
 def refill_random_pools(target: int | None = None) -> int:
-    """Keep a pool of solver-proven random deals per classic rule set (and configured layouts)."""
+    """Top up every random pool (each layout x rule set x start, `deals.POOL_RULE_SETS`) to
+    `target` (default RANDOM_POOL_SIZE): one task per pool short of it, emptiest first. Returns
+    how many deals were missing. Scheduled by beat, and run when a worker starts."""
     size = target if target is not None else settings.RANDOM_POOL_SIZE
-    added = 0
-    for layout in settings.RANDOM_POOL_LAYOUTS:
-        for rules in CLASSIC_RULE_SETS:
-            added += deals.refill_pool(rules, layout, size)
-    return added
+    shortfalls = deals.pool_shortfalls(size)
+    for _, rules, layout in shortfalls:
+        if not settings.QUEUE_SOLVER_TASKS:
+            deals.refill_pool(rules, layout, size)  # no worker (the test suite): right here
+        else:
+            deals.queue_pool_refill(rules, layout)
+    return sum(missing for missing, _, _ in shortfalls)
+
+
+@shared_task(acks_late=True)
+def refill_random_pool(rules_key: str, layout: str, target: int | None = None) -> int:
+    size = target if target is not None else settings.RANDOM_POOL_SIZE
+    return deals.refill_pool(Rules.from_key(rules_key), layout, size, seconds=POOL_TASK_SECONDS)
+
+
+@worker_ready.connect
+def _fill_pools_when_a_worker_starts(**_: object) -> None:
+    """A fresh deployment has empty pools: start filling them now, not at beat's next round."""
+    try:
+        refill_random_pools.delay()
+    except Exception:  # beat asks again
+        log.warning("could not queue the pool refill at worker start", exc_info=True)
 
 
 @shared_task(acks_late=True)

@@ -1,0 +1,165 @@
+"""Solver work where a request waits: a hint within its budget answers honestly, and solver calls
+are limited per player and in total (429/503 with Retry-After), before any database work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import override_settings
+
+from tests.play.helpers import client_for, move
+from tripeaks.engine.deal import from_seed
+from tripeaks.engine.game import new_game
+from tripeaks.engine.layouts import get_layout
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.solver import solve
+from tripeaks.play import solver_guard
+from tripeaks.play.models import Game
+
+pytestmark = pytest.mark.django_db
+
+# `waves` without wrap, seed 5: both searches need far more than a request's budget (a hint
+# unbounded: seconds of CPU). See tests/engine/test_solver_budget.py.
+HARD_CODE = from_seed(5, get_layout("waves")).code
+# `waves` without wrap, seed 1: the fewest-draws search takes millions of nodes, the depth-first
+# one a few dozen: a certain hint, though not the one with the fewest draws.
+DEEP_CODE = from_seed(1, get_layout("waves")).code
+
+
+@pytest.fixture(autouse=True)
+def _node_budget_decides(settings: Any) -> None:
+    """The node budget (deterministic) decides; the deadline would make these depend on how busy
+    the machine is (tests/engine/test_solver_budget.py tests it on its own)."""
+    settings.SOLVER_BUDGET_MS = 60_000
+
+
+def start(api: Any, code: str, layout: str = "waves", wrap: bool = False) -> dict[str, Any]:
+    body = {"mode": "custom", "deal": code, "layout": layout, "rules": {"wrap": wrap}}
+    response = api.post("/api/games", body, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def test_a_hint_on_a_slow_custom_deal_answers_no_certain_hint(player: Any) -> None:
+    api = client_for(player)
+    game = start(api, HARD_CODE)
+    response = move(api, game, "hint")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["hint"] == {"move": None, "winnable": None, "certain": False, "fewest_draws": False}
+    # Asked and answered: it counts as a hint (the game is assisted), like any other.
+    assert body["seq"] == 1 and body["hints"] == 1 and body["assisted"] is True
+
+
+def test_when_the_fewest_draws_run_out_a_hint_still_keeps_the_game_winnable(player: Any) -> None:
+    api = client_for(player)
+    game = start(api, DEEP_CODE)
+    body = move(api, game, "hint").json()
+    hint = body["hint"]
+    assert hint["certain"] is True and hint["fewest_draws"] is False and hint["winnable"] is True
+    after = move(api, body, hint["move"]["action"], hint["move"].get("position"))
+    assert after.status_code == 200
+    state = solver_guard_state(after.json()["id"])
+    assert solve(state.deal, state.rules, state.position).winnable
+
+
+def solver_guard_state(game_id: str) -> Any:
+    from tripeaks.play.services import load_game_state
+
+    return load_game_state(Game.objects.select_related("deal").get(pk=game_id))
+
+
+def test_an_easy_hint_is_certain_and_the_best(player: Any) -> None:
+    api = client_for(player)
+    code = from_seed(41, get_layout("classic")).code
+    game = start(api, code, layout="classic", wrap=True)
+    hint = move(api, game, "hint").json()["hint"]
+    assert hint["certain"] is True and hint["fewest_draws"] is True and hint["winnable"] is True
+    assert hint["move"] is not None
+
+
+def test_with_no_budget_left_a_hint_is_never_a_guess() -> None:
+    state = new_game(from_seed(41, get_layout("classic")), Rules())
+    with override_settings(SOLVER_BUDGET_NODES=0):
+        assert solver_guard.budgeted_hint(state) == {
+            "move": None,
+            "winnable": None,
+            "certain": False,
+            "fewest_draws": False,
+        }
+
+
+@override_settings(SOLVER_MAX_CONCURRENT=2)
+def test_beyond_the_global_limit_a_hint_is_a_503_with_retry_after(make_player: Any) -> None:
+    api = client_for(make_player("hinter"))
+    game = start(api, HARD_CODE)
+    with solver_guard.solver_slot("someone"), solver_guard.solver_slot("someone-else"):
+        refused = move(api, game, "hint")
+        assert refused.status_code == 503, refused.content
+        assert refused["Retry-After"] == "1" and refused.json()["code"] == "solver_busy"
+        # Refused before anything was written: the game did not move on.
+        assert Game.objects.get(pk=game["id"]).seq == 0
+        # Another player's plain request is not held up by the solver's limit.
+        other = client_for(make_player("bystander"))
+        assert other.get("/api/me").status_code == 200
+    # The slots are free again: the hint is answered.
+    assert move(api, game, "hint").status_code == 200
+
+
+def test_a_player_already_solving_gets_a_429(player: Any) -> None:
+    api = client_for(player)
+    game = start(api, HARD_CODE)
+    with solver_guard.solver_slot(player.pk):
+        refused = move(api, game, "hint")
+    assert refused.status_code == 429, refused.content
+    assert refused["Retry-After"] == "1" and refused.json()["code"] == "throttled"
+    assert move(api, game, "hint").status_code == 200
+
+
+def test_a_player_over_the_solver_rate_gets_a_429(player: Any, settings: Any) -> None:
+    # An hour's window: a minute's could turn between the hints and start the count again.
+    settings.PLAY_THROTTLE_RATES = {**settings.PLAY_THROTTLE_RATES, "solver": "3/hour"}
+    api = client_for(player)
+    game = start(api, from_seed(41, get_layout("classic")).code, layout="classic", wrap=True)
+    for _ in range(3):
+        answered = move(api, game, "hint")
+        assert answered.status_code == 200
+        game = answered.json()
+    refused = move(api, game, "hint")
+    assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 3600
+    # Other moves are not solver work: not limited by it.
+    assert move(api, game, "draw").status_code == 200
+
+
+def test_a_lease_of_a_process_that_died_expires(settings: Any) -> None:
+    settings.SOLVER_MAX_CONCURRENT = 1
+    held = solver_guard.solver_slot("crashed")
+    held.__enter__()  # never released, as if its process died
+    with pytest.raises(solver_guard.SolverBusy), solver_guard.solver_slot("next"):
+        pass
+    client = solver_guard.throttling._redis()
+    assert client is not None
+    key = solver_guard._keys(None)[0]
+    # Every lease carries its expiry: move it into the past instead of waiting LEASE_SECONDS.
+    for token, _ in client.zrange(key, 0, -1, withscores=True):
+        client.zadd(key, {token: 0})
+    with solver_guard.solver_slot("next"):
+        pass
+
+
+def refused(error: type[Exception], player: str) -> bool:
+    try:
+        with solver_guard.solver_slot(player):
+            return False
+    except error:
+        return True
+
+
+def test_without_redis_the_limit_holds_per_process(settings: Any) -> None:
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.SOLVER_MAX_CONCURRENT = 1
+    with solver_guard.solver_slot("a"):
+        assert refused(solver_guard.SolverBusy, "b")
+        assert refused(solver_guard.SolverThrottled, "a")
+    assert not refused(Exception, "b")
