@@ -2,7 +2,8 @@
 
 The header checks run in-process. The browser tests load every kind of HTML page the site serves
 (the single-page app and each of its pages, sign up and sign in, the admin, the Swagger UI) in
-headless Chromium against the real server (tests/frontend/conftest.py's fixtures), count every
+headless Chromium against the real server (this folder's conftest: the test process's one
+server; a second one, forked late in a full run, never answered), count every
 ``securitypolicyviolation`` event and every console message about the policy, and check that each
 page works: a violation the policy blocks is also a page that does less than it should.
 """
@@ -15,12 +16,8 @@ from typing import Any
 import pytest
 
 from tests.foundation.test_settings import run_python
-from tests.frontend import conftest as frontend
 from tests.frontend.conftest import DESKTOP, needs_chromium, sign_up
 from tests.frontend.helpers import view, wait_seq
-
-# The browser fixtures of tests/frontend (a conftest's fixtures reach only its own folder).
-server_url, browser, pages = frontend.server_url, frontend.browser, frontend.pages
 
 HTML_PAGES = ["/", "/accounts/login/", "/accounts/signup/", "/admin/login/", "/api/docs"]
 INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)(?![^>]*\btype=\"application/json\")[^>]*>")
