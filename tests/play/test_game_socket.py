@@ -6,6 +6,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 from psycopg import sql
@@ -105,7 +106,9 @@ async def test_strangers_and_anonymous_sockets_are_turned_away(
 
 @contextlib.contextmanager
 def connections_refused() -> Iterator[None]:
-    """PostgreSQL refuses every new connection to the test database; open ones keep working."""
+    """PostgreSQL refuses every new connection to the test database; open ones keep working.
+    (So the tests first close the connection an earlier test may have left in the thread that
+    runs the consumers' database calls: the socket's lookup went through it in full runs.)"""
     params = connections["default"].get_connection_params()
     params.pop("cursor_factory", None)
     database = sql.Identifier(params["dbname"])
@@ -125,6 +128,7 @@ async def test_a_game_that_cannot_be_read_on_connect_says_so_and_closes_with_try
     """The database refuses the socket's connection: the player is told the service is briefly
     unavailable and the socket closes with 1013 (try again later), not a failed handshake."""
     user, game, _ = started
+    await database_sync_to_async(connections.close_all)()
     with connections_refused():
         socket = await connect(user, game["id"])
         connected, _ = await socket.connect()
@@ -147,7 +151,6 @@ async def test_a_session_that_cannot_be_read_on_connect_says_so_and_closes_with_
 ) -> None:
     """Channels reads the session and its user before the consumer runs: with the database down
     that lookup fails too, and the socket still answers with a reason and 1013, not a 500."""
-    from channels.db import database_sync_to_async
     from django.test import Client
 
     user, game, _ = started
@@ -162,6 +165,7 @@ async def test_a_session_that_cannot_be_read_on_connect_says_so_and_closes_with_
             headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)],
         )
 
+    await database_sync_to_async(connections.close_all)()
     with connections_refused():
         socket = signed_in()
         connected, _ = await socket.connect()
