@@ -16,7 +16,7 @@ otherwise (``maxmemory-policy noeviction`` or ``volatile-ttl``, not ``allkeys-*`
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -103,25 +103,23 @@ def merge_line(line: Any) -> None:
 
 def rank(line: Any) -> int | None:
     """The line's 1-based rank from the set, or None when the set cannot answer."""
-    redis = client()
-    if redis is None:
-        return None
-    zset, _, ready, _ = keys(line.deal_id, board_of(line))
-    try:
-        with redis.pipeline(transaction=False) as pipe:
-            pipe.exists(ready)
-            pipe.zrank(zset, redis_member(line.mode, line, line.player_id))
-            is_ready, position = pipe.execute()
-    except Exception:  # best-effort: PostgreSQL stays the truth
-        log.warning("board cache unreachable", extra={"deal": line.deal_id}, exc_info=True)
-        return None
-    if not is_ready or position is None:
-        return None
-    return int(position) + 1
+    position = _ask_ready_set(line, lambda pipe, zset: pipe.zrank(zset, _member(line)))
+    return None if position is None else int(position) + 1
 
 
 def size(line: Any) -> int | None:
     """How many lines the line's board has, from its set when it is ready, else None."""
+    count = _ask_ready_set(line, lambda pipe, zset: pipe.zcard(zset))
+    return None if count is None else int(count)
+
+
+def _member(line: Any) -> Any:
+    return redis_member(line.mode, line, line.player_id)
+
+
+def _ask_ready_set(line: Any, ask: Callable[[Any, str], object]) -> Any:
+    """One question to the line's board set in the round trip that asks whether the set is
+    ready; None when it is not ready, has no answer, or cannot be reached."""
     redis = client()
     if redis is None:
         return None
@@ -129,12 +127,12 @@ def size(line: Any) -> int | None:
     try:
         with redis.pipeline(transaction=False) as pipe:
             pipe.exists(ready)
-            pipe.zcard(zset)
-            is_ready, count = pipe.execute()
+            ask(pipe, zset)
+            is_ready, answer = pipe.execute()
     except Exception:  # best-effort: PostgreSQL stays the truth
         log.warning("board cache unreachable", extra={"deal": line.deal_id}, exc_info=True)
         return None
-    return int(count) if is_ready else None
+    return answer if is_ready else None
 
 
 def is_ready(deal_id: int, board: str = "best") -> bool:

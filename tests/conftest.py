@@ -8,7 +8,7 @@ starts with an empty cache: this test process's Redis keys are deleted, nobody e
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -136,3 +136,16 @@ def session_client(user: Any) -> Any:
     client = Client(enforce_csrf_checks=True)
     client.force_login(user)
     return client
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., Any]:
+    """A player, made by the factory: ``make_user("ace", is_staff=True)``."""
+    from tests.factories import UserFactory
+
+    def make(username: str | None = None, **fields: Any) -> Any:
+        if username is not None:
+            fields["username"] = username
+        return UserFactory(**fields)
+
+    return make
