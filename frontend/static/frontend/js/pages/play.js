@@ -116,7 +116,7 @@ export async function mount(root, ctx) {
     if (extra.hint) {
       const m = extra.hint.move;
       table.hint(m ? (m.action === 'draw' ? 'stock' : m.position) : null);
-      announce(m ? (m.action === 'draw' ? _('Hint: draw from the stock') : fill(_('Hint: play the %(card)s'), { card: cardName(v.positions[m.position].card) })) : _('No move helps any more'));
+      announce(m ? (m.action === 'draw' ? _('Hint: draw from the stock') : fill(_('Hint: play the %(card)s'), { card: cardName(v.positions[m.position].card) })) : extra.hint.certain === false ? _('No certain hint in time: try again in a moment') : _('No move helps any more'));
     }
     if (v.status === 'won' || v.status === 'lost') finish(v);
     else if (v.paused) dialogs.pauseMenu();
