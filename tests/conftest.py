@@ -18,11 +18,11 @@ from channels.testing import WebsocketCommunicator
 # Socket tests wait for events: a reply that comes is taken as soon as it comes, so how long a
 # test may wait only decides how soon a reply that never comes fails it. The library's default of
 # 1 s failed tests on two cores busy with the parallel suite (a connect answered after 1.2 s);
-# 10 s does not, and costs a passing test nothing. (`receive_nothing` keeps its own short wait.)
+# 10 s does not, and costs a passing test nothing. (`receive_nothing` keeps its own short wait,
+# and `disconnect` its 1 s: it waits for the application to end, and a timeout there fails nothing.)
 WebsocketCommunicator.connect.__defaults__ = (10,)
 WebsocketCommunicator.receive_from.__defaults__ = (10,)
 WebsocketCommunicator.receive_json_from.__defaults__ = (10,)
-WebsocketCommunicator.disconnect.__defaults__ = (1000, 10)
 ApplicationCommunicator.receive_output.__defaults__ = (10,)
 
 
