@@ -93,6 +93,10 @@ def test_an_empty_pool_falls_back_to_a_deal_proven_within_the_budget(
     player: Any, settings: Any
 ) -> None:
     settings.SOLVER_BUDGET_MS = 60_000  # the node budget decides (deterministic)
+    # The seeds are random: at the production 300,000 nodes, the seeds tried before a winnable
+    # one sometimes used the whole budget (a 503, which the next test covers). Here the budget
+    # fits any classic seed, so what is dealt is what this test checks: a proven deal.
+    settings.SOLVER_BUDGET_NODES = 5_000_000
     body = {"mode": "random", "layout": "classic", "rules": {"wrap": False}}
     response = client_for(player).post("/api/games", body, format="json")
     assert response.status_code == 201, response.content
