@@ -34,10 +34,10 @@ from accounts.account_serializers import (
     PasswordResetSerializer,
     PasswordSerializer,
 )
-from accounts.middleware import client_address
 from accounts.models import User
 from accounts.serializers import UserSerializer
 from accounts.throttling import SignInGuard, throttled_message
+from tripeaks.addresses import client_address
 from tripeaks.throttling import FailOpenAnonRateThrottle
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"

@@ -6,17 +6,10 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponseBase
 from rest_framework.authtoken.models import Token
-from rest_framework.throttling import BaseThrottle
 
 from accounts import access
 from accounts.models import AccessKind
-from tripeaks.addresses import ip_or_none
-
-
-def client_address(request: HttpRequest) -> str | None:
-    # DRF's notion of the client address (REMOTE_ADDR, or X-Forwarded-For with NUM_PROXIES).
-    address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]
-    return address or None
+from tripeaks.addresses import client_address, ip_or_none
 
 
 class RecordAccess:

@@ -24,9 +24,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import gettext
-from rest_framework.throttling import BaseThrottle
 
 from tripeaks import throttling
+from tripeaks.addresses import client_address
 
 # KEYS: the counters; ARGV: each counter's limit, then each one's lifetime. Nothing is counted
 # unless every counter is below its limit; the answer is the 1-based index of a counter at its
@@ -53,8 +53,7 @@ class SignInGuard:
 
     @classmethod
     def for_request(cls, request: HttpRequest, username: str) -> SignInGuard:
-        # DRF's notion of the client address (REMOTE_ADDR, or X-Forwarded-For with NUM_PROXIES).
-        address = BaseThrottle().get_ident(request)  # type: ignore[arg-type]
+        address = client_address(request)
         return cls(username=username.strip().lower(), address=address or "unknown")
 
     @staticmethod

@@ -1,8 +1,11 @@
-"""Client addresses as the database stores them."""
+"""Client addresses: whose request this is (for limits), and as the database stores them."""
 
 from __future__ import annotations
 
 import ipaddress
+from typing import Any
+
+from rest_framework.throttling import BaseThrottle
 
 
 def ip_or_none(address: str | None) -> str | None:
@@ -12,3 +15,9 @@ def ip_or_none(address: str | None) -> str | None:
         return str(ipaddress.ip_address((address or "").strip()))
     except ValueError:
         return None
+
+
+def client_address(request: Any) -> str | None:
+    """DRF's notion of the client address (REMOTE_ADDR, or X-Forwarded-For with NUM_PROXIES),
+    as the request rates count it: whatever the header says, so not always an address."""
+    return BaseThrottle().get_ident(request) or None

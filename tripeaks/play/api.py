@@ -11,9 +11,9 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from tripeaks.addresses import client_address
 from tripeaks.dealday import deal_day, next_day_start
 from tripeaks.devices import request_device
 from tripeaks.engine.layouts import DEFAULT_LAYOUT, LAYOUTS
@@ -65,7 +65,7 @@ class GamesView(APIView):
                 request.user,
                 serializer.validated_data,
                 device=request_device(request),
-                address=BaseThrottle().get_ident(request),
+                address=client_address(request),
             )
         except PlayError as error:
             return error_response(error)
