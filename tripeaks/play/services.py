@@ -28,6 +28,8 @@ from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConflict
 from tripeaks.play.models import Deal, Game, Move, Source
 from tripeaks.play.payloads import game_payload
+from tripeaks.play.progress import publish_progress
+from tripeaks.play.signals import game_finished
 from tripeaks.play.state_codec import dump_next_state, dump_state, load_state
 from tripeaks.row_locks import for_update
 
@@ -36,6 +38,7 @@ log = logging.getLogger("tripeaks.events")
 ENGINE_ACTIONS = {"play", "draw", "undo", "restart", "resign"}
 CLOCK_ACTIONS = {"play", "draw", "undo", "restart"}
 ACTIONS = ENGINE_ACTIONS | {"hint", "pause", "resume"}
+CONTEST_REFUSED = frozenset({"hint", "pause"})
 
 
 @dataclass(frozen=True)
@@ -86,18 +89,22 @@ def start_game(
     code: str | None = None,
     device: str = "",
     address: str | None = None,
+    deal: Deal | None = None,
+    contest: str = "",
 ) -> Game:
     """Start a game; the player's unfinished game, if any, is resigned first (a loss once it has begun).
 
     The game's clock starts now: the deal is shown with the answer (docs/fair-play.md, "One
-    clock"). `device` and `address` say where it was started from (fair play: second accounts)."""
+    clock"). `device` and `address` say where it was started from (fair play: second accounts).
+    A live contest passes its `deal` (the same for every player) and its `contest` group."""
     try:
         get_layout(layout)
     except ValueError as error:
         raise BadRequest(str(error)) from None
     now = timezone.now()
     # Solving a fresh deal can take a moment: do it before taking any lock.
-    deal = _deal_for(mode=mode, rules=rules, layout=layout, number=number, code=code, now=now)
+    if deal is None:
+        deal = _deal_for(mode=mode, rules=rules, layout=layout, number=number, code=code, now=now)
     with transaction.atomic():
         unfinished = _lock_player_for_start(user.pk)
         if unfinished:
@@ -115,9 +122,10 @@ def start_game(
             score=score(state, 0),
             created_at=shown,
             running_since=shown,
-            ranking=_ranking(user.pk, deal),
+            ranking="unranked" if contest else _ranking(user.pk, deal),
             device=device[:64],
             address=ip_or_none(address),
+            contest=contest,
         )
     if deal.winnable is None:
         transaction.on_commit(lambda: _queue_solve(deal.pk))
@@ -203,7 +211,9 @@ def _finish(game: Game, step: Step, now: datetime) -> Result | None:
     game.score = score(step.state, game.elapsed_ms / 1000)
     step.move.store(game)
     # Last, so that the deal's shared record row, which ranking locks, is held only to the commit.
-    return record_result(game=game) if game.started_at is not None else None
+    result = record_result(game=game) if game.started_at is not None else None
+    game_finished.send(sender=Game, game=game, result=result)
+    return result
 
 
 def _engine_move(action: str, position: int | None) -> engine.Move:
@@ -286,6 +296,8 @@ def advance(
         raise MoveRefused(f"the game is over ({game.status})")
     if game.paused and action not in ("resume", "resign"):
         raise MoveRefused("the game is paused: resume it first")
+    if game.contest and action in CONTEST_REFUSED:
+        raise MoveRefused(f"no {action} in a live contest: the clock is everybody's")
     hint = None
     if action in ENGINE_ACTIONS:
         try:
@@ -412,5 +424,6 @@ def apply_move(
     view = game_payload(game, step.state, now, result)
     if broadcast:
         broadcast_view(game.pk, view)
+        publish_progress(game, step.state, now)
     log_move(game, user, action)
     return MoveOutcome(view, hint=step.hint, game=game, state=step.state)

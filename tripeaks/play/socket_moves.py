@@ -33,6 +33,7 @@ from tripeaks.play import move_writer, services
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import game_payload
+from tripeaks.play.progress import send_progress
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -122,6 +123,12 @@ class SocketGame:
         self.board_updates: list[live_board.Send] = []
 
     async def move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
+        outcome = await self._move(seq=seq, action=action, position=position)
+        if not outcome.replayed and outcome.game is not None and outcome.state is not None:
+            await send_progress(outcome.game, outcome.state, timezone.now())
+        return outcome
+
+    async def _move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
         if self.live is not None and action in COPY_ACTIONS:
             outcome = await self._grouped(self.live, seq, action, position)
             if outcome is not None:
@@ -160,7 +167,9 @@ class SocketGame:
             return None
         self.live = LiveGame(game, step.state)
         services.log_move(game, self.user, action)
-        return services.MoveOutcome(game_payload(game, step.state, now))
+        return services.MoveOutcome(
+            game_payload(game, step.state, now), game=game, state=step.state
+        )
 
     async def _finish(
         self, game: Game, step: services.Step, seq: int, now: datetime
