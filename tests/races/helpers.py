@@ -1,0 +1,90 @@
+"""Race test helpers: the API as each player, the race socket, waiting for a frame."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from channels.testing import WebsocketCommunicator
+from rest_framework.test import APIClient
+
+from tests.play.helpers import client_for, solution
+from tripeaks.races.models import Race
+
+# Everything a race tells (an allow-list: a new field must be added here on purpose). No card,
+# no position, no move list: a player's progress is counts.
+RACE_KEYS = {
+    "id", "code", "state", "host", "seats", "rules", "layout", "public", "matched", "countdown_s",
+    "cap_s", "starts_at", "ends_at", "finished_at", "created_at", "server_time", "version",
+    "rematch_of", "rematch", "players", "game",
+}
+PLAYER_KEYS = {
+    "username", "name", "status", "cards_left", "stock_left", "streak", "moves", "time_ms", "seq",
+    "place", "rating",
+}
+RULES_KEYS = {"key", "wrap", "open", "start"}
+
+
+def api(user: Any) -> APIClient:
+    return client_for(user)
+
+
+def open_race(host: Any, **body: Any) -> dict[str, Any]:
+    response = api(host).post("/api/races", {"seats": 2, **body}, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def join(user: Any, race: dict[str, Any], **body: Any) -> Any:
+    return api(user).post(f"/api/races/{race['id']}/join", body, format="json")
+
+
+def race_socket(user: Any, race_id: str, query: str = "") -> WebsocketCommunicator:
+    from tripeaks.asgi import application
+
+    communicator = WebsocketCommunicator(
+        application, f"/ws/races/{race_id}/{query}", headers=[(b"origin", b"http://localhost")]
+    )
+    communicator.scope["user"] = user
+    return communicator
+
+
+async def until(
+    socket: WebsocketCommunicator, test: Callable[[dict[str, Any]], bool], limit: int = 200
+) -> dict[str, Any]:
+    """The first race frame that passes `test` (each frame waited for, none skipped blindly)."""
+    last = None
+    for _ in range(limit):
+        try:
+            frame = await socket.receive_json_from()
+        except TimeoutError:
+            raise AssertionError(f"no such frame came; the last one: {last}") from None
+        assert frame["type"] == "race", frame
+        last = frame["race"]
+        if test(frame["race"]):
+            return frame["race"]
+    raise AssertionError(f"no such frame came; the last one: {last}")
+
+
+def player(race: dict[str, Any], username: str) -> dict[str, Any]:
+    return next(p for p in race["players"] if p["username"] == username)
+
+
+def winning_line(race_id: str) -> list[dict[str, Any]]:
+    race = Race.objects.select_related("deal").get(pk=race_id)
+    assert race.deal is not None
+    return solution(race.deal)
+
+
+def leaks(race: dict[str, Any]) -> list[str]:
+    """Fields of a race payload beyond the allow-list (and values that are not plain counts)."""
+    found = [f"race.{key}" for key in set(race) - RACE_KEYS]
+    found += [f"rules.{key}" for key in set(race["rules"]) - RULES_KEYS]
+    for line in race["players"]:
+        found += [f"player.{key}" for key in set(line) - PLAYER_KEYS]
+        found += [
+            f"player.{key}"
+            for key in ("cards_left", "stock_left", "streak", "moves", "time_ms", "seq", "place")
+            if line[key] is not None and type(line[key]) is not int
+        ]
+    return found

@@ -1,0 +1,262 @@
+"""Races over real sockets on the Redis channel layer: one deal for all at one instant, progress
+told to the others (never a card), a finish, the time cap, leaving, reconnecting, rematch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async as db
+
+from tests.play.helpers import client_for, connect
+from tests.races.helpers import (
+    api,
+    join,
+    leaks,
+    open_race,
+    player,
+    race_socket,
+    until,
+    winning_line,
+)
+from tripeaks.play.models import Game
+from tripeaks.races.models import Race, Seat
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def game_view(user: Any, game_id: str) -> dict[str, Any]:
+    response = client_for(user).get(f"/api/games/{game_id}")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def rest_move(user: Any, game_id: str, seq: int, move: dict[str, Any]) -> dict[str, Any]:
+    response = client_for(user).post(
+        f"/api/games/{game_id}/moves", {"seq": seq, **move}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def play_line(user: Any, game_id: str, line: list[dict[str, Any]]) -> dict[str, Any]:
+    view = game_view(user, game_id)
+    for move in line:
+        view = rest_move(user, game_id, view["seq"], move)
+    return view
+
+
+async def test_two_players_race_one_deal_to_a_finish(make_player: Any) -> None:
+    ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
+    race = await db(open_race)(ann)
+    ann_socket = race_socket(ann, race["id"])
+    assert (await ann_socket.connect())[0]
+    assert (await until(ann_socket, lambda r: True))["state"] == "open"
+
+    assert (await db(join)(bob, race)).status_code == 200  # the last seat: the countdown begins
+    bob_socket = race_socket(bob, race["id"])
+    assert (await bob_socket.connect())[0]
+    counting = await until(ann_socket, lambda r: r["state"] == "countdown")
+    assert counting["starts_at"] and counting["game"] is None
+    # Nobody's cards exist before the start instant.
+    assert await db(Game.objects.filter(contest=f"race-{race['id']}").count)() == 0
+
+    running = await until(ann_socket, lambda r: r["state"] == "running")
+    bob_running = await until(bob_socket, lambda r: r["state"] == "running")
+    assert running["game"] and bob_running["game"] and running["game"] != bob_running["game"]
+    ann_view = await db(game_view)(ann, running["game"])
+    bob_view = await db(game_view)(bob, bob_running["game"])
+    assert ann_view["positions"] == bob_view["positions"] and ann_view["waste"] == bob_view["waste"]
+    games = await db(lambda: list(Game.objects.filter(contest=f"race-{race['id']}")))()
+    assert len({game.deal_id for game in games}) == 1
+    starts_at = await db(lambda: Race.objects.get(pk=race["id"]).starts_at)()
+    assert all(game.created_at >= starts_at for game in games)
+
+    # Bob draws on his game socket: Ann's race socket hears his progress, and no card of it.
+    bob_game = await connect(bob, bob_running["game"])
+    assert (await bob_game.connect())[0]
+    await bob_game.receive_json_from()
+    await bob_game.send_json_to({"seq": 0, "action": "draw"})
+    assert (await bob_game.receive_json_from())["type"] == "view"
+    seen = await until(ann_socket, lambda r: player(r, "bob")["moves"] == 1)
+    assert player(seen, "bob")["stock_left"] == bob_view["stock_left"] - 1
+    assert player(seen, "bob")["status"] == "playing" and leaks(seen) == []
+
+    # Ann plays the deal's winning line: the first to clear wins, and the race is over.
+    line = await db(winning_line)(race["id"])
+    await db(play_line)(ann, running["game"], line)
+    done = await until(bob_socket, lambda r: r["state"] == "finished")
+    assert [p["username"] for p in done["players"]] == ["ann", "bob"]
+    assert player(done, "ann")["place"] == 1 and player(done, "ann")["status"] == "won"
+    assert player(done, "bob")["place"] == 2 and player(done, "bob")["status"] == "finished"
+    assert player(done, "ann")["cards_left"] == 0 and player(done, "bob")["cards_left"] > 0
+    # Bob's game was ended with the race (resigned after the commit, in play's locked path).
+    bob_game_row = await db(Game.objects.get)(pk=bob_running["game"])
+    assert bob_game_row.finished_at is not None
+    await bob_game.disconnect()
+    await ann_socket.disconnect()
+    await bob_socket.disconnect()
+
+
+async def test_four_players_race_and_every_one_sees_the_others(make_player: Any) -> None:
+    names = ["p1", "p2", "p3", "p4"]
+    users = [await db(make_player)(name) for name in names]
+    race = await db(open_race)(users[0], seats=4)
+    sockets = []
+    for user in users[1:]:
+        assert (await db(join)(user, race)).status_code == 200
+    for user in users:
+        socket = race_socket(user, race["id"])
+        assert (await socket.connect())[0]
+        sockets.append(socket)
+    frames = [await until(socket, lambda r: r["state"] == "running") for socket in sockets]
+    views = [await db(game_view)(user, frame["game"]) for user, frame in zip(users, frames, strict=True)]
+    assert all(view["positions"] == views[0]["positions"] for view in views)
+
+    # p2, p3 and p4 each draw; every socket sees every one of them move.
+    for user, frame in zip(users[1:], frames[1:], strict=True):
+        await db(rest_move)(user, frame["game"], 0, {"action": "draw"})
+    for socket in sockets:
+        seen = await until(
+            socket, lambda r: all(player(r, name)["moves"] == 1 for name in names[1:])
+        )
+        assert leaks(seen) == []
+    # p4 resigns (through the game): still a race of three.
+    await db(rest_move)(users[3], frames[3]["game"], 1, {"action": "resign"})
+    resigned = await until(sockets[0], lambda r: player(r, "p4")["status"] == "resigned")
+    assert resigned["state"] == "running"
+
+    await db(play_line)(users[0], frames[0]["game"], await db(winning_line)(race["id"]))
+    done = await until(sockets[1], lambda r: r["state"] == "finished")
+    places = {p["username"]: p["place"] for p in done["players"]}
+    assert places["p1"] == 1 and places["p4"] == 4
+    # p2 and p3 stand equal on cards left; the one who got there first ranks first.
+    assert {places["p2"], places["p3"]} <= {2, 3}
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_the_time_cap_ends_the_race_by_cards_left_then_time(
+    make_player: Any, settings: Any
+) -> None:
+    ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
+    race = await db(open_race)(ann, cap_s=2)
+    await db(join)(bob, race)
+    socket = race_socket(ann, race["id"])
+    assert (await socket.connect())[0]
+    running = await until(socket, lambda r: r["state"] == "running")
+    assert running["cap_s"] == 2
+    bob_game = await db(lambda: Seat.objects.get(race_id=race["id"], user=bob).game_id)()
+    line = await db(winning_line)(race["id"])
+    # Bob plays the first plays of the winning line: fewer cards left than Ann when the cap comes.
+    plays = [m for m in line[:6]]
+    await db(play_line)(bob, str(bob_game), plays)
+    # No move more: the server's clock (the socket's timer at ends_at) ends the race.
+    done = await until(socket, lambda r: r["state"] == "finished")
+    assert player(done, "bob")["place"] == 1 and player(done, "ann")["place"] == 2
+    assert player(done, "bob")["status"] == "finished"
+    assert player(done, "bob")["cards_left"] < player(done, "ann")["cards_left"]
+    ended = await db(lambda: list(Game.objects.filter(contest=f"race-{race['id']}")))()
+    assert all(game.finished_at is not None for game in ended)
+    await socket.disconnect()
+
+
+async def test_a_read_after_the_cap_ends_the_race_without_any_socket(make_player: Any) -> None:
+    ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
+    race = await db(open_race)(ann, cap_s=1)
+    await db(join)(bob, race)
+    # No socket, no worker: a read after the start instant begins it, one after the cap ends it.
+    start = await db(lambda: Race.objects.get(pk=race["id"]).starts_at)()
+    socket = race_socket(ann, race["id"])  # only to wait for an event, not to drive the clock
+    assert (await socket.connect())[0]
+    await until(socket, lambda r: r["state"] == "running")
+    await socket.disconnect()
+    assert start is not None
+
+    def read_until_finished() -> dict[str, Any]:
+        import time
+
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            body = api(bob).get(f"/api/races/{race['id']}").json()
+            if body["state"] == "finished":
+                return body
+            time.sleep(0.05)  # polling a read: the event under test is the read itself
+        raise AssertionError("the race never ended")
+
+    body = await db(read_until_finished)()
+    assert {p["place"] for p in body["players"]} == {1}  # equal cards left, no moves: a tie
+
+
+async def test_leave_and_reconnect(make_player: Any) -> None:
+    ann, bob, cat = [await db(make_player)(name) for name in ("ann", "bob", "cat")]
+    race = await db(open_race)(ann, seats=3)
+    await db(join)(bob, race)
+    await db(join)(cat, race)
+    socket = race_socket(ann, race["id"])
+    assert (await socket.connect())[0]
+    await until(socket, lambda r: r["state"] == "running")
+    # Ann's page reloads: a new socket gets the race as it stands, her game included.
+    await socket.disconnect()
+    socket = race_socket(ann, race["id"])
+    assert (await socket.connect())[0]
+    again = await until(socket, lambda r: True)
+    assert again["state"] == "running" and again["game"]
+    # Cat leaves the running race: her game is resigned, she is placed last; she cannot rejoin.
+    response = await db(api(cat).post)(f"/api/races/{race['id']}/leave")
+    assert response.status_code == 200, response.content
+    left = await until(socket, lambda r: player(r, "cat")["status"] == "left")
+    assert left["state"] == "running"
+    cat_game = await db(lambda: Seat.objects.get(race_id=race["id"], user=cat).game)()
+    assert cat_game is not None and cat_game.finished_at is not None
+    rejoin = await db(join)(cat, race)
+    assert rejoin.status_code == 409 and rejoin.json()["code"] == "not_open"
+    # Bob leaves too: Ann alone still plays; when she resigns, the race is over.
+    await db(api(bob).post)(f"/api/races/{race['id']}/leave")
+    await db(rest_move)(ann, again["game"], 0, {"action": "resign"})
+    done = await until(socket, lambda r: r["state"] == "finished")
+    assert player(done, "ann")["place"] == 1 and player(done, "cat")["place"] == 2
+    await socket.disconnect()
+
+
+async def test_a_sync_reads_the_race_again(make_player: Any) -> None:
+    ann = await db(make_player)("ann")
+    race = await db(open_race)(ann)
+    socket = race_socket(ann, race["id"])
+    assert (await socket.connect())[0]
+    first = await until(socket, lambda r: True)
+    await socket.send_json_to({"type": "sync"})
+    again = await until(socket, lambda r: True)
+    assert again["version"] == first["version"] and again["id"] == race["id"]
+    await socket.send_json_to({"type": "move", "seq": 0})
+    assert (await socket.receive_json_from())["type"] == "error"
+    await socket.disconnect()
+
+
+async def test_rematch_with_the_same_seats(make_player: Any) -> None:
+    ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
+    race = await db(open_race)(ann, public=False)
+    assert (await db(join)(bob, race, code=race["code"])).status_code == 200
+    socket = race_socket(ann, race["id"])
+    assert (await socket.connect())[0]
+    running = await until(socket, lambda r: r["state"] == "running")
+    await db(rest_move)(ann, running["game"], 0, {"action": "resign"})
+    bob_game = await db(lambda: Seat.objects.get(race_id=race["id"], user=bob).game_id)()
+    await db(rest_move)(bob, str(bob_game), 0, {"action": "resign"})
+    await until(socket, lambda r: r["state"] == "finished")
+
+    first = await db(api(bob).post)(f"/api/races/{race['id']}/rematch")
+    assert first.status_code == 200, first.content
+    rematch = first.json()
+    assert rematch["rematch_of"] == race["id"] and rematch["state"] == "open"
+    assert rematch["public"] is False and rematch["seats"] == 2
+    told = await until(socket, lambda r: r["rematch"] == rematch["id"])
+    assert told["state"] == "finished"
+    # Ann needs no code: she played the race it is a rematch of. Both in: it counts down.
+    second = await db(api(ann).post)(f"/api/races/{race['id']}/rematch")
+    assert second.status_code == 200 and second.json()["id"] == rematch["id"]
+    assert second.json()["state"] == "countdown"
+    # A stranger cannot join it without its code.
+    eve = await db(make_player)("eve")
+    assert (await db(join)(eve, {"id": rematch["id"]})).status_code == 404
+    await socket.disconnect()

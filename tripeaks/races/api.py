@@ -1,0 +1,164 @@
+"""REST views of races and quick match: thin, they parse, call one service and shape the answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tripeaks.play.api import error_response as play_error_response
+from tripeaks.play.errors import PlayError
+from tripeaks.races import quickmatch, selectors, services
+from tripeaks.races.errors import RaceError, RaceNotFound
+from tripeaks.races.serializers import (
+    CreateRaceSerializer,
+    JoinSerializer,
+    QuickMatchSerializer,
+)
+
+RACE = OpenApiResponse(description="The race as the caller may see it (no player's cards).")
+REFUSED = OpenApiResponse(description="Refused: `code` says why (not_open, race_full, ...).")
+
+
+def refused(error: RaceError) -> Response:
+    return Response({"detail": error.message, "code": error.code}, status=error.status_code)
+
+
+def race_response(race_id: Any, user: Any, code: int = status.HTTP_200_OK) -> Response:
+    race = selectors.get_race(race_id)
+    if race is None:
+        return refused(RaceNotFound("no such race"))
+    return Response(selectors.race_payload(race, viewer_id=user.pk), status=code)
+
+
+class RacesView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("state", str, description="`open`: the lobby (public open races)"),
+            OpenApiParameter("code", str, description="A race's join code: that race"),
+            OpenApiParameter("mine", bool, description="The caller's finished races"),
+        ],
+        responses={200: RACE},
+    )
+    def get(self, request: Request) -> Response:
+        code = request.query_params.get("code")
+        if code:
+            race = selectors.race_by_code(code)
+            if race is None:
+                return refused(RaceNotFound("no race has that code"))
+            return Response(selectors.race_payload(race, viewer_id=request.user.pk))
+        if request.query_params.get("mine"):
+            return Response({"races": selectors.history(request.user.pk)})
+        state = request.query_params.get("state", "open")
+        if state != "open":
+            return Response(
+                {"detail": "the lobby lists open races: state=open", "code": "invalid"},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return Response({"races": selectors.lobby()})
+
+    @extend_schema(request=CreateRaceSerializer, responses={201: RACE, 409: REFUSED})
+    def post(self, request: Request) -> Response:
+        serializer = CreateRaceSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            race = services.create_race(
+                host=request.user,
+                rules=data["rules"],
+                layout=data["layout"],
+                seats=data["seats"],
+                public=data["public"],
+                cap_s=data.get("cap_s"),
+            )
+        except RaceError as error:
+            return refused(error)
+        return race_response(race.pk, request.user, status.HTTP_201_CREATED)
+
+
+class RaceView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("code", str, description="A private race's code")],
+        responses={200: RACE, 404: OpenApiResponse(description="No such race")},
+    )
+    def get(self, request: Request, race_id: str) -> Response:
+        race = selectors.get_race(race_id)
+        if race is None or not services.may_enter(
+            race, request.user, request.query_params.get("code")
+        ):
+            return refused(RaceNotFound("no such race"))
+        # A read after the start instant or the cap moves the race on (docs/races.md, "Clock").
+        if services.advance_race_clock(race_id=race.pk):
+            race = selectors.get_race(race_id) or race
+        return Response(selectors.race_payload(race, viewer_id=request.user.pk))
+
+
+class _RaceAction(APIView):
+    def act(self, request: Request, race_id: str) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @extend_schema(request=JoinSerializer, responses={200: RACE, 403: REFUSED, 404: REFUSED, 409: REFUSED})
+    def post(self, request: Request, race_id: str) -> Response:
+        try:
+            race = self.act(request, race_id)
+        except RaceError as error:
+            return refused(error)
+        except PlayError as error:  # no deal ready (503 + Retry-After)
+            return play_error_response(error)
+        return race_response(race.pk, request.user)
+
+
+class JoinView(_RaceAction):
+    def act(self, request: Request, race_id: str) -> Any:
+        serializer = JoinSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return services.join_race(
+            race_id=race_id, user=request.user, code=serializer.validated_data.get("code")
+        )
+
+
+class LeaveView(_RaceAction):
+    def act(self, request: Request, race_id: str) -> Any:
+        return services.leave_race(race_id=race_id, user=request.user)
+
+
+class StartView(_RaceAction):
+    def act(self, request: Request, race_id: str) -> Any:
+        return services.start_race(race_id=race_id, user=request.user)
+
+
+class RematchView(_RaceAction):
+    def act(self, request: Request, race_id: str) -> Any:
+        return services.rematch_race(race_id=race_id, user=request.user)
+
+
+QUEUE = OpenApiResponse(
+    description="`state`: idle, waiting (with `others_waiting`, `empty`) or matched (`race`)."
+)
+
+
+class QuickMatchView(APIView):
+    @extend_schema(responses={200: QUEUE})
+    def get(self, request: Request) -> Response:
+        return Response(quickmatch.status(user=request.user))
+
+    @extend_schema(request=QuickMatchSerializer, responses={200: QUEUE, 409: REFUSED})
+    def post(self, request: Request) -> Response:
+        serializer = QuickMatchSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            answer = quickmatch.join(user=request.user, rules=serializer.validated_data["rules"])
+        except RaceError as error:
+            return refused(error)
+        except PlayError as error:
+            return play_error_response(error)
+        return Response(answer)
+
+    @extend_schema(request=None, responses={200: QUEUE})
+    def delete(self, request: Request) -> Response:
+        quickmatch.leave(user=request.user)
+        return Response({"state": "idle"})

@@ -1,0 +1,194 @@
+"""The race socket (`/ws/races/{id}/`): the race on every change, every player's progress live.
+
+It joins the race's group (`race-{id}`, which is also its games' `contest`), so it hears the
+race's own changes (`race.changed`, sent after each commit by `broadcast.publish_race`) and play's
+`contest.progress` after every stored move of the race's games. It forwards one kind of frame,
+`{"type": "race", "race": {...}}`: the race as `GET /api/races/{id}` gives it, with the player's
+own game id in `game` and never anyone's cards, positions or moves. `race.version` moves on with
+each change of the race; each player's `seq` with each of their moves: a client that sees either
+jump sends `{"type": "sync"}` and gets the race read again from PostgreSQL.
+
+The socket also keeps the race's clock: at `starts_at` (and at `ends_at`) it asks the database to
+move the race on (`services.advance_race_clock`, idempotent under the race's row lock), as do a
+Celery task queued for that instant and every read: whichever comes first begins (or caps) it.
+No race state lives in the process: the socket's copy of the race only shapes its own frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import datetime
+from typing import Any
+from urllib.parse import parse_qs
+
+import orjson
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError
+from django.utils import timezone
+
+from tripeaks import throttle_async, throttling
+from tripeaks.races import selectors, services
+from tripeaks.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
+from tripeaks.socket_sessions import SessionSocket
+
+MAX_FRAME = 1024
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+# A frame's own progress fields, as play tells them (tripeaks/play/progress.py).
+PROGRESS = selectors.PROGRESS_FIELDS
+
+
+def _open(race_id: str, user: Any, code: str | None) -> dict[str, Any] | None:
+    race = selectors.get_race(race_id)
+    if race is None or not services.may_enter(race, user, code):
+        return None
+    services.advance_race_clock(race_id=race.pk)
+    return selectors.race_event(race.pk)
+
+
+def _tick(race_id: str) -> dict[str, Any] | None:
+    services.advance_race_clock(race_id=race_id)
+    return selectors.race_event(race_id)
+
+
+class RaceConsumer(SessionSocket, AsyncWebsocketConsumer):
+    race_id: str
+    group: str = ""
+    code: str | None = None
+    frame: dict[str, Any] | None = None
+    users: dict[str, str]
+    timer: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.race_id = str(self.scope["url_route"]["kwargs"]["race_id"])
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHORIZED)
+            return
+        if not await self.join_session_groups():
+            return
+        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
+        self.code = (query.get("code") or [None])[0]
+        self.group = f"race-{self.race_id}"
+        self.users = {}
+        # Joined before the race is read, so a change committed meanwhile still reaches it.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            event = await database_sync_to_async(_open)(self.race_id, user, self.code)
+        except DatabaseError:
+            await self.accept()
+            await self._send({"type": "error", "detail": UNAVAILABLE, "code": "unavailable"})
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
+        if event is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.accept()
+        await self._race(event)
+
+    async def disconnect(self, code: int) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        await self.leave_session_groups()
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        client = self.scope.get("client") or [None]
+        wait = await throttle_async.check_async(
+            throttling.play_limits(
+                "move", user_id=self.scope["user"].pk, address=client[0] if client else None
+            )
+        )
+        if wait is not None:
+            await self._error(f"Too many messages. Try again in {wait} seconds.", "throttled")
+            return
+        if text_data is None or len(text_data) > MAX_FRAME:
+            await self._error(f"send JSON text frames of at most {MAX_FRAME} characters")
+            return
+        try:
+            message = orjson.loads(text_data)
+        except ValueError:
+            await self._error("a message must be JSON")
+            return
+        if not isinstance(message, dict) or message.get("type") != "sync":
+            await self._error('the race socket takes {"type": "sync"} only')
+            return
+        await self._resync()
+
+    async def _resync(self) -> None:
+        try:
+            event = await database_sync_to_async(_tick)(self.race_id)
+        except DatabaseError:
+            await self._error(UNAVAILABLE, "unavailable")
+            return
+        if event is not None:
+            await self._race(event)
+
+    # ------------------------------------------------------------------ channel-layer events
+    async def race_changed(self, event: dict[str, Any]) -> None:
+        await self._race(event)
+
+    async def contest_progress(self, event: dict[str, Any]) -> None:
+        progress = event["progress"]
+        frame = self.frame
+        if frame is None or frame["state"] != "running":
+            return
+        name = self.users.get(str(progress.get("player")))
+        line = next((p for p in frame["players"] if p["username"] == name), None)
+        if line is None or line["status"] not in ("playing", "stuck"):
+            return
+        if line["seq"] is not None and progress["seq"] <= line["seq"]:
+            return  # older than what this socket has shown
+        line.update({field: progress[field] for field in PROGRESS})
+        line["status"] = "stuck" if progress["status"] == "stuck" else "playing"
+        frame["server_time"] = timezone.now().isoformat()
+        await self._send({"type": "race", "race": frame})
+        ends_at = frame.get("ends_at")
+        if ends_at and datetime.fromisoformat(ends_at) <= timezone.now():
+            await self._resync()  # a move after the cap: the race ends now
+
+    async def _race(self, event: dict[str, Any]) -> None:
+        # A copy of its own: the channel layer hands one message to every consumer of a process.
+        race = dict(event["race"], players=[dict(line) for line in event["race"]["players"]])
+        shown = self.frame
+        if shown is not None and race["version"] < shown["version"]:
+            return  # an older change than the one shown
+        if shown is not None and race["state"] == "running":
+            # Read before a move whose progress this socket has already shown: keep the newer.
+            before = {line["username"]: line for line in shown["players"]}
+            for line in race["players"]:
+                old = before.get(line["username"])
+                if old and old["seq"] is not None and (line["seq"] or 0) < old["seq"]:
+                    if line["status"] in ("playing", "stuck"):
+                        line.update({field: old[field] for field in PROGRESS}, status=old["status"])
+        self.users = event.get("users", {})
+        race["game"] = event.get("games", {}).get(str(self.scope["user"].pk))
+        self.frame = race
+        await self._send({"type": "race", "race": race})
+        self._arm(race)
+
+    def _arm(self, race: dict[str, Any]) -> None:
+        """Wake at the race's next instant (its start, its cap) to move it on."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        at = {"countdown": race.get("starts_at"), "running": race.get("ends_at")}.get(race["state"])
+        if at:
+            delay = (datetime.fromisoformat(at) - timezone.now()).total_seconds()
+            self.timer = asyncio.ensure_future(self._wake(max(0.05, delay)))
+
+    async def _wake(self, delay: float) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(delay + 0.01)
+            self.timer = None
+            await self._resync()
+
+    async def _error(self, detail: str, code: str = "invalid") -> None:
+        await self._send({"type": "error", "detail": detail, "code": code})
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=orjson.dumps(message).decode())

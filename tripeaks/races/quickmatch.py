@@ -1,0 +1,194 @@
+"""Quick match: "play someone now". A queue per rule set in Redis, paired by one Lua script.
+
+Keys (under the cache's prefix): `qm:<rules>:z`, a sorted set of the queued players by rating;
+`qm:where`, player -> the rule set they queue for (a player is in one queue at most); `qm:since`,
+player -> when they joined (ms); `qm:matched:<player>`, the race a pairing made for them, until
+they read it. Joining and every poll run `PAIR` (atomic in Redis: two servers never pair the same
+player twice): it takes the queued player of the closest rating within the caller's window, which
+widens with the caller's wait (`WINDOW` + `WIDEN_PER_S` a second) until, after `FULL_AFTER_MS`,
+anyone will do. The pair leaves the queue in the same script; the race is then made in PostgreSQL
+(`services.open_matched_race`) and starts its countdown at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+
+from tripeaks.engine.rules import Rules
+from tripeaks.races import rating, services
+from tripeaks.races.errors import RaceConflict, RaceError
+from tripeaks.races.models import Seat, SeatStatus, State
+
+log = logging.getLogger("tripeaks.events")
+
+WINDOW = 50.0  # rating points either side at first
+WIDEN_PER_S = 50.0
+FULL_AFTER_MS = 10_000  # after 10 s of waiting, any rating: "pairs within 10 s"
+MATCHED_TTL_S = 300
+
+PAIR = """
+local user, now, rules = ARGV[1], tonumber(ARGV[3]), ARGV[4]
+local where = redis.call('HGET', KEYS[2], user)
+if ARGV[5] == '1' then
+  if where then return {'already', where} end
+  redis.call('HSET', KEYS[2], user, rules)
+  redis.call('HSET', KEYS[3], user, ARGV[3])
+  redis.call('ZADD', KEYS[1], ARGV[2], user)
+elseif where ~= rules then
+  return {'idle', ''}
+end
+local mine = tonumber(redis.call('ZSCORE', KEYS[1], user))
+if not mine then return {'idle', ''} end
+local since = tonumber(redis.call('HGET', KEYS[3], user) or ARGV[3])
+local waited = now - since
+local low, high = '-inf', '+inf'
+if waited < tonumber(ARGV[8]) then
+  local window = tonumber(ARGV[6]) + tonumber(ARGV[7]) * waited / 1000
+  low, high = mine - window, mine + window
+end
+local near = redis.call('ZRANGEBYSCORE', KEYS[1], low, high, 'WITHSCORES', 'LIMIT', 0, 200)
+local best, gap, first = nil, nil, nil
+for i = 1, #near, 2 do
+  local other = near[i]
+  if other ~= user then
+    local g = math.abs(tonumber(near[i + 1]) - mine)
+    local s = tonumber(redis.call('HGET', KEYS[3], other) or ARGV[3])
+    if not best or g < gap or (g == gap and s < first) then best, gap, first = other, g, s end
+  end
+end
+if not best then return {'waiting', tostring(waited)} end
+redis.call('ZREM', KEYS[1], user, best)
+redis.call('HDEL', KEYS[2], user, best)
+redis.call('HDEL', KEYS[3], user, best)
+return {'paired', best}
+"""
+
+LEAVE = """
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1
+"""
+
+REQUEUE = """
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+return 1
+"""
+
+
+def _redis() -> Any:
+    from django.core.cache import cache
+
+    return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
+
+
+def _prefix() -> str:
+    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:qm"
+
+
+def _keys(rules_key: str) -> list[str]:
+    return [f"{_prefix()}:{rules_key}:z", f"{_prefix()}:where", f"{_prefix()}:since"]
+
+
+def _matched_key(user_id: int) -> str:
+    return f"{_prefix()}:matched:{user_id}"
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _in_race(user_id: int) -> bool:
+    return Seat.objects.filter(
+        user_id=user_id,
+        active=True,
+        race__state__in=[State.COUNTDOWN, State.RUNNING],
+        status__in=[SeatStatus.WAITING, SeatStatus.PLAYING],
+    ).exists()
+
+
+def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
+    redis = _redis()
+    now_ms = int(time.time() * 1000)
+    score = rating.rating_for_pairing(user.pk, rules.key)
+    outcome, other = (
+        _text(part)
+        for part in redis.register_script(PAIR)(
+            keys=_keys(rules.key),
+            args=[user.pk, score, now_ms, rules.key, 1 if join else 0, WINDOW, WIDEN_PER_S, FULL_AFTER_MS],
+        )
+    )
+    if outcome == "already":
+        raise RaceConflict(f"you are already waiting for a {other} race", code="already_queued")
+    if outcome == "idle":
+        return {"state": "idle"}
+    if outcome == "waiting":
+        others = int(redis.zcard(_keys(rules.key)[0])) - 1
+        return {
+            "state": "waiting",
+            "rules": rules.key,
+            "waited_ms": int(other),
+            "others_waiting": others,
+            "empty": others == 0,
+        }
+    partner = get_user_model().objects.filter(pk=int(other)).first()
+    if partner is None:  # deleted while waiting: wait on
+        _requeue(user, rules, now_ms)
+        return {"state": "waiting", "rules": rules.key, "waited_ms": 0, "others_waiting": 0, "empty": True}
+    try:
+        race = services.open_matched_race(users=[partner, user], rules=rules)
+    except RaceError:
+        # One of them sat down in a race meanwhile: the other waits on (from now).
+        log.info("quick match pair refused", extra={"user": user.pk, "other": partner.pk})
+        for player in (user, partner):
+            if not _in_race(player.pk):
+                _requeue(player, rules, now_ms)
+        return status(user=user)
+    redis.set(_matched_key(partner.pk), str(race.pk), ex=MATCHED_TTL_S)
+    log.info("quick match", extra={"race": str(race.pk), "users": [partner.pk, user.pk]})
+    return {"state": "matched", "race": str(race.pk)}
+
+
+def _requeue(user: Any, rules: Rules, since_ms: int) -> None:
+    score = rating.rating_for_pairing(user.pk, rules.key)
+    _redis().register_script(REQUEUE)(
+        keys=_keys(rules.key), args=[user.pk, score, since_ms, rules.key]
+    )
+
+
+def join(*, user: Any, rules: Rules) -> dict[str, Any]:
+    """Queue the player for `rules` and pair them at once if someone close is waiting."""
+    if _in_race(user.pk):
+        raise RaceConflict("you are in a race: finish it first", code="in_race")
+    _redis().delete(_matched_key(user.pk))
+    return _pair(user, rules, join=True)
+
+
+def status(*, user: Any) -> dict[str, Any]:
+    """Matched (the race, told once), still waiting (paired now if the widened window finds
+    someone), or idle."""
+    redis = _redis()
+    race = redis.getdel(_matched_key(user.pk))
+    if race is not None:
+        return {"state": "matched", "race": _text(race)}
+    where = redis.hget(_keys("")[1], user.pk)
+    if where is None:
+        return {"state": "idle"}
+    return _pair(user, Rules.from_key(_text(where)), join=False)
+
+
+def leave(*, user: Any) -> bool:
+    redis = _redis()
+    where = redis.hget(_keys("")[1], user.pk)
+    if where is None:
+        return False
+    rules_key = _text(where)
+    return bool(redis.register_script(LEAVE)(keys=_keys(rules_key), args=[user.pk, rules_key]))

@@ -1,0 +1,137 @@
+"""Reads of races: what a player may see of a race (never a card, a position or a move list of
+anyone: the players' progress is counts), the lobby, a player's history."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from tripeaks.engine.rules import Rules
+from tripeaks.play.payloads import rules_payload
+from tripeaks.play.progress import progress_of
+from tripeaks.play.services import load_game_state
+from tripeaks.races.broadcast import RACE_EVENT
+from tripeaks.races.models import Race, Seat, SeatStatus, State
+
+# What a race tells of each player's game while it runs (play's progress, minus the game's id).
+PROGRESS_FIELDS = ("cards_left", "stock_left", "streak", "moves", "time_ms", "seq")
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _player(seat: Seat, race: Race, now: datetime) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "username": seat.user.username,
+        "name": seat.user.public_name,
+        "status": seat.status,
+        "cards_left": seat.cards_left,
+        "stock_left": None,
+        "streak": None,
+        "moves": seat.moves,
+        "time_ms": seat.time_ms,
+        "seq": None,
+        "place": seat.place,
+        "rating": None,
+    }
+    game = seat.game
+    if race.state == State.RUNNING and game is not None and seat.status == SeatStatus.PLAYING:
+        progress = progress_of(game, load_game_state(game), now)
+        line.update({field: progress[field] for field in PROGRESS_FIELDS})
+        if progress["status"] == "stuck":
+            line["status"] = "stuck"
+    if seat.rating_after is not None and seat.rating_before is not None:
+        line["rating"] = {
+            "before": round(seat.rating_before),
+            "after": round(seat.rating_after),
+            "change": round(seat.rating_after - seat.rating_before),
+        }
+    return line
+
+
+def _seats(race: Race) -> list[Seat]:
+    seats = list(
+        race.entries.select_related("user", "game", "game__deal").order_by("joined_at", "id")
+    )
+    if race.state == State.FINISHED:
+        seats.sort(key=lambda seat: (seat.place is None, seat.place or 0))
+    else:
+        seats = [seat for seat in seats if seat.active or seat.game_id is not None]
+    return seats
+
+
+def race_payload(
+    race: Race, *, viewer_id: int | None = None, seats: list[Seat] | None = None
+) -> dict[str, Any]:
+    now = timezone.now()
+    seats = _seats(race) if seats is None else seats
+    mine = next((seat for seat in seats if seat.user_id == viewer_id), None)
+    rematch = Race.objects.filter(rematch_of=race).values_list("id", flat=True).first()
+    return {
+        "id": str(race.pk),
+        "code": race.code,
+        "state": race.state,
+        "host": race.host.username,
+        "seats": race.seats,
+        "rules": rules_payload(Rules.from_key(race.rules_key)),
+        "layout": race.layout,
+        "public": race.public,
+        "matched": race.matched,
+        "countdown_s": race.countdown_s,
+        "cap_s": race.cap_s,
+        "starts_at": _iso(race.starts_at),
+        "ends_at": _iso(race.ends_at),
+        "finished_at": _iso(race.finished_at),
+        "created_at": _iso(race.created_at),
+        "server_time": now.isoformat(),
+        "version": race.version,
+        "rematch_of": str(race.rematch_of_id) if race.rematch_of_id else None,
+        "rematch": str(rematch) if rematch else None,
+        "players": [_player(seat, race, now) for seat in seats],
+        "game": str(mine.game_id) if mine is not None and mine.game_id else None,
+    }
+
+
+def get_race(race_id: Any) -> Race | None:
+    return Race.objects.select_related("host").filter(pk=race_id).first()
+
+
+def race_event(race_id: Any) -> dict[str, Any] | None:
+    """The race for its group: the public payload, and (for each socket to pick its own, never
+    sent on) every player's game id and user id."""
+    race = get_race(race_id)
+    if race is None:
+        return None
+    seats = _seats(race)
+    payload = race_payload(race, seats=seats)
+    return {
+        "type": RACE_EVENT,
+        "race": payload,
+        "games": {str(seat.user_id): str(seat.game_id) for seat in seats if seat.game_id},
+        "users": {str(seat.user_id): seat.user.username for seat in seats},
+    }
+
+
+def lobby(*, limit: int = 50) -> list[dict[str, Any]]:
+    """Open public races, newest first."""
+    races = Race.objects.select_related("host").filter(state=State.OPEN, public=True)
+    return [
+        race_payload(race) for race in races.order_by("-created_at")[:limit]
+    ]
+
+
+def history(user_id: int, *, limit: int = 20) -> list[dict[str, Any]]:
+    """The player's finished races, newest first."""
+    races = (
+        Race.objects.select_related("host")
+        .filter(state=State.FINISHED, entries__user_id=user_id, entries__game__isnull=False)
+        .order_by("-finished_at")[:limit]
+    )
+    return [race_payload(race, viewer_id=user_id) for race in races]
+
+
+def race_by_code(code: str) -> Race | None:
+    return Race.objects.select_related("host").filter(code=code.strip().upper()[:8]).first()

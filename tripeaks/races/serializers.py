@@ -1,0 +1,54 @@
+"""Input shapes of the race API: strict, so that bad input is a clear 400 and never a 500."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from rest_framework import serializers
+
+from tripeaks.engine.rules import Rules
+from tripeaks.play.serializers import RulesSerializer, StrictBooleanField, StrictIntegerField
+from tripeaks.races.services import MAX_SEATS, MIN_SEATS
+
+MAX_CAP_S = 1800
+
+
+def _rules(data: dict[str, Any] | None) -> Rules:
+    data = data or {}
+    return Rules(
+        wrap=data.get("wrap", True), open=data.get("open", False), start=data.get("start", "waste")
+    )
+
+
+class CreateRaceSerializer(serializers.Serializer[Any]):
+    rules = RulesSerializer(required=False)
+    layout = serializers.CharField(max_length=40, default="classic")
+    seats = StrictIntegerField(min_value=MIN_SEATS, max_value=MAX_SEATS, default=4)
+    public = StrictBooleanField(default=True)
+    cap_s = StrictIntegerField(
+        required=False, max_value=MAX_CAP_S, help_text="The time cap in seconds (default 300)."
+    )
+
+    def validate_cap_s(self, value: int) -> int:
+        least = int(getattr(settings, "RACE_MIN_CAP_S", 30))
+        if value < least:
+            raise serializers.ValidationError(f"a time cap is {least} seconds at least")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs["rules"] = _rules(attrs.get("rules"))
+        return attrs
+
+
+class JoinSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(max_length=8, required=False, help_text="A private race's code.")
+
+
+class QuickMatchSerializer(serializers.Serializer[Any]):
+    rules = RulesSerializer(required=False)
+    layout = serializers.CharField(max_length=40, default="classic")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs["rules"] = _rules(attrs.get("rules"))
+        return attrs

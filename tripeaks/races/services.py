@@ -1,0 +1,485 @@
+"""Write paths of races: open, join, leave, start, begin at the start instant, finish, rematch.
+
+Each is one transaction holding the race row's lock (`SELECT ... FOR UPDATE`), which serializes
+every change of a race and its seats on every server; the race's sockets hear of it after the
+commit (`broadcast.publish_race`). Lock order, everywhere: a game row (play's finishing
+transaction, which calls `record_finish`), then the race row, then ratings. No race service takes
+a game row's lock while it holds a race row, but the start (`start_game` resigns a player's other
+unfinished game): other games of the race's players are ended after the commit, each in play's
+own locked path (`end_games`).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tripeaks.engine.layouts import get_layout
+from tripeaks.engine.rules import Rules
+from tripeaks.play import deals
+from tripeaks.play import services as play
+from tripeaks.play.errors import MoveRefused, SeqConflict
+from tripeaks.play.models import Game, Move
+from tripeaks.races import broadcast, rating
+from tripeaks.races.errors import NotHost, RaceConflict, RaceError, RaceNotFound
+from tripeaks.races.models import Race, Seat, SeatStatus, State
+
+log = logging.getLogger("tripeaks.events")
+
+MIN_SEATS, MAX_SEATS = 2, 8
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed on a phone
+CODE_LENGTH = 6
+# Places: the winner, then those still playing at the end, then those who resigned, then left.
+_PLACE_GROUP = {
+    SeatStatus.WON: 0,
+    SeatStatus.FINISHED: 1,
+    SeatStatus.RESIGNED: 2,
+    SeatStatus.LEFT: 3,
+}
+
+
+def countdown_seconds() -> float:
+    return float(getattr(settings, "RACE_COUNTDOWN_S", 5))
+
+
+def default_cap_seconds() -> float:
+    return float(getattr(settings, "RACE_CAP_S", 300))
+
+
+def race_uuid(value: Any) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise RaceNotFound("no such race") from None
+
+
+def _lock(race_id: Any) -> Race:
+    race = Race.objects.select_for_update().filter(pk=race_uuid(race_id)).first()
+    if race is None:
+        raise RaceNotFound("no such race")
+    return race
+
+
+def _changed(race: Race) -> None:
+    """Save the race with its version moved on; its sockets hear of it after the commit."""
+    race.version += 1
+    race.save()
+    transaction.on_commit(partial(broadcast.publish_race, race.pk))
+
+
+def _active_seats(race: Race) -> list[Seat]:
+    return list(race.entries.filter(active=True).select_related("user"))
+
+
+def may_enter(race: Race, user: Any, code: str | None) -> bool:
+    """Whether `user` may see or join the race: a public race, its code, a seat in it, or (a
+    rematch) a seat in the race it is the rematch of."""
+    if race.public or (code is not None and secrets.compare_digest(code.upper(), race.code)):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if race.entries.filter(user_id=user.pk).exists():
+        return True
+    return race.rematch_of_id is not None and Seat.objects.filter(
+        race_id=race.rematch_of_id, user_id=user.pk, game__isnull=False
+    ).exists()
+
+
+def _take_seat(race: Race, user: Any, seat: Seat | None, now: datetime) -> None:
+    try:
+        with transaction.atomic():
+            if seat is None:
+                Seat.objects.create(race=race, user=user, joined_at=now)
+            else:
+                seat.status, seat.active, seat.joined_at = SeatStatus.WAITING, True, now
+                seat.save(update_fields=["status", "active", "joined_at"])
+    except IntegrityError:
+        raise RaceConflict(
+            "you are in another race: leave it first", code="in_another_race"
+        ) from None
+
+
+@transaction.atomic
+def create_race(
+    *,
+    host: Any,
+    rules: Rules,
+    layout: str = "classic",
+    seats: int = 4,
+    public: bool = True,
+    cap_s: float | None = None,
+    rematch_of: Race | None = None,
+    matched: bool = False,
+) -> Race:
+    """Open a race with its host seated."""
+    try:
+        get_layout(layout)
+    except ValueError as error:
+        raise RaceError(str(error)) from None
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise RaceError(f"a race has {MIN_SEATS} to {MAX_SEATS} seats")
+    now = timezone.now()
+    race = None
+    for _ in range(8):  # a code already taken: draw another (32^6 codes)
+        try:
+            with transaction.atomic():
+                race = Race.objects.create(
+                    code="".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)),
+                    host=host,
+                    seats=seats,
+                    rules_key=rules.key,
+                    layout=layout,
+                    public=public,
+                    countdown_s=countdown_seconds(),
+                    cap_s=cap_s if cap_s is not None else default_cap_seconds(),
+                    created_at=now,
+                    rematch_of=rematch_of,
+                    matched=matched,
+                )
+            break
+        except IntegrityError:
+            continue
+    if race is None:  # pragma: no cover - eight codes in a row taken
+        raise RaceConflict("could not draw a free race code: try again", code="busy")
+    _take_seat(race, host, None, now)
+    log.info("race opened", extra={"race": str(race.pk), "user": host.pk, "seats": seats})
+    return race
+
+
+def join_race(*, race_id: Any, user: Any, code: str | None = None) -> Race:
+    """Take a seat in an open race; the race's countdown begins when its last seat is taken."""
+    with transaction.atomic():
+        race = _lock(race_id)
+        if not may_enter(race, user, code):
+            raise RaceNotFound("no such race")
+        full = _join_locked(race, user)
+    if full:
+        _begin_countdown(race.pk, by=None)
+    return race
+
+
+def _join_locked(race: Race, user: Any) -> bool:
+    """Seat `user` in the locked `race`; whether that filled it."""
+    seats = list(race.entries.all())
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if mine is not None and mine.active:
+        raise RaceConflict("you are in this race already", code="already_joined")
+    if race.state != State.OPEN:
+        raise RaceConflict("the race has begun: it takes no more players", code="not_open")
+    taken = sum(1 for seat in seats if seat.active)
+    if taken >= race.seats:
+        raise RaceConflict("the race is full", code="race_full")
+    _take_seat(race, user, mine, timezone.now())
+    _changed(race)
+    return taken + 1 == race.seats
+
+
+def start_race(*, race_id: Any, user: Any) -> Race:
+    """The host starts the countdown (two players at least)."""
+    return _begin_countdown(race_uuid(race_id), by=user)
+
+
+def _begin_countdown(race_id: uuid.UUID, *, by: Any | None) -> Race:
+    """Deal (a pooled, proven-winnable deal, claimed before the race's lock: proving one can take
+    a moment) and count down. The players' games are made at `starts_at`, not now."""
+    race = Race.objects.filter(pk=race_id).first()
+    if race is None:
+        raise RaceNotFound("no such race")
+    _check_start(race, by)
+    deal = race.deal or deals.claim_random_deal(Rules.from_key(race.rules_key), race.layout)
+    with transaction.atomic():
+        race = _lock(race_id)
+        _check_start(race, by)
+        if by is not None and race.entries.filter(active=True).count() < MIN_SEATS:
+            raise RaceConflict("a race needs two players at least", code="too_few_players")
+        race.deal = deal
+        race.state = State.COUNTDOWN
+        race.starts_at = timezone.now() + timedelta(seconds=race.countdown_s)
+        _changed(race)
+        transaction.on_commit(partial(_schedule, race.pk, race.starts_at))
+    return race
+
+
+def _check_start(race: Race, by: Any | None) -> None:
+    if by is not None and race.host_id != by.pk:
+        raise NotHost("only the race's host can start it")
+    if race.state != State.OPEN:
+        raise RaceConflict("the race has already started", code="already_started")
+
+
+def _schedule(race_id: uuid.UUID, at: datetime) -> None:
+    """A worker moves the race on at `at` (begin, or the cap). Best-effort: the race's sockets
+    and any read after `at` do it too (`advance_race_clock`), whichever comes first."""
+    from tripeaks.races.tasks import advance_race
+
+    try:
+        advance_race.apply_async(args=[str(race_id)], eta=at)
+    except Exception:  # noqa: BLE001 - the broker is down: the sockets and reads still do it
+        log.warning("could not queue a race's clock", extra={"race": str(race_id)}, exc_info=True)
+
+
+def advance_race_clock(*, race_id: Any) -> bool:
+    """Begin a race whose countdown is over, or end one whose time cap is reached; whether it
+    changed anything. Idempotent and cheap when there is nothing to do (one read, no lock):
+    Celery calls it at the instant, every socket of the race does at its timer, every read."""
+    race = Race.objects.filter(pk=race_uuid(race_id)).only("state", "starts_at", "ends_at").first()
+    if race is None:
+        return False
+    now = timezone.now()
+    if race.state == State.COUNTDOWN and race.starts_at is not None and race.starts_at <= now:
+        return _begin(race.pk)
+    if race.state == State.RUNNING and race.ends_at is not None and race.ends_at <= now:
+        return _cap(race.pk)
+    return False
+
+
+@transaction.atomic
+def _begin(race_id: uuid.UUID) -> bool:
+    race = _lock(race_id)
+    now = timezone.now()
+    if race.state != State.COUNTDOWN or race.starts_at is None or race.starts_at > now:
+        return False
+    seats = _active_seats(race)
+    if len(seats) < 1 or race.deal is None:
+        race.state, race.finished_at = State.FINISHED, now
+        _changed(race)
+        return True
+    rules = Rules.from_key(race.rules_key)
+    for seat in seats:
+        # Made now, under the race's lock: nobody's cards exist before the start instant.
+        game = play.start_game(
+            user=seat.user,
+            mode="random",
+            rules=rules,
+            layout=race.layout,
+            deal=race.deal,
+            contest=race.group,
+        )
+        seat.game, seat.status = game, SeatStatus.PLAYING
+        seat.cards_left, seat.time_ms = game.cards_left, 0
+        seat.save(update_fields=["game", "status", "cards_left", "time_ms"])
+    race.state = State.RUNNING
+    race.ends_at = timezone.now() + timedelta(seconds=race.cap_s)
+    _changed(race)
+    transaction.on_commit(partial(_schedule, race.pk, race.ends_at))
+    log.info("race started", extra={"race": str(race.pk), "players": len(seats)})
+    return True
+
+
+@transaction.atomic
+def _cap(race_id: uuid.UUID) -> bool:
+    race = _lock(race_id)
+    now = timezone.now()
+    if race.state != State.RUNNING or race.ends_at is None or race.ends_at > now:
+        return False
+    _finalize(race, now)
+    return True
+
+
+def leave_race(*, race_id: Any, user: Any) -> Race:
+    """Leave a race: before its start the seat is free again; in a running race the player's
+    game is resigned (after the commit) and they are placed among those who left."""
+    with transaction.atomic():
+        race = _lock(race_id)
+        seat = race.entries.filter(user_id=user.pk, active=True).select_related("game").first()
+        if seat is None or race.state == State.FINISHED:
+            raise RaceConflict("you are not in this race", code="not_seated")
+        now = timezone.now()
+        seat.status, seat.active = SeatStatus.LEFT, False
+        if race.state == State.RUNNING:
+            if seat.game is not None:
+                _take_numbers(seat, seat.game)
+            seat.save()
+            if not race.entries.filter(status=SeatStatus.PLAYING).exists():
+                _finalize(race, now)
+            else:
+                _changed(race)
+            if seat.game_id is not None:
+                transaction.on_commit(partial(_end_games_later, [seat.game_id]))
+            return race
+        seat.save(update_fields=["status", "active"])
+        remaining = _active_seats(race)
+        if not remaining:
+            race.state, race.finished_at = State.FINISHED, now
+        elif race.host_id == user.pk:
+            race.host = remaining[0].user
+        if race.state == State.COUNTDOWN and len(remaining) < MIN_SEATS:
+            race.state, race.starts_at = State.OPEN, None  # back to waiting for players
+        _changed(race)
+    return race
+
+
+def rematch_race(*, race_id: Any, user: Any) -> Race:
+    """Ask for a rematch of a finished race: the first to ask opens it (private, the same rule
+    set, layout and cap, as many seats as the race had players) and the others join it; it
+    starts when all of them are in, or when its host starts it."""
+    with transaction.atomic():
+        old = _lock(race_id)
+        if not may_enter(old, user, None):
+            raise RaceNotFound("no such race")
+        if old.state != State.FINISHED:
+            raise RaceConflict("the race is not over yet", code="not_finished")
+        players = list(old.entries.filter(game__isnull=False).values_list("user_id", flat=True))
+        if user.pk not in players:
+            raise RaceConflict("only the race's players can ask for a rematch", code="not_a_player")
+        existing = Race.objects.filter(rematch_of=old).first()
+        if existing is None:
+            _changed(old)  # its players hear of the rematch
+            return create_race(
+                host=user,
+                rules=Rules.from_key(old.rules_key),
+                layout=old.layout,
+                seats=max(MIN_SEATS, len(players)),
+                public=False,
+                cap_s=old.cap_s,
+                rematch_of=old,
+            )
+        rematch = _lock(existing.pk)
+        if rematch.entries.filter(user_id=user.pk, active=True).exists():
+            return rematch
+        full = _join_locked(rematch, user)
+    if full:
+        _begin_countdown(rematch.pk, by=None)
+    return rematch
+
+
+def record_finish(*, game: Game) -> None:
+    """`play.signals.game_finished` for a race game, inside play's finishing transaction (the
+    game row is locked): place the seat, and end the race when this decides it (a win: the first
+    to clear wins; or nobody left playing)."""
+    try:
+        race_id = uuid.UUID(game.contest.removeprefix("race-"))
+    except ValueError:
+        return
+    race = Race.objects.select_for_update().filter(pk=race_id).first()
+    seat = Seat.objects.filter(race_id=race_id, game_id=game.pk).first() if race else None
+    if race is None or seat is None:
+        return
+    now = game.finished_at or timezone.now()
+    if race.state != State.RUNNING or seat.status != SeatStatus.PLAYING:
+        return  # the race is over (its end resigns the games left), or the seat was left
+    if race.ends_at is not None and now >= race.ends_at:
+        _finalize(race, race.ends_at)  # the cap came first: this game counts as it stands
+        return
+    _take_numbers(seat, game)
+    seat.finished_at = now
+    if game.status == "won":
+        seat.status = SeatStatus.WON
+        seat.save()
+        _finalize(race, now)
+        return
+    seat.status = SeatStatus.RESIGNED
+    seat.save()
+    if race.entries.filter(status=SeatStatus.PLAYING).exists():
+        _changed(race)
+    else:
+        _finalize(race, now)
+
+
+def _take_numbers(seat: Seat, game: Game) -> None:
+    """Cards left and moves as the game stands; the time is the game's clock when it reached
+    that position (its last stored move, or its end; 0 before any): who got there first ranks
+    first."""
+    seat.cards_left, seat.moves = game.cards_left, game.moves
+    if game.finished_at is not None:
+        seat.time_ms = game.elapsed_ms
+        return
+    last = Move.objects.filter(game_id=game.pk).order_by("-seq").values("elapsed_ms").first()
+    seat.time_ms = last["elapsed_ms"] if last else 0
+
+
+def _finalize(race: Race, now: datetime) -> None:
+    """End the locked race: place every seat, rate the race, free the seats; the games still
+    being played are resigned after the commit (each in play's own locked path)."""
+    seats = list(race.entries.select_related("game"))
+    for seat in seats:
+        if seat.status == SeatStatus.PLAYING and seat.game is not None:
+            seat.status = SeatStatus.FINISHED
+            _take_numbers(seat, seat.game)
+    ranked = [seat for seat in seats if seat.game_id is not None]
+
+    def key(seat: Seat) -> tuple[int, int, int]:
+        cards = seat.cards_left if seat.cards_left is not None else 99
+        return _PLACE_GROUP[SeatStatus(seat.status)], cards, seat.time_ms or 0
+
+    ranked.sort(key=key)
+    place, previous = 0, None
+    for index, seat in enumerate(ranked):
+        if key(seat) != previous:
+            place, previous = index + 1, key(seat)
+        seat.place = place
+    changes = (
+        rating.rate(rules_key=race.rules_key, placings=[(s.user_id, s.place or 0) for s in ranked])
+        if len(ranked) >= MIN_SEATS
+        else {}
+    )
+    for seat in seats:
+        seat.active = False
+        change = changes.get(seat.user_id)
+        if change is not None:
+            seat.rating_before, seat.rating_after = change.before, change.after
+    Seat.objects.bulk_update(
+        seats,
+        ["status", "active", "place", "cards_left", "moves", "time_ms", "rating_before", "rating_after"],
+    )
+    race.state, race.finished_at = State.FINISHED, now
+    _changed(race)
+    unfinished = [s.game_id for s in ranked if s.game is not None and s.game.finished_at is None]
+    if unfinished:
+        transaction.on_commit(partial(_end_games_later, unfinished))
+    log.info("race finished", extra={"race": str(race.pk), "players": len(ranked)})
+
+
+def _end_games_later(game_ids: list[uuid.UUID]) -> None:
+    from tripeaks.races.tasks import end_race_games
+
+    try:
+        end_race_games.delay([str(game_id) for game_id in game_ids])
+    except Exception:  # noqa: BLE001 - no broker: end them here
+        log.warning("could not queue ending a race's games", exc_info=True)
+        end_games(game_ids=game_ids)
+
+
+def end_games(*, game_ids: list[Any]) -> None:
+    """Resign each game still unfinished, through play's locked path (a move stored meanwhile
+    moves its seq on: read it again and resign at the new one)."""
+    for game_id in game_ids:
+        for _ in range(5):
+            game = (
+                Game.objects.select_related("player")
+                .filter(pk=game_id, finished_at__isnull=True)
+                .first()
+            )
+            if game is None:
+                break
+            try:
+                play.apply_move(game_id=game.pk, user=game.player, seq=game.seq, action="resign")
+                break
+            except SeqConflict:
+                continue
+            except MoveRefused:
+                break
+
+
+def open_matched_race(*, users: list[Any], rules: Rules, layout: str = "classic") -> Race:
+    """A private race for players quick match paired, its countdown begun at once. A player
+    still seated in a race that has not begun leaves it first."""
+    with transaction.atomic():
+        for user in users:
+            for seat in Seat.objects.filter(user_id=user.pk, active=True).select_related("race"):
+                if seat.race.state in (State.OPEN, State.COUNTDOWN):
+                    leave_race(race_id=seat.race_id, user=user)
+        race = create_race(
+            host=users[0], rules=rules, layout=layout, seats=len(users), public=False, matched=True
+        )
+        for user in users[1:]:
+            _take_seat(race, user, None, timezone.now())
+    return _begin_countdown(race.pk, by=None)
