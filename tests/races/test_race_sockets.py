@@ -110,7 +110,9 @@ async def test_four_players_race_and_every_one_sees_the_others(make_player: Any)
         assert (await socket.connect())[0]
         sockets.append(socket)
     frames = [await until(socket, lambda r: r["state"] == "running") for socket in sockets]
-    views = [await db(game_view)(user, frame["game"]) for user, frame in zip(users, frames, strict=True)]
+    views = [
+        await db(game_view)(user, frame["game"]) for user, frame in zip(users, frames, strict=True)
+    ]
     assert all(view["positions"] == views[0]["positions"] for view in views)
 
     # p2, p3 and p4 each draw; every socket sees every one of them move.
@@ -149,7 +151,7 @@ async def test_the_time_cap_ends_the_race_by_cards_left_then_time(
     bob_game = await db(lambda: Seat.objects.get(race_id=race["id"], user=bob).game_id)()
     line = await db(winning_line)(race["id"])
     # Bob plays the first plays of the winning line: fewer cards left than Ann when the cap comes.
-    plays = [m for m in line[:6]]
+    plays = list(line[:6])
     await db(play_line)(bob, str(bob_game), plays)
     # No move more: the server's clock (the socket's timer at ends_at) ends the race.
     done = await until(socket, lambda r: r["state"] == "finished")

@@ -52,7 +52,7 @@ class RacesView(APIView):
                 return refused(RaceNotFound("no race has that code"))
             return Response(selectors.race_payload(race, viewer_id=request.user.pk))
         if request.query_params.get("mine"):
-            return Response({"races": selectors.history(request.user.pk)})
+            return Response({"races": selectors.history(int(request.user.pk or 0))})
         state = request.query_params.get("state", "open")
         if state != "open":
             return Response(
@@ -101,7 +101,9 @@ class _RaceAction(APIView):
     def act(self, request: Request, race_id: str) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    @extend_schema(request=JoinSerializer, responses={200: RACE, 403: REFUSED, 404: REFUSED, 409: REFUSED})
+    @extend_schema(
+        request=JoinSerializer, responses={200: RACE, 403: REFUSED, 404: REFUSED, 409: REFUSED}
+    )
     def post(self, request: Request, race_id: str) -> Response:
         try:
             race = self.act(request, race_id)
@@ -144,7 +146,10 @@ QUEUE = OpenApiResponse(
 class QuickMatchView(APIView):
     @extend_schema(responses={200: QUEUE})
     def get(self, request: Request) -> Response:
-        return Response(quickmatch.status(user=request.user))
+        try:
+            return Response(quickmatch.status(user=request.user))
+        except PlayError as error:  # paired, but no deal ready: still queued (503)
+            return play_error_response(error)
 
     @extend_schema(request=QuickMatchSerializer, responses={200: QUEUE, 409: REFUSED})
     def post(self, request: Request) -> Response:

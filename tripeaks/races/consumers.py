@@ -162,9 +162,11 @@ class RaceConsumer(SessionSocket, AsyncWebsocketConsumer):
             before = {line["username"]: line for line in shown["players"]}
             for line in race["players"]:
                 old = before.get(line["username"])
-                if old and old["seq"] is not None and (line["seq"] or 0) < old["seq"]:
-                    if line["status"] in ("playing", "stuck"):
-                        line.update({field: old[field] for field in PROGRESS}, status=old["status"])
+                newer = (
+                    old is not None and old["seq"] is not None and (line["seq"] or 0) < old["seq"]
+                )
+                if newer and old is not None and line["status"] in ("playing", "stuck"):
+                    line.update({field: old[field] for field in PROGRESS}, status=old["status"])
         self.users = event.get("users", {})
         race["game"] = event.get("games", {}).get(str(self.scope["user"].pk))
         self.frame = race

@@ -78,9 +78,7 @@ class Seat(models.Model):
     game = models.OneToOneField(
         "play.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="race_seat"
     )
-    status = models.CharField(
-        max_length=10, choices=SeatStatus.choices, default=SeatStatus.WAITING
-    )
+    status = models.CharField(max_length=10, choices=SeatStatus.choices, default=SeatStatus.WAITING)
     # Until the race ends: a player sits in one unfinished race at most (a constraint).
     active = models.BooleanField(default=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)

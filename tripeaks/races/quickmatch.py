@@ -20,6 +20,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from tripeaks.engine.rules import Rules
+from tripeaks.play.errors import PlayError
 from tripeaks.races import rating, services
 from tripeaks.races.errors import RaceConflict, RaceError
 from tripeaks.races.models import Seat, SeatStatus, State
@@ -123,7 +124,16 @@ def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
         _text(part)
         for part in redis.register_script(PAIR)(
             keys=_keys(rules.key),
-            args=[user.pk, score, now_ms, rules.key, 1 if join else 0, WINDOW, WIDEN_PER_S, FULL_AFTER_MS],
+            args=[
+                user.pk,
+                score,
+                now_ms,
+                rules.key,
+                1 if join else 0,
+                WINDOW,
+                WIDEN_PER_S,
+                FULL_AFTER_MS,
+            ],
         )
     )
     if outcome == "already":
@@ -142,15 +152,24 @@ def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
     partner = get_user_model().objects.filter(pk=int(other)).first()
     if partner is None:  # deleted while waiting: wait on
         _requeue(user, rules, now_ms)
-        return {"state": "waiting", "rules": rules.key, "waited_ms": 0, "others_waiting": 0, "empty": True}
+        return {
+            "state": "waiting",
+            "rules": rules.key,
+            "waited_ms": 0,
+            "others_waiting": 0,
+            "empty": True,
+        }
     try:
         race = services.open_matched_race(users=[partner, user], rules=rules)
-    except RaceError:
-        # One of them sat down in a race meanwhile: the other waits on (from now).
+    except (RaceError, PlayError) as error:
+        # One of them sat down in a race meanwhile, or no deal is ready (503): back in the queue
+        # (from now), but a player now in a race.
         log.info("quick match pair refused", extra={"user": user.pk, "other": partner.pk})
         for player in (user, partner):
             if not _in_race(player.pk):
                 _requeue(player, rules, now_ms)
+        if isinstance(error, PlayError):
+            raise
         return status(user=user)
     redis.set(_matched_key(partner.pk), str(race.pk), ex=MATCHED_TTL_S)
     log.info("quick match", extra={"race": str(race.pk), "users": [partner.pk, user.pk]})

@@ -118,9 +118,7 @@ def race_event(race_id: Any) -> dict[str, Any] | None:
 def lobby(*, limit: int = 50) -> list[dict[str, Any]]:
     """Open public races, newest first."""
     races = Race.objects.select_related("host").filter(state=State.OPEN, public=True)
-    return [
-        race_payload(race) for race in races.order_by("-created_at")[:limit]
-    ]
+    return [race_payload(race) for race in races.order_by("-created_at")[:limit]]
 
 
 def history(user_id: int, *, limit: int = 20) -> list[dict[str, Any]]:

@@ -27,7 +27,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
 from tripeaks.play import services as play
 from tripeaks.play.errors import MoveRefused, SeqConflict
-from tripeaks.play.models import Game, Move
+from tripeaks.play.models import Deal, Game, Move
 from tripeaks.races import broadcast, rating
 from tripeaks.races.errors import NotHost, RaceConflict, RaceError, RaceNotFound
 from tripeaks.races.models import Race, Seat, SeatStatus, State
@@ -88,9 +88,12 @@ def may_enter(race: Race, user: Any, code: str | None) -> bool:
         return False
     if race.entries.filter(user_id=user.pk).exists():
         return True
-    return race.rematch_of_id is not None and Seat.objects.filter(
-        race_id=race.rematch_of_id, user_id=user.pk, game__isnull=False
-    ).exists()
+    return (
+        race.rematch_of_id is not None
+        and Seat.objects.filter(
+            race_id=race.rematch_of_id, user_id=user.pk, game__isnull=False
+        ).exists()
+    )
 
 
 def _take_seat(race: Race, user: Any, seat: Seat | None, now: datetime) -> None:
@@ -187,14 +190,14 @@ def start_race(*, race_id: Any, user: Any) -> Race:
     return _begin_countdown(race_uuid(race_id), by=user)
 
 
-def _begin_countdown(race_id: uuid.UUID, *, by: Any | None) -> Race:
+def _begin_countdown(race_id: uuid.UUID, *, by: Any | None, deal: Deal | None = None) -> Race:
     """Deal (a pooled, proven-winnable deal, claimed before the race's lock: proving one can take
     a moment) and count down. The players' games are made at `starts_at`, not now."""
     race = Race.objects.filter(pk=race_id).first()
     if race is None:
         raise RaceNotFound("no such race")
     _check_start(race, by)
-    deal = race.deal or deals.claim_random_deal(Rules.from_key(race.rules_key), race.layout)
+    deal = deal or race.deal or deals.claim_random_deal(Rules.from_key(race.rules_key), race.layout)
     with transaction.atomic():
         race = _lock(race_id)
         _check_start(race, by)
@@ -222,7 +225,7 @@ def _schedule(race_id: uuid.UUID, at: datetime) -> None:
 
     try:
         advance_race.apply_async(args=[str(race_id)], eta=at)
-    except Exception:  # noqa: BLE001 - the broker is down: the sockets and reads still do it
+    except Exception:
         log.warning("could not queue a race's clock", extra={"race": str(race_id)}, exc_info=True)
 
 
@@ -428,11 +431,20 @@ def _finalize(race: Race, now: datetime) -> None:
             seat.rating_before, seat.rating_after = change.before, change.after
     Seat.objects.bulk_update(
         seats,
-        ["status", "active", "place", "cards_left", "moves", "time_ms", "rating_before", "rating_after"],
+        [
+            "status",
+            "active",
+            "place",
+            "cards_left",
+            "moves",
+            "time_ms",
+            "rating_before",
+            "rating_after",
+        ],
     )
     race.state, race.finished_at = State.FINISHED, now
     _changed(race)
-    unfinished = [s.game_id for s in ranked if s.game is not None and s.game.finished_at is None]
+    unfinished = [s.game.pk for s in ranked if s.game is not None and s.game.finished_at is None]
     if unfinished:
         transaction.on_commit(partial(_end_games_later, unfinished))
     log.info("race finished", extra={"race": str(race.pk), "players": len(ranked)})
@@ -443,7 +455,7 @@ def _end_games_later(game_ids: list[uuid.UUID]) -> None:
 
     try:
         end_race_games.delay([str(game_id) for game_id in game_ids])
-    except Exception:  # noqa: BLE001 - no broker: end them here
+    except Exception:
         log.warning("could not queue ending a race's games", exc_info=True)
         end_games(game_ids=game_ids)
 
@@ -471,7 +483,9 @@ def end_games(*, game_ids: list[Any]) -> None:
 
 def open_matched_race(*, users: list[Any], rules: Rules, layout: str = "classic") -> Race:
     """A private race for players quick match paired, its countdown begun at once. A player
-    still seated in a race that has not begun leaves it first."""
+    still seated in a race that has not begun leaves it first. The deal is claimed first: when
+    none is ready (503) nothing is made."""
+    deal = deals.claim_random_deal(rules, layout)
     with transaction.atomic():
         for user in users:
             for seat in Seat.objects.filter(user_id=user.pk, active=True).select_related("race"):
@@ -482,4 +496,4 @@ def open_matched_race(*, users: list[Any], rules: Rules, layout: str = "classic"
         )
         for user in users[1:]:
             _take_seat(race, user, None, timezone.now())
-    return _begin_countdown(race.pk, by=None)
+        return _begin_countdown(race.pk, by=None, deal=deal)

@@ -13,5 +13,7 @@ urlpatterns = [
     path("api/quickmatch", api.QuickMatchView.as_view(), name="quickmatch"),
     # The pages are the app's hash routes (frontend/static/frontend/js/pages/races.js).
     path("races/", RedirectView.as_view(url="/#/races"), name="races-page"),
-    path("races/<uuid:race_id>/", RedirectView.as_view(url="/#/races/%(race_id)s"), name="race-page"),
+    path(
+        "races/<uuid:race_id>/", RedirectView.as_view(url="/#/races/%(race_id)s"), name="race-page"
+    ),
 ]
