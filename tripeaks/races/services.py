@@ -47,7 +47,7 @@ _PLACE_GROUP = {
 
 
 def countdown_seconds() -> float:
-    return float(getattr(settings, "RACE_COUNTDOWN_S", 5))
+    return float(getattr(settings, "RACE_COUNTDOWN_S", 3))
 
 
 def default_cap_seconds() -> float:

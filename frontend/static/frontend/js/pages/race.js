@@ -1,0 +1,167 @@
+// One race (#/races/<id>[/<code>]): who is in, the countdown, the player's own game (the play
+// page, mounted through its exported `mount`, beside the others' progress), the results, rematch.
+// The race comes over /ws/races/<id>/ on every change; a gap in its `version` or in a player's
+// `seq` asks the server for the whole race again (`sync`).
+
+import { api, ApiError } from '../api.js';
+import { LiveSocket } from '../socket.js';
+import { esc } from '../dialog.js';
+import { clock, rulesTitle } from '../format.js';
+import { _, digits, fill, num } from '../i18n.js';
+import { raceError, raceStyles } from './races.js';
+
+/** @typedef {import('./races.js').Race & {starts_at: string|null, ends_at: string|null, server_time: string, version: number, game: string|null, public: boolean, rematch: string|null, cap_s: number}} RaceView */
+
+const STATUS = {
+  waiting: () => _('waiting'),
+  playing: () => _('playing'),
+  stuck: () => _('stuck'),
+  won: () => _('cleared'),
+  finished: () => _('finished'),
+  resigned: () => _('resigned'),
+  left: () => _('left'),
+};
+
+/** A player's line in the progress table (counts only: the server never sends anyone's cards). */
+function playerRow(p, race, me) {
+  const mine = p.username === me ? ' class="mine"' : '';
+  const dash = '–';
+  const count = (n) => (n == null ? dash : num(n));
+  const change = p.rating ? `${p.rating.change >= 0 ? '+' : ''}${num(p.rating.change)}` : dash;
+  const place = race.state === 'finished' ? `<td>${count(p.place)}</td>` : '';
+  const rating = race.state === 'finished' ? `<td data-testid="rating-change">${change}</td>` : '';
+  return `<tr${mine} data-player="${esc(p.username)}">${place}<td>${esc(p.name)}</td><td data-testid="cards-left">${count(p.cards_left)}</td>
+    <td>${count(p.streak)}</td><td>${count(p.stock_left)}</td><td>${p.time_ms == null ? dash : clock(p.time_ms)}</td>
+    <td data-testid="player-status">${esc((STATUS[p.status] || (() => p.status))())}</td>${rating}</tr>`;
+}
+
+function playersTable(race, me) {
+  const finished = race.state === 'finished';
+  return `<table class="board race-players-table"><caption class="sr-only">${_('Players')}</caption><thead><tr>
+    ${finished ? `<th scope="col">#</th>` : ''}<th scope="col">${_('Player')}</th><th scope="col">${_('Cards left')}</th><th scope="col">${_('Streak')}</th>
+    <th scope="col">${_('Stock')}</th><th scope="col">${_('Time')}</th><th scope="col">${_('Status')}</th>${finished ? `<th scope="col">${_('Rating')}</th>` : ''}</tr></thead>
+    <tbody>${race.players.map((p) => playerRow(p, race, me)).join('')}</tbody></table>`;
+}
+
+export async function mount(root, ctx, params) {
+  const [raceId, code = ''] = params;
+  if (!ctx.user) {
+    root.innerHTML = `<p>${_('Sign in to race other players.')} <a href="/accounts/login/?next=/%23/races/${esc(raceId)}">${_('Sign in')}</a></p>`;
+    return null;
+  }
+  raceStyles();
+  const me = ctx.user.username;
+  const query = code ? `?code=${encodeURIComponent(code)}` : '';
+  let race = /** @type {RaceView} */ (await api(`races/${raceId}${query}`));
+  root.innerHTML = `<div class="race" data-testid="race">
+    <header class="race-head"><p class="race-state" data-testid="race-state" aria-live="polite"></p>
+      <p class="race-info small"></p><div class="race-actions"></div></header>
+    <div class="race-body"><div class="race-table" data-testid="race-table"></div>
+      <aside class="race-side panel" aria-label="${_('Players')}"><div data-testid="race-players"></div></aside></div></div>`;
+  const $ = (sel) => root.querySelector(sel);
+  let offset = Date.parse(race.server_time) - Date.now(); // server clock minus ours
+  let ticker = null;
+  let playCleanup = null;
+  let playFor = null; // the game the mounted play page shows
+  let gone = false;
+
+  const act = async (what) => {
+    try {
+      const body = what === 'join' && code ? { code } : {};
+      const answer = await api(`races/${raceId}/${what}`, { method: 'POST', body });
+      if (what === 'rematch') { location.hash = `#/races/${answer.id}`; return; }
+      show(answer);
+    } catch (e) { ctx.notice(raceError(e)); }
+  };
+  $('.race-actions').addEventListener('click', (e) => {
+    const what = /** @type {HTMLElement} */ (e.target).closest('[data-act]')?.getAttribute('data-act');
+    if (what) act(what);
+  });
+
+  function stateText() {
+    const now = Date.now() + offset;
+    if (race.state === 'open') return fill(_('Waiting for players: %(n)s of %(seats)s'), { n: num(race.players.length), seats: num(race.seats) });
+    if (race.state === 'countdown') return fill(_('Starting in %(s)s…'), { s: digits(String(Math.max(0, Math.ceil((Date.parse(race.starts_at) - now) / 1000)))) });
+    if (race.state === 'running') return fill(_('Racing: %(left)s left'), { left: clock(Date.parse(race.ends_at) - now) });
+    const winner = race.players.find((p) => p.place === 1);
+    return winner ? fill(_('Finished: %(name)s wins'), { name: winner.name }) : _('Finished');
+  }
+
+  function actions() {
+    const seated = race.players.some((p) => p.username === me && p.status !== 'left');
+    const played = race.players.some((p) => p.username === me && p.place != null);
+    const button = (what, label, secondary = false) => `<button type="button" class="button${secondary ? ' secondary' : ''}" data-act="${what}" data-testid="race-${what}">${label}</button>`;
+    const out = [];
+    if (race.state === 'open' && !seated) out.push(button('join', _('Join the race')));
+    if (race.state === 'open' && race.host === me) out.push(button('start', _('Start now')));
+    if (race.state !== 'finished' && seated) out.push(button('leave', race.state === 'running' ? _('Give up') : _('Leave'), true));
+    if (race.state === 'finished' && played) out.push(button('rematch', race.rematch ? _('Join the rematch') : _('Rematch')));
+    return out.join(' ');
+  }
+
+  function info() {
+    const share = race.state === 'open' && !race.public
+      ? ' · ' + fill(_('Code %(code)s'), { code: `<strong data-testid="race-code">${esc(race.code)}</strong>` })
+      : '';
+    return `${esc(rulesTitle(race.rules.key))} · ${fill(_('%(n)s seats'), { n: num(race.seats) })} · ${fill(_('time cap %(t)s'), { t: clock(race.cap_s * 1000) })}${share}`;
+  }
+
+  async function showGame() {
+    if (!race.game || playFor === race.game) return;
+    playFor = race.game;
+    const view = await api(`games/${race.game}`);
+    if (gone) return;
+    const el = document.createElement('div');
+    el.className = 'page page-play';
+    $('.race-table').replaceChildren(el);
+    const play = await import('./play.js');
+    const playCtx = {
+      ...ctx,
+      hasGame: true,
+      takeGame: () => view,
+      // A race's game is the race's: a new deal is started from the lobby, not from here.
+      startGame: async () => { location.hash = '#/races'; },
+      openGame: () => {},
+    };
+    playCleanup = (await play.mount(el, playCtx, [])) || null;
+    if (gone && playCleanup) playCleanup();
+  }
+
+  function paint() {
+    $('[data-testid=race-state]').textContent = stateText();
+    $('[data-testid=race-state]').dataset.state = race.state;
+  }
+
+  function show(next) {
+    race = next;
+    offset = Date.parse(race.server_time) - Date.now();
+    paint();
+    $('.race-info').innerHTML = info();
+    $('.race-actions').innerHTML = actions();
+    $('[data-testid=race-players]').innerHTML = playersTable(race, me);
+    if (race.state === 'running' || race.state === 'finished') showGame().catch(() => { playFor = null; });
+    clearInterval(ticker);
+    if (race.state === 'countdown' || race.state === 'running') ticker = setInterval(paint, 250);
+  }
+
+  const socket = new LiveSocket(`/ws/races/${raceId}/${query}`, {
+    onMessage: (m) => {
+      if (m.type !== 'race') return;
+      const next = m.race;
+      // A frame missed (the channel layer is best-effort): read the whole race again.
+      const gap = next.version > race.version + 1
+        || next.players.some((p) => { const old = race.players.find((o) => o.username === p.username); return old && old.seq != null && p.seq != null && p.seq > old.seq + 1; });
+      if (next.version < race.version) return;
+      show(next);
+      if (gap) socket.send({ type: 'sync' });
+    },
+  });
+
+  show(race);
+  return () => {
+    gone = true;
+    clearInterval(ticker);
+    socket.close();
+    if (playCleanup) playCleanup();
+  };
+}

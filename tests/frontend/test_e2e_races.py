@@ -1,0 +1,71 @@
+"""Two players race in two browsers: one opens a race in the lobby, the other joins it from its
+link, both see the countdown and their own table, each sees the other's progress (counts, never
+cards), and both see the result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, shot, sign_up
+from tests.frontend.helpers import click_move, wait_seq
+from tests.races.helpers import winning_line
+
+pytestmark = [pytest.mark.e2e, needs_chromium]
+
+
+def test_two_browsers_race_to_a_result(pages: Any) -> None:
+    ann = pages.new(viewport=DESKTOP)
+    bob = pages.new(viewport=PHONE)
+    sign_up(ann, "racer_ann", "Ann")
+    sign_up(bob, "racer_bob", "Bob")
+
+    ann.goto("/#/races")
+    form = ann.locator("[data-testid=race-form]")
+    form.locator("select[name=seats]").select_option("2")
+    form.get_by_role("button", name="Open a race").click()
+    ann.wait_for_url("**/#/races/*")
+    race_id = ann.url.rsplit("/", 1)[1]
+    ann.wait_for_selector("[data-testid=race-state][data-state=open]")
+
+    # Bob finds it in the lobby and joins: the last seat, so the countdown begins.
+    bob.goto("/#/races")
+    bob.locator(f"[data-join='{race_id}']").click()
+    bob.wait_for_url(f"**/#/races/{race_id}")
+    for page in (ann, bob):
+        page.wait_for_selector("[data-testid=race-state][data-state=countdown]")
+    assert "Starting in" in ann.locator("[data-testid=race-state]").inner_text()
+
+    # At the start instant both get their game on the same deal.
+    for page in (ann, bob):
+        page.wait_for_selector("[data-testid=race-state][data-state=running]")
+        wait_seq(page, 0)
+    ann_view = ann.evaluate("window.__tpGame.view()")
+    bob_view = bob.evaluate("window.__tpGame.view()")
+    assert ann_view["positions"] == bob_view["positions"] and ann_view["id"] != bob_view["id"]
+
+    # Bob draws with a click: Ann's side panel shows his stock going down.
+    click_move(bob, {"action": "draw"})
+    ann.wait_for_function(
+        "() => document.querySelector(\"[data-player='racer_bob'] td:nth-child(4)\")?.textContent"
+        f" === '{bob_view['stock_left'] - 1}'"
+    )
+    shot(bob, "race-phone-running")
+
+    # Ann plays the winning line: her first moves by click, the rest as her page's requests.
+    line = winning_line(race_id)
+    for move in line[:3]:
+        click_move(ann, move)
+    seq = 3
+    for move in line[3:]:
+        answer = api_post(ann, f"/api/games/{ann_view['id']}/moves", {"seq": seq, **move})
+        assert answer.status == 200, answer.text()
+        seq += 1
+    for page in (ann, bob):
+        page.wait_for_selector("[data-testid=race-state][data-state=finished]")
+        assert "Ann wins" in page.locator("[data-testid=race-state]").inner_text()
+    places = bob.locator("[data-testid=race-players] tbody tr")
+    assert places.nth(0).get_attribute("data-player") == "racer_ann"
+    assert bob.get_by_role("button", name="Rematch").is_visible()
+    shot(ann, "race-desktop-finished")
