@@ -24,8 +24,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from tests.play.helpers import client_for, move, start_custom, winnable_code
-from tripeaks.asgi import application
-from tripeaks.logging_json import JsonFormatter
+from tripeaks.config.asgi import application
+from tripeaks.config.logging_json import JsonFormatter
 from tripeaks.play.models import Deal, Game
 
 pytestmark = pytest.mark.django_db
