@@ -168,7 +168,7 @@ def test_https_settings_of_the_production_profile() -> None:
         "ALLOWED_HOSTS": "tripeaks.example",
     }
     code = (
-        "import json; from tripeaks import settings as s; print(json.dumps([s.SECURE_SSL_REDIRECT,"
+        "import json; from tripeaks.config import settings as s; print(json.dumps([s.SECURE_SSL_REDIRECT,"
         " s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS,"
         " s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SESSION_COOKIE_HTTPONLY, s.DEBUG]))"
     )
