@@ -1,0 +1,110 @@
+"""Reads of ratings: one player's rating, their ratings on every rule set, the board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tripeaks.ratings import glicko
+from tripeaks.ratings.models import Rating, RatingEvent
+from tripeaks.ratings.services import PROVISIONAL_RACES, is_provisional
+
+DEFAULT_LIMIT = 100
+MAX_LIMIT = 200
+HISTORY_LIMIT = 20
+
+
+@dataclass(frozen=True)
+class RatingView:
+    rating: float
+    rd: float
+    races: int
+    provisional: bool
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rating": round(self.rating),
+            "rd": round(self.rd),
+            "races": self.races,
+            "provisional": self.provisional,
+        }
+
+
+def _view(row: Rating | None) -> RatingView:
+    if row is None:
+        return RatingView(glicko.START.rating, glicko.START.rd, 0, True)
+    return RatingView(row.rating, row.rd, row.races, is_provisional(row.races))
+
+
+def rating_of(user_id: int, rules_key: str) -> RatingView:
+    """The player's rating on the rule set: 1500 ± 350, provisional, before their first race."""
+    return _view(Rating.objects.filter(user_id=user_id, rules_key=rules_key).first())
+
+
+def ratings_of(user_id: int) -> dict[str, RatingView]:
+    """The player's rating on every rule set they raced on, by rule-set key."""
+    return {
+        row.rules_key: _view(row)
+        for row in Rating.objects.filter(user_id=user_id, races__gt=0).order_by("rules_key")
+    }
+
+
+def history_of(user_id: int, rules_key: str, *, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
+    """The player's latest rated races on the rule set, newest first."""
+    events = RatingEvent.objects.filter(user_id=user_id, rules_key=rules_key).order_by(
+        "-created_at", "-id"
+    )[:limit]
+    return [
+        {
+            "race": event.race,
+            "place": event.place,
+            "players": event.players,
+            "before": round(event.rating_before),
+            "after": round(event.rating_after),
+            "change": round(event.rating_after) - round(event.rating_before),
+            "rd": round(event.rd_after),
+            "at": event.created_at.isoformat(),
+        }
+        for event in events
+    ]
+
+
+def _on_board() -> Any:
+    # Guests never rank on a public board; deleted accounts are anonymised, not shown.
+    return Rating.objects.filter(
+        races__gte=PROVISIONAL_RACES, user__is_guest=False, user__deleted_at__isnull=True
+    )
+
+
+def ratings_board(rules_key: str, *, limit: int = DEFAULT_LIMIT) -> list[dict[str, Any]]:
+    """The best established ratings on the rule set, highest first.
+
+    Provisional players (fewer than ``PROVISIONAL_RACES`` rated races) are left off, as on
+    lichess: their rating says too little yet (``provisional_count`` says how many there are).
+    """
+    rows = (
+        _on_board()
+        .filter(rules_key=rules_key)
+        .select_related("user")
+        .order_by("-rating", "user_id")[: max(0, min(limit, MAX_LIMIT))]
+    )
+    return [
+        {
+            "rank": rank,
+            "player": {
+                "username": row.user.username,
+                "display_name": getattr(row.user, "display_name", "") or row.user.username,
+            },
+            "rating": round(row.rating),
+            "rd": round(row.rd),
+            "races": row.races,
+        }
+        for rank, row in enumerate(rows, start=1)
+    ]
+
+
+def provisional_count(rules_key: str) -> int:
+    """How many players have a provisional rating on the rule set (raced, not yet on the board)."""
+    return Rating.objects.filter(
+        rules_key=rules_key, races__gt=0, races__lt=PROVISIONAL_RACES
+    ).count()
