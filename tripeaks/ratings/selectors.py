@@ -108,3 +108,19 @@ def provisional_count(rules_key: str) -> int:
     return Rating.objects.filter(
         rules_key=rules_key, races__gt=0, races__lt=PROVISIONAL_RACES
     ).count()
+
+
+def rank_of(user_id: int, view: RatingView, rules_key: str) -> int | None:
+    """The player's place on the board (None while provisional, or off the board: a guest)."""
+    if view.provisional:
+        return None
+    board = _on_board().filter(rules_key=rules_key)
+    if not board.filter(user_id=user_id).exists():
+        return None
+    return int(board.filter(rating__gt=view.rating).count()) + 1
+
+
+def standing_of(user_id: int, rules_key: str, *, view: RatingView | None = None) -> dict[str, Any]:
+    """The player's rating on the rule set as the API shows it, with their rank on the board."""
+    view = view or rating_of(user_id, rules_key)
+    return {"rules": rules_key, **view.as_json(), "rank": rank_of(user_id, view, rules_key)}
