@@ -13,6 +13,7 @@ from tests.factories import UserFactory
 from tests.frontend.axe import violations
 from tests.frontend.conftest import DESKTOP, PHONE, needs_chromium, sign_up
 from tripeaks.ratings.models import Rating
+from tripeaks.ratings.services import rate_race
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
@@ -33,7 +34,11 @@ def test_the_board_from_the_navigation_on_a_phone(pages: Any) -> None:
     rated(UserFactory(username="jetha", display_name="Jetha"), "nowrap-open", 1650, 12)
     page = pages.new(viewport=PHONE)
     sign_up(page, "racer_ram", "Ram")
-    rated(get_user_model().objects.get(username="racer_ram"), "wrap-closed", 1540, 3)
+    ram = get_user_model().objects.get(username="racer_ram")
+    rated(ram, "wrap-closed", 1540, 3)
+    # And a race just rated: Ram beat Maili on nowrap-open.
+    maili = get_user_model().objects.get(username="maili")
+    change = rate_race(rules_key="nowrap-open", placings=[(ram.pk, 1), (maili.pk, 2)])[ram.pk]
 
     page.get_by_role("link", name="Ratings").first.click()
     page.wait_for_url("**/ratings/")
@@ -50,6 +55,7 @@ def test_the_board_from_the_navigation_on_a_phone(pages: Any) -> None:
     )
     mine = page.get_by_test_id("ratings-me").inner_text()
     assert "1,540?" in mine and "7 more rated races" in mine
+    assert page.get_by_test_id("ratings-history").count() == 0  # none rated here (made by hand)
     # Nothing wider than a phone, and nothing axe-core (WCAG 2.x A/AA) finds.
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     assert violations(page) == []
@@ -60,9 +66,10 @@ def test_the_board_from_the_navigation_on_a_phone(pages: Any) -> None:
     )
     assert board_rows(page) == [["1", "Jetha", "1,650", "±80", "12"]]
     assert page.url.endswith("/ratings/?rules=nowrap-open")
-    # No race on these rules yet: the starting rating, provisional.
     mine = page.get_by_test_id("ratings-me").inner_text()
-    assert "1,500?" in mine and "0 races" in mine and "10 more rated races" in mine
+    assert f"{round(change.after):,}?" in mine and "1 race" in mine and "9 more rated races" in mine
+    history = page.get_by_test_id("ratings-history").inner_text()
+    assert f"Place 1 of 2: 1,500 → {round(change.after):,} (+{change.change})" in history
     page.reload()
     page.get_by_test_id("ratings-board").wait_for()
     assert page.get_by_label("Rules").input_value() == "nowrap-open"

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ratingText, changeText, boardHtml } from '../../frontend/static/frontend/js/pages/ratings.js';
+import { ratingText, changeText, boardHtml, historyHtml } from '../../frontend/static/frontend/js/pages/ratings.js';
 
 test('a provisional rating carries a question mark', () => {
   assert.equal(ratingText(1500, true), '1,500?');
@@ -27,4 +27,11 @@ test('the board escapes names and marks the player\'s own line', () => {
   assert.match(html, /1 player with a provisional rating is not listed yet/);
   const empty = boardHtml({ ...board, lines: [], provisional: 0 }, { user: null });
   assert.match(empty, /Nobody has an established rating/);
+});
+
+test('the player\'s latest races show the place and the change', () => {
+  const html = historyHtml({ rules: 'wrap-closed', history: [{ race: 'race-2', place: 2, players: 4, before: 1512, after: 1498, change: -14, rd: 200, at: '' }] });
+  assert.match(html, /Place 2 of 4: 1,512 → 1,498 <strong>\(−14\)<\/strong>/);
+  assert.equal(historyHtml(undefined), '');
+  assert.equal(historyHtml({ rules: 'wrap-closed', history: [] }), '');
 });

@@ -11,6 +11,8 @@ import math
 
 import glicko2
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tripeaks.ratings import glicko
 from tripeaks.ratings.glicko import Glicko, rate_period
@@ -88,3 +90,31 @@ def test_a_period_without_games_changes_nothing_and_scores_are_checked() -> None
     assert rate_period(glicko.START, []) == glicko.START
     with pytest.raises(ValueError, match="score"):
         rate_period(glicko.START, [(glicko.START, 2.0)])
+
+
+ratings = st.floats(min_value=500, max_value=3000)
+deviations = st.floats(min_value=30, max_value=350)
+volatilities = st.floats(min_value=0.03, max_value=0.1)
+players = st.builds(Glicko, ratings, deviations, volatilities)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    player=players,
+    opponents=st.lists(players, min_size=1, max_size=15),
+    scores=st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=15, max_size=15),
+)
+def test_any_period_gives_a_sane_rating(
+    player: Glicko, opponents: list[Glicko], scores: list[float]
+) -> None:
+    games = list(zip(opponents, scores, strict=False))
+    new = rate_period(player, games)
+    assert all(math.isfinite(x) for x in (new.rating, new.rd, new.volatility))
+    assert 0 < new.volatility < 1
+    # The RD grows at most by the period's volatility (Glickman's step 6).
+    assert new.rd <= math.hypot(player.rd, new.volatility * 173.7178) + 1e-9
+    # Winning every game never lowers a rating; losing every game never raises it.
+    if all(score == 1.0 for _, score in games):
+        assert new.rating > player.rating
+    if all(score == 0.0 for _, score in games):
+        assert new.rating < player.rating

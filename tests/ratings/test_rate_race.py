@@ -176,3 +176,15 @@ def test_the_rule_set_key_is_stored_in_its_one_spelling(make_user: Any) -> None:
     a, b = make_user(), make_user()
     rate_race(rules_key=" WRAP-Closed ", placings=[(a.pk, 1), (b.pk, 2)])
     assert set(Rating.objects.values_list("rules_key", flat=True)) == {RULES}
+
+
+def test_a_race_is_a_few_statements_whatever_its_size(
+    make_user: Any, django_assert_num_queries: Any
+) -> None:
+    """Insert the missing rows, lock them, look for the race, update all, add the history."""
+    players = [make_user() for _ in range(8)]
+    placings = [(p.pk, i + 1) for i, p in enumerate(players)]
+    # The test's own transaction makes the service's atomic block a savepoint (2 statements).
+    with django_assert_num_queries(5 + 2):
+        rate_race(rules_key=RULES, placings=placings, race="race-big")
+    assert RatingEvent.objects.filter(race="race-big").count() == 8

@@ -14,6 +14,8 @@ const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
  * @typedef {{ rank: number, player: Player, rating: number, rd: number, races: number }} Line
  * @typedef {{ rules: string, rating: number, rd: number, races: number, provisional: boolean, rank: number | null }} Standing
  * @typedef {{ rules: string, provisional_races: number, provisional: number, lines: Line[], me: Standing | null }} Board
+ * @typedef {{ race: string, place: number, players: number, before: number, after: number, change: number, rd: number, at: string }} RatedRace
+ * @typedef {{ rules: string, history: RatedRace[] }} MyRating
  * @typedef {{ user: { username: string } | null }} Context
  */
 
@@ -70,6 +72,17 @@ function mineHtml(board) {
 }
 
 /**
+ * The player's latest rated races on the rule set: place, and the rating before and after.
+ * @param {MyRating | undefined} mine
+ * @returns {string}
+ */
+export function historyHtml(mine) {
+  if (!mine || !mine.history.length) return '';
+  const item = (/** @type {RatedRace} */ h) => `<li>${fill(_('Place %(place)s of %(players)s'), { place: num(h.place), players: num(h.players) })}: ${num(h.before)} → ${num(h.after)} <strong>(${changeText(h.change)})</strong></li>`;
+  return `<section class="panel" data-testid="ratings-history"><h2>${_('Your latest rated races')}</h2><ol>${mine.history.map(item).join('')}</ol></section>`;
+}
+
+/**
  * @param {HTMLElement} root
  * @param {Context} ctx
  * @returns {Promise<null>}
@@ -85,10 +98,16 @@ export async function mount(root, ctx) {
   const out = /** @type {HTMLElement} */ (root.querySelector('.board-out'));
   form.addEventListener('submit', (e) => e.preventDefault());
   let shown = 0;
+  /** @type {Promise<{ ratings: MyRating[] }> | null} */
+  const own = ctx.user ? api('ratings/me') : null;
   const show = async () => {
     const mine = ++shown;
-    const board = /** @type {Board} */ (await api(`ratings?rules=${encodeURIComponent(rules)}`));
-    if (mine === shown) out.innerHTML = boardHtml(board, ctx);
+    const [board, me] = await Promise.all([
+      /** @type {Promise<Board>} */ (api(`ratings?rules=${encodeURIComponent(rules)}`)),
+      own,
+    ]);
+    if (mine !== shown) return;
+    out.innerHTML = boardHtml(board, ctx) + historyHtml(me ? me.ratings.find((r) => r.rules === rules) : undefined);
   };
   /** @type {HTMLSelectElement} */ (form.querySelector('select')).addEventListener('change', (e) => {
     rules = /** @type {HTMLSelectElement} */ (e.target).value;
