@@ -150,3 +150,15 @@ def test_the_ratings_page(client: Any) -> None:
     german = client.get("/ratings/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert '<h1 class="page-title">Wertungen</h1>' in german
     assert client.post("/ratings/").status_code == 405
+
+
+def test_staff_see_ratings_in_the_admin_but_cannot_edit_them(admin_client: Any, user: Any) -> None:
+    rated(user, 1600, 12)
+    listing = admin_client.get("/admin/ratings/rating/")
+    assert listing.status_code == 200 and user.username in listing.content.decode()
+    assert admin_client.get("/admin/ratings/rating/add/").status_code == 403
+    row = Rating.objects.get(user=user)
+    admin_client.post(f"/admin/ratings/rating/{row.pk}/change/", {"rating": 3000})
+    row.refresh_from_db()
+    assert row.rating == 1600
+    assert admin_client.get("/admin/ratings/ratingevent/").status_code == 200
