@@ -188,3 +188,14 @@ def test_a_race_is_a_few_statements_whatever_its_size(
     with django_assert_num_queries(5 + 2):
         rate_race(rules_key=RULES, placings=placings, race="race-big")
     assert RatingEvent.objects.filter(race="race-big").count() == 8
+
+
+def test_a_rated_race_is_read_back_as_it_was_returned(make_user: Any) -> None:
+    a, b, c = make_user(), make_user(), make_user()
+    changes = rate_race(rules_key=RULES, placings=[(a.pk, 2), (b.pk, 1), (c.pk, 3)], race="race-9")
+    read = selectors.race_changes("race-9")
+    assert set(read) == {a.pk, b.pk, c.pk}
+    for user_id, change in changes.items():
+        shown = change.as_json()
+        assert read[user_id] == {k: shown[k] for k in read[user_id]}
+    assert selectors.race_changes("race-unrated") == {} == selectors.race_changes("")

@@ -69,6 +69,26 @@ def history_of(user_id: int, rules_key: str, *, limit: int = HISTORY_LIMIT) -> l
     ]
 
 
+def race_changes(race: str) -> dict[int, dict[str, Any]]:
+    """What a rated race did to each player's rating, by user id, as ``RatingChange.as_json``
+    gives it (a results screen seen again later reads it back). Empty for an unrated race."""
+    if not race:
+        return {}
+    return {
+        event.user_id: {
+            "before": event.rating_before,
+            "after": event.rating_after,
+            "rd": event.rd_after,
+            "rd_before": event.rd_before,
+            "place": event.place,
+            "shown_before": round(event.rating_before),
+            "shown_after": round(event.rating_after),
+            "change": round(event.rating_after) - round(event.rating_before),
+        }
+        for event in RatingEvent.objects.filter(race=race)
+    }
+
+
 def _on_board() -> Any:
     # Guests never rank on a public board; deleted accounts are anonymised, not shown.
     return Rating.objects.filter(
