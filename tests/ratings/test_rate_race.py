@@ -156,13 +156,17 @@ def test_the_history_and_the_change_a_results_screen_shows(make_user: Any) -> No
         (RULES, [(1, 0), (2, 1)], "place"),
         (RULES, [(1, True), (2, 1)], "place"),
         (RULES, [(1, 1.5), (2, 1)], "place"),
+        (RULES, [(1, 1), (2, 3)], "place"),
+        (RULES, [(1, 1), (2, 40000)], "place"),
+        (RULES, [(1, 1), (2, 2)], "race"),
     ],
 )
 def test_bad_placings_are_refused_before_anything_is_written(
     rules_key: str, placings: list[tuple[int, Any]], message: str
 ) -> None:
+    race = "r" * 65 if message == "race" else ""
     with pytest.raises(ValueError, match=message):
-        rate_race(rules_key=rules_key, placings=placings)
+        rate_race(rules_key=rules_key, placings=placings, race=race)
     assert not Rating.objects.exists()
 
 

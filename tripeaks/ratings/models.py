@@ -7,6 +7,9 @@ from django.db import models
 
 from tripeaks.ratings import glicko
 
+# The longest race name a history keeps (a Channels group name is at most 64 characters too).
+RACE_NAME_MAX = 64
+
 
 class Rating(models.Model):
     """One player's rating on one rule set (``Rules.key``, e.g. ``wrap-closed``).
@@ -43,7 +46,7 @@ class RatingEvent(models.Model):
     )
     rules_key = models.CharField(max_length=24)
     # The race as its owner names it (e.g. "race-17"); ratings knows nothing else of races.
-    race = models.CharField(max_length=64, blank=True)
+    race = models.CharField(max_length=RACE_NAME_MAX, blank=True)
     place = models.PositiveSmallIntegerField()
     players = models.PositiveSmallIntegerField()
     rating_before = models.FloatField()

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from tripeaks.engine.rules import Rules, RulesError
 from tripeaks.ratings import glicko
-from tripeaks.ratings.models import Rating, RatingEvent
+from tripeaks.ratings.models import RACE_NAME_MAX, Rating, RatingEvent
 
 # A player's rating is provisional (shown with "?", off the board) until this many rated races.
 PROVISIONAL_RACES = 10
@@ -58,7 +58,9 @@ def _score(mine: int, theirs: int) -> float:
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
 
 
-def _check(rules_key: str, placings: Sequence[tuple[int, int]]) -> str:
+def _check(rules_key: str, placings: Sequence[tuple[int, int]], race: str) -> str:
+    if len(race) > RACE_NAME_MAX:
+        raise ValueError(f"a race's name is at most {RACE_NAME_MAX} characters")
     try:
         key = Rules.from_key(rules_key).key
     except RulesError as error:
@@ -67,9 +69,10 @@ def _check(rules_key: str, placings: Sequence[tuple[int, int]]) -> str:
     if len(set(users)) != len(users):
         raise ValueError("a player appears twice in the placings")
     if any(
-        isinstance(place, bool) or not isinstance(place, int) or place < 1 for _, place in placings
+        isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= len(placings)
+        for _, place in placings
     ):
-        raise ValueError("a place is a whole number from 1 (the best)")
+        raise ValueError("a place is a whole number from 1 (the best) to the number of players")
     return key
 
 
@@ -87,7 +90,7 @@ def rate_race(
     Rows are locked in user-id order, so concurrent races with players in common wait for each
     other instead of deadlocking, and none loses the other's update.
     """
-    key = _check(rules_key, placings)
+    key = _check(rules_key, placings, race)
     if len(placings) < 2:
         return {}
     places = dict(placings)
