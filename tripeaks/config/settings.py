@@ -72,6 +72,7 @@ PROJECT_APPS: list[str] = ["accounts", "frontend"]
 for _app in ("tripeaks.play", "leaderboard"):
     if importlib.util.find_spec(_app) is not None:
         PROJECT_APPS.append(_app)
+PROJECT_APPS.append("tripeaks.ratings")  # Glicko-2 ratings per rule set (docs/ratings.md)
 # <<<
 
 INSTALLED_APPS: list[str] = [
