@@ -39,10 +39,10 @@ $(STAMP_TEST): pyproject.toml | $(PY)
 # default to off.
 run: export DEBUG ?= 1
 
-# tripeaks/run.py: PostgreSQL and Redis embedded (unless DATABASE_URL / REDIS_URL are set),
+# tripeaks/stack/run.py: PostgreSQL and Redis embedded (unless DATABASE_URL / REDIS_URL are set),
 # migrate, collectstatic, the server, a worker and beat, all stopped by Ctrl-C.
 run: $(STAMP_RUN)
-	$(PY) -m tripeaks.run --host $(HOST) --port $(PORT)
+	$(PY) -m tripeaks.stack.run --host $(HOST) --port $(PORT)
 
 services:
 	scripts/ensure-services.sh

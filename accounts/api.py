@@ -32,7 +32,7 @@ from accounts.serializers import (
     UserSerializer,
 )
 from accounts.throttling import SignInGuard, throttled_message
-from tripeaks.throttling import StrictAnonRateThrottle, StrictScopedRateThrottle
+from tripeaks.infra.throttling import StrictAnonRateThrottle, StrictScopedRateThrottle
 
 BAD_CREDENTIALS = "Unable to sign in with that username and password."
 

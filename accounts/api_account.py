@@ -37,8 +37,8 @@ from accounts.account_serializers import (
 from accounts.models import User
 from accounts.serializers import UserSerializer
 from accounts.throttling import SignInGuard, throttled_message
-from tripeaks.addresses import client_address
-from tripeaks.throttling import FailOpenAnonRateThrottle
+from tripeaks.infra.addresses import client_address
+from tripeaks.infra.throttling import FailOpenAnonRateThrottle
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 RESET_SENT = (

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import access, deletion, email_verification, guests, passwords
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
-from tripeaks.addresses import client_address
+from tripeaks.infra.addresses import client_address
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 

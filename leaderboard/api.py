@@ -1,7 +1,7 @@
 """REST views of the leaderboard: thin, they parse the query, call one selector, shape the answer.
 
 Boards and a player's statistics are public; ``/api/me/stats`` needs a signed-in player. Bad
-parameters are 400s with a readable ``detail`` (see tripeaks.api_errors).
+parameters are 400s with a readable ``detail`` (see tripeaks.infra.api_errors).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from rest_framework.views import APIView
 
 from leaderboard import review, selectors, services
 from leaderboard.models import ALL_RULES
-from tripeaks.dealday import deal_day
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules, RulesError
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.deals import NUMBERED_DEALS
 
 

@@ -35,7 +35,7 @@ from leaderboard.models import (
     Result,
 )
 from leaderboard.standing import Standing
-from tripeaks.dealday import deal_day
+from tripeaks.play.dealday import deal_day
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game

@@ -49,7 +49,7 @@ from leaderboard.models import (
     Result,
 )
 from leaderboard.standing import Standing
-from tripeaks.row_locks import for_update
+from tripeaks.infra.row_locks import for_update
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game

@@ -1,4 +1,4 @@
-"""`make run` (python -m tripeaks.run): the real stack on embedded PostgreSQL and Redis.
+"""`make run` (python -m tripeaks.stack.run): the real stack on embedded PostgreSQL and Redis.
 
 One test, run for real: first start in an empty VAR_DIR, the worker precomputes today's daily
 deals at once (beat queues its schedule at start), Ctrl-C stops every process, and a second start
@@ -80,7 +80,7 @@ def start(var: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     }
     with log.open("ab") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "tripeaks.run", "--port", str(port)],
+            [sys.executable, "-m", "tripeaks.stack.run", "--port", str(port)],
             cwd=ROOT,
             env=env,
             stdin=subprocess.DEVNULL,

@@ -15,9 +15,9 @@ from leaderboard.services import hide_result
 from tests.leaderboard.helpers import daily, finish, numbered
 from tests.leaderboard.test_game_over import winnable_numbered
 from tests.play.helpers import client_for, move, solution
-from tripeaks.dealday import deal_day
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
+from tripeaks.play.dealday import deal_day
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +95,7 @@ def test_bad_board_parameter_is_a_400(api_client: APIClient) -> None:
     for bad in ("worst", "FIRST", "first,best"):
         response = api_client.get("/api/leaderboards/daily", {"board": bad})
         assert response.status_code == 400 and "board" in response.json()["errors"], bad
-    # A NUL is refused before any view runs (tripeaks/nul_guard.py).
+    # A NUL is refused before any view runs (tripeaks/infra/nul_guard.py).
     assert api_client.get("/api/leaderboards/daily", {"board": "first\x00"}).status_code == 400
 
 

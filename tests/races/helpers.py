@@ -67,7 +67,7 @@ def join(user: Any, race: dict[str, Any], **body: Any) -> Any:
 
 
 def race_socket(user: Any, race_id: str, query: str = "") -> WebsocketCommunicator:
-    from tripeaks.asgi import application
+    from tripeaks.config.asgi import application
 
     communicator = WebsocketCommunicator(
         application, f"/ws/races/{race_id}/{query}", headers=[(b"origin", b"http://localhost")]

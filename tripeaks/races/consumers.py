@@ -28,10 +28,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 from django.utils import timezone
 
-from tripeaks import throttle_async, throttling
+from tripeaks.infra import throttle_async, throttling
 from tripeaks.races import selectors, services
-from tripeaks.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
-from tripeaks.socket_sessions import SessionSocket
+from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
+from tripeaks.infra.socket_sessions import SessionSocket
 
 MAX_FRAME = 1024
 CLOSE_UNAUTHORIZED = 4401

@@ -420,7 +420,11 @@ def _finalize(race: Race, now: datetime) -> None:
             place, previous = index + 1, key(seat)
         seat.place = place
     changes = (
-        rating.rate(rules_key=race.rules_key, placings=[(s.user_id, s.place or 0) for s in ranked])
+        rating.rate(
+            rules_key=race.rules_key,
+            placings=[(s.user_id, s.place or 0) for s in ranked],
+            race=race.group,
+        )
         if len(ranked) >= MIN_SEATS
         else {}
     )

@@ -20,6 +20,7 @@ const ROUTES = {
   stats: ['stats', () => _('Statistics')],
   help: ['help', () => _('How to play')],
   custom: ['custom', () => _('Custom deal')],
+  ratings: ['ratings', () => _('Ratings')],
   races: ['races', () => _('Races')],
 };
 

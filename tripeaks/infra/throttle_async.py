@@ -17,7 +17,7 @@ import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from tripeaks import throttling
+from tripeaks.infra import throttling
 
 log = logging.getLogger("tripeaks.throttle")
 

@@ -11,12 +11,12 @@ import os
 
 import django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks.config.settings")
 
 # Initialise Django (apps, models) before importing anything that touches models.
 django.setup(set_prefix=False)
 
-from tripeaks.request_threads import ReusedThreadsASGIHandler  # noqa: E402
+from tripeaks.infra.request_threads import ReusedThreadsASGIHandler  # noqa: E402
 
 django_asgi_app = ReusedThreadsASGIHandler()
 
@@ -24,8 +24,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from tripeaks.routing import websocket_urlpatterns  # noqa: E402
-from tripeaks.socket_outage import OutageGuard  # noqa: E402
+from tripeaks.config.routing import websocket_urlpatterns  # noqa: E402
+from tripeaks.infra.socket_outage import OutageGuard  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -69,7 +69,7 @@ Window = tuple[str, int, int, int]
 
 # SET NX makes each counter with its window's lifetime, INCR counts: one atomic call for every
 # window given (a key given twice counts twice). The REST throttles and the game socket's batches
-# (tripeaks/throttle_async.py) both count with it.
+# (tripeaks/infra/throttle_async.py) both count with it.
 COUNT_SCRIPT = """
 local counts = {}
 for i, key in ipairs(KEYS) do

@@ -23,7 +23,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tripeaks.unavailable import current_unavailable_error, unavailable_page
+from tripeaks.infra.unavailable import current_unavailable_error, unavailable_page
 
 logger = logging.getLogger("tripeaks.api")
 

@@ -1,7 +1,7 @@
 """The one settings module of TriPeaks Online, read from the environment.
 
 One stack everywhere: PostgreSQL, Redis (cache, channel layer, Celery broker) and Celery
-workers. ``make run`` (``python -m tripeaks.run``) starts an embedded PostgreSQL and Redis with
+workers. ``make run`` (``python -m tripeaks.stack.run``) starts an embedded PostgreSQL and Redis with
 their data in ``VAR_DIR`` and points ``DATABASE_URL``/``REDIS_URL`` at them; set those two to
 use servers of your own. Unset, they default to the embedded servers' sockets in ``VAR_DIR``.
 
@@ -19,7 +19,7 @@ import django_stubs_ext
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from tripeaks import local_secrets
+from tripeaks.config import local_secrets
 
 # Lets Django's generic classes be subscripted at run time, as the type stubs allow:
 # `admin.ModelAdmin[Deal]`, `forms.ModelForm[User]`, `QuerySet[Game]`.
@@ -27,7 +27,7 @@ django_stubs_ext.monkeypatch()
 
 env = environ.Env()
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 # Local state of a development run (the embedded servers' data, the development secrets, beat's
 # schedule); never committed.
 VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
@@ -36,7 +36,7 @@ VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
 # DEBUG is off unless asked for: a forgotten variable must never expose debug pages.
 DEBUG: bool = env.bool("DEBUG", default=False)
 
-# Development runs that set no secrets get random ones, kept in VAR_DIR (tripeaks/local_secrets.py);
+# Development runs that set no secrets get random ones, kept in VAR_DIR (tripeaks/config/local_secrets.py);
 # with DEBUG off they must be set, long, and written nowhere in the repository.
 _SECRETS: dict[str, str] = {
     "SECRET_KEY": env.str("SECRET_KEY", default=""),
@@ -66,12 +66,13 @@ DEAL_SECRET: bytes = _SECRETS["DEAL_SECRET"].encode()
 # --------------------------------------------------------------------------- applications
 # This project's own apps. >>> Apps other rooms are building are installed as soon as their
 # package exists (once they all exist this can become a plain list). An app's `urls.py` is
-# included at the site root (tripeaks/urls.py) and its `routing.py` (`websocket_urlpatterns`)
-# in the ASGI router (tripeaks/routing.py) automatically.
+# included at the site root (tripeaks/config/urls.py) and its `routing.py` (`websocket_urlpatterns`)
+# in the ASGI router (tripeaks/config/routing.py) automatically.
 PROJECT_APPS: list[str] = ["accounts", "frontend"]
 for _app in ("tripeaks.play", "leaderboard"):
     if importlib.util.find_spec(_app) is not None:
         PROJECT_APPS.append(_app)
+PROJECT_APPS.append("tripeaks.ratings")  # Glicko-2 ratings per rule set (docs/ratings.md)
 PROJECT_APPS.append("tripeaks.races")  # races and quick match (docs/races.md)
 # <<<
 
@@ -96,12 +97,12 @@ AUTH_USER_MODEL = "accounts.User"
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # A NUL in the URL, a cookie or a header: 400 before anything reaches PostgreSQL with it.
-    "tripeaks.nul_guard.NulGuardMiddleware",
-    "tripeaks.security.ContentSecurityPolicyMiddleware",
+    "tripeaks.infra.nul_guard.NulGuardMiddleware",
+    "tripeaks.infra.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything that reads the body; JSON of the public and game API only (BREACH).
-    "tripeaks.compression.JsonGZipMiddleware",
-    "tripeaks.logging_json.RequestLogMiddleware",
+    "tripeaks.infra.compression.JsonGZipMiddleware",
+    "tripeaks.config.logging_json.RequestLogMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the django_language cookie (set by /i18n/setlang/), else Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
@@ -110,19 +111,19 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Each session's and token's device, address and last use, once a minute (accounts.access).
     "accounts.middleware.RecordAccess",
-    # Fair play: a long-lived device id (tripeaks/devices.py).
-    "tripeaks.devices.device_cookie_middleware",
+    # Fair play: a long-lived device id (tripeaks/infra/devices.py).
+    "tripeaks.infra.devices.device_cookie_middleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # An unreachable database or cache: 503 + Retry-After on HTML pages too (not a 500).
-    "tripeaks.unavailable.UnavailableMiddleware",
+    "tripeaks.infra.unavailable.UnavailableMiddleware",
     # Last: see its docstring.
-    "tripeaks.one_thread.OneThreadPerRequest",
+    "tripeaks.infra.one_thread.OneThreadPerRequest",
 ]
 
-ROOT_URLCONF = "tripeaks.urls"
-ASGI_APPLICATION = "tripeaks.asgi.application"
-WSGI_APPLICATION = "tripeaks.wsgi.application"
+ROOT_URLCONF = "tripeaks.config.urls"
+ASGI_APPLICATION = "tripeaks.config.asgi.application"
+WSGI_APPLICATION = "tripeaks.config.wsgi.application"
 
 TEMPLATES = [
     {
@@ -140,9 +141,9 @@ TEMPLATES = [
 ]
 
 # --------------------------------------------------------------------------- database
-# Which servers `make run` started itself (tripeaks/run.py), for /api/health to name.
+# Which servers `make run` started itself (tripeaks/stack/run.py), for /api/health to name.
 EMBEDDED_SERVICES: list[str] = env.list("EMBEDDED_SERVICES", default=[])
-# The embedded servers' sockets (tripeaks/run.py), when no URL says otherwise.
+# The embedded servers' sockets (tripeaks/stack/run.py), when no URL says otherwise.
 EMBEDDED_POSTGRES_DIR = VAR_DIR / "postgres"
 EMBEDDED_REDIS_SOCKET = VAR_DIR / "redis" / "redis.sock"
 DATABASES = {
@@ -187,7 +188,7 @@ CACHES: dict[str, dict[str, Any]] = {
         "OPTIONS": {
             "socket_connect_timeout": 2,
             "socket_timeout": 2,
-            "pool_class": "tripeaks.redis_pool.SharedConnectionPool",
+            "pool_class": "tripeaks.infra.redis_pool.SharedConnectionPool",
         },
     }
 }
@@ -253,7 +254,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # Workers and beat log through Django's LOGGING (JSON lines) instead of Celery's own format.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
-# How long /api/health waits for a worker to answer its ping (tripeaks/health.py).
+# How long /api/health waits for a worker to answer its ping (tripeaks/infra/health.py).
 HEALTH_WORKER_PING_SECONDS: float = env.float("HEALTH_WORKER_PING_SECONDS", default=1.0)
 # The one beat's schedule (seconds between runs).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
@@ -337,14 +338,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    # DRF's JSON parser with a nesting limit (tripeaks/parsers.py).
-    "DEFAULT_PARSER_CLASSES": ["tripeaks.parsers.JSONBodyParser"],
+    # DRF's JSON parser with a nesting limit (tripeaks/infra/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["tripeaks.infra.parsers.JSONBodyParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "tripeaks.api_errors.exception_handler",
-    # DRF's own rates, letting requests through when Redis is down (tripeaks/throttling.py).
+    "EXCEPTION_HANDLER": "tripeaks.infra.api_errors.exception_handler",
+    # DRF's own rates, letting requests through when Redis is down (tripeaks/infra/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": [
-        "tripeaks.throttling.FailOpenAnonRateThrottle",
-        "tripeaks.throttling.FailOpenUserRateThrottle",
+        "tripeaks.infra.throttling.FailOpenAnonRateThrottle",
+        "tripeaks.infra.throttling.FailOpenUserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON", default="300/min"),
@@ -357,7 +358,7 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 
-# Play limits (tripeaks/throttling.py), per player and per client address, over REST and the
+# Play limits (tripeaks/infra/throttling.py), per player and per client address, over REST and the
 # game socket alike; 429 with Retry-After (an error frame on the socket). A human plays a few
 # moves a second at most and starts a game every minute or so.
 PLAY_THROTTLE_RATES: dict[str, str | None] = {
@@ -425,7 +426,7 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
-# HTML pages only (tripeaks/security.py). Enforced; CSP_REPORT_ONLY=1 only reports what it would
+# HTML pages only (tripeaks/infra/security.py). Enforced; CSP_REPORT_ONLY=1 only reports what it would
 # block (Content-Security-Policy-Report-Only), e.g. to try a stricter policy.
 CONTENT_SECURITY_POLICY: str = env.str(
     "CONTENT_SECURITY_POLICY",
@@ -454,7 +455,7 @@ LOG_LEVEL: str = env.str("LOG_LEVEL", default="INFO")
 LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "tripeaks.logging_json.JsonFormatter"}},
+    "formatters": {"json": {"()": "tripeaks.config.logging_json.JsonFormatter"}},
     "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "json"}},
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
     "loggers": {

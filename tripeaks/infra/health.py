@@ -30,9 +30,9 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tripeaks.celery import app as celery_app
+from tripeaks.config.celery import app as celery_app
 
-logger = logging.getLogger("tripeaks.health")
+logger = logging.getLogger("tripeaks.infra.health")
 
 TIMEOUT_SECONDS = 2.0
 

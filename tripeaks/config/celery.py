@@ -1,6 +1,6 @@
 """The Celery app. Configured from Django settings (the ``CELERY_*`` names), lazily.
 
-Worker: ``celery -A tripeaks worker``; the one beat: ``celery -A tripeaks beat`` (``make run``
+Worker: ``celery -A tripeaks.config worker``; the one beat: ``celery -A tripeaks.config beat`` (``make run``
 starts both). Tasks live in each app's ``tasks.py``.
 
 Beat's interval schedules first fire one interval after beat starts (30 minutes for the daily
@@ -17,9 +17,9 @@ from typing import Any
 from celery import Celery
 from celery.signals import beat_init
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks.config.settings")
 
-logger = logging.getLogger("tripeaks.celery")
+logger = logging.getLogger("tripeaks.config.celery")
 
 app = Celery("tripeaks")
 # Reads settings only when the app is first used, not at import time.

@@ -1,5 +1,5 @@
 """A database or cache that cannot be reached answers 503 + ``Retry-After`` on every page, not a
-500: the API's exception handler does it for DRF views (tripeaks/api_errors.py); this does it for
+500: the API's exception handler does it for DRF views (tripeaks/infra/api_errors.py); this does it for
 the HTML pages (sign up, sign in, the admin, ...) and for errors raised in middleware (a session
 that cannot be loaded or saved).
 

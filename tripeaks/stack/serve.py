@@ -1,4 +1,4 @@
-"""`python -m tripeaks.serve [--host H] [--port P] [--workers N]`: the site, API and game sockets.
+"""`python -m tripeaks.stack.serve [--host H] [--port P] [--workers N]`: the site, API and game sockets.
 
 Uvicorn on uvloop and httptools, the one way every launcher (make run, the image, compose, the
 benchmarks, the fault tests) starts the ASGI application, so they all run the same server:
@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-APPLICATION = "tripeaks.asgi:application"
+APPLICATION = "tripeaks.config.asgi:application"
 
 
 def uvicorn_options(*, proxy_headers: bool = False) -> dict[str, Any]:
@@ -45,7 +45,7 @@ def uvicorn_options(*, proxy_headers: bool = False) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
-    parser = argparse.ArgumentParser(prog="python -m tripeaks.serve", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tripeaks.stack.serve", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument(
