@@ -123,3 +123,21 @@ def test_the_window_widens_with_waiting(make_player: Any, monkeypatch: Any) -> N
     clock[0] += 2.5  # 50 + 7.5 * 50 = 425
     assert api(ann).get("/api/quickmatch").json()["state"] == "matched"
     assert api(bob).get("/api/quickmatch").json()["state"] == "matched"
+
+
+@pytest.mark.django_db
+def test_pairs_are_made_by_close_rating(make_player: Any) -> None:
+    from tripeaks.ratings.models import Rating
+
+    ann, bob, cat = make_player("ann"), make_player("bob"), make_player("cat")
+    for user, rating in ((ann, 1500.0), (bob, 1900.0), (cat, 1520.0)):
+        Rating.objects.create(user=user, rules_key="wrap-closed", rating=rating)
+    assert queue(ann).json()["state"] == "waiting"
+    assert queue(bob).json()["state"] == "waiting"  # 400 points from ann: not now
+    paired = queue(cat).json()
+    assert paired["state"] == "matched"
+    players = set(
+        Race.objects.get(pk=paired["race"]).entries.values_list("user__username", flat=True)
+    )
+    assert players == {"ann", "cat"}
+    assert api(bob).get("/api/quickmatch").json()["state"] == "waiting"

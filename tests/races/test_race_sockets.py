@@ -90,6 +90,9 @@ async def test_two_players_race_one_deal_to_a_finish(make_player: Any) -> None:
     assert player(done, "ann")["place"] == 1 and player(done, "ann")["status"] == "won"
     assert player(done, "bob")["place"] == 2 and player(done, "bob")["status"] == "finished"
     assert player(done, "ann")["cards_left"] == 0 and player(done, "bob")["cards_left"] > 0
+    # Rated inside the finishing transaction (tripeaks.ratings): the winner up, the other down.
+    assert player(done, "ann")["rating"]["change"] > 0 > player(done, "bob")["rating"]["change"]
+    assert player(done, "ann")["rating"]["before"] == 1500
     # Bob's game was ended with the race (resigned after the commit, in play's locked path).
     bob_game_row = await db(Game.objects.get)(pk=bob_running["game"])
     assert bob_game_row.finished_at is not None

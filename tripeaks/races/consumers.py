@@ -29,9 +29,9 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from tripeaks.infra import throttle_async, throttling
-from tripeaks.races import selectors, services
 from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
 from tripeaks.infra.socket_sessions import SessionSocket
+from tripeaks.races import selectors, services
 
 MAX_FRAME = 1024
 CLOSE_UNAUTHORIZED = 4401
