@@ -295,3 +295,12 @@ def test_history_lists_a_players_finished_races(make_player: Any) -> None:
     assert [r["id"] for r in history] == [race["id"]]
     assert history[0]["state"] == "finished"
     assert {p["username"]: p["place"] for p in history[0]["players"]} == {"bob": 1, "ann": 2}
+
+
+@pytest.mark.django_db
+def test_the_page_addresses_lead_to_the_app(client: Any) -> None:
+    assert client.get("/races/")["Location"] == "/#/races"
+    race_id = "00000000-0000-0000-0000-000000000001"
+    assert client.get(f"/races/{race_id}/")["Location"] == f"/#/races/{race_id}"
+    assert client.get(f"/races/{race_id}/?code=ab12cd")["Location"] == f"/#/races/{race_id}/AB12CD"
+    assert client.get(f"/races/{race_id}/?code=../x")["Location"] == f"/#/races/{race_id}"

@@ -1,7 +1,6 @@
 from django.urls import path
-from django.views.generic import RedirectView
 
-from tripeaks.races import api
+from tripeaks.races import api, pages
 
 urlpatterns = [
     path("api/races", api.RacesView.as_view(), name="races"),
@@ -12,8 +11,6 @@ urlpatterns = [
     path("api/races/<uuid:race_id>/rematch", api.RematchView.as_view(), name="race-rematch"),
     path("api/quickmatch", api.QuickMatchView.as_view(), name="quickmatch"),
     # The pages are the app's hash routes (frontend/static/frontend/js/pages/races.js).
-    path("races/", RedirectView.as_view(url="/#/races"), name="races-page"),
-    path(
-        "races/<uuid:race_id>/", RedirectView.as_view(url="/#/races/%(race_id)s"), name="race-page"
-    ),
+    path("races/", pages.lobby, name="races-page"),
+    path("races/<uuid:race_id>/", pages.race, name="race-page"),
 ]
