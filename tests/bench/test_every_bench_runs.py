@@ -63,6 +63,7 @@ TINY = {
         "--baseline-seconds",
         "1",
     ],
+    "race_load.py": ["-m", "bench.race_load", "--players", "4", "--cap", "2", "--servers", "2"],
     "access_bench.py": ["bench/access_bench.py", "--requests", "20", "--rounds", "1"],
     "fairplay_bench.py": ["bench/fairplay_bench.py", "--honest", "300", "--cheats", "20"],
     "solver_worst_case.py": ["bench/solver_worst_case.py", "--tiny", "--layouts", "pyramid"],
@@ -153,6 +154,17 @@ def test_play_load(private_redis: str) -> None:
         BENCH_REDIS_URL=private_redis,
     )
     assert ": 0 differ from their stored state" in out
+    drop_database(base)
+
+
+def test_race_load(private_redis: str) -> None:
+    base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_race_test_{os.getpid()}")
+    out = run_bench(
+        [*TINY["race_load.py"], "--port", str(free_port())],
+        BENCH_DATABASE_URL=base,
+        BENCH_REDIS_URL=private_redis,
+    )
+    assert "not: 0" in out and ": 0 differ from their stored state" in out
     drop_database(base)
 
 
