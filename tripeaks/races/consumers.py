@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import orjson
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
@@ -60,6 +61,15 @@ class RaceConsumer(SessionSocket, AsyncWebsocketConsumer):
     frame: dict[str, Any] | None = None
     users: dict[str, str]
     timer: asyncio.Task[None] | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # As the game socket: Channels would close stale database connections before every
+        # message, a hop to the one sync thread for each progress event of each socket. This
+        # consumer reaches the database only through database_sync_to_async, which does that.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         user = self.scope.get("user")

@@ -22,24 +22,26 @@ const STATUS = {
   left: () => _('left'),
 };
 
-/** A player's line in the progress table (counts only: the server never sends anyone's cards). */
+/** A player's line in the progress table (counts only: the server never sends anyone's cards).
+ * While the race runs: cards left, streak, stock; once it is over: place, cards left, time, the
+ * rating change. */
 function playerRow(p, race, me) {
   const mine = p.username === me ? ' class="mine"' : '';
-  const dash = '–';
-  const count = (n) => (n == null ? dash : num(n));
-  const change = p.rating ? `${p.rating.change >= 0 ? '+' : ''}${num(p.rating.change)}` : dash;
-  const place = race.state === 'finished' ? `<td>${count(p.place)}</td>` : '';
-  const rating = race.state === 'finished' ? `<td data-testid="rating-change">${change}</td>` : '';
-  return `<tr${mine} data-player="${esc(p.username)}">${place}<td>${esc(p.name)}</td><td data-testid="cards-left">${count(p.cards_left)}</td>
-    <td>${count(p.streak)}</td><td>${count(p.stock_left)}</td><td>${p.time_ms == null ? dash : clock(p.time_ms)}</td>
-    <td data-testid="player-status">${esc((STATUS[p.status] || (() => p.status))())}</td>${rating}</tr>`;
+  const count = (n) => (n == null ? '–' : num(n));
+  const status = `<td data-testid="player-status">${esc((STATUS[p.status] || (() => p.status))())}</td>`;
+  const cards = `<td data-testid="cards-left">${count(p.cards_left)}</td>`;
+  if (race.state !== 'finished') {
+    return `<tr${mine} data-player="${esc(p.username)}"><td>${esc(p.name)}</td>${cards}<td>${count(p.streak)}</td><td>${count(p.stock_left)}</td>${status}</tr>`;
+  }
+  const change = p.rating ? `${p.rating.change >= 0 ? '+' : ''}${num(p.rating.change)}` : '–';
+  return `<tr${mine} data-player="${esc(p.username)}"><td>${count(p.place)}</td><td>${esc(p.name)}</td>${cards}<td>${p.time_ms == null ? '–' : clock(p.time_ms)}</td>${status}<td data-testid="rating-change">${change}</td></tr>`;
 }
 
 function playersTable(race, me) {
-  const finished = race.state === 'finished';
-  return `<table class="board race-players-table"><caption class="sr-only">${_('Players')}</caption><thead><tr>
-    ${finished ? `<th scope="col">#</th>` : ''}<th scope="col">${_('Player')}</th><th scope="col">${_('Cards left')}</th><th scope="col">${_('Streak')}</th>
-    <th scope="col">${_('Stock')}</th><th scope="col">${_('Time')}</th><th scope="col">${_('Status')}</th>${finished ? `<th scope="col">${_('Rating')}</th>` : ''}</tr></thead>
+  const head = race.state === 'finished'
+    ? ['#', _('Player'), _('Cards left'), _('Time'), _('Status'), _('Rating')]
+    : [_('Player'), _('Cards left'), _('Streak'), _('Stock'), _('Status')];
+  return `<table class="board race-players-table"><caption class="sr-only">${_('Players')}</caption><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>
     <tbody>${race.players.map((p) => playerRow(p, race, me)).join('')}</tbody></table>`;
 }
 
