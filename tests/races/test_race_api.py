@@ -304,3 +304,27 @@ def test_the_page_addresses_lead_to_the_app(client: Any) -> None:
     assert client.get(f"/races/{race_id}/")["Location"] == f"/#/races/{race_id}"
     assert client.get(f"/races/{race_id}/?code=ab12cd")["Location"] == f"/#/races/{race_id}/AB12CD"
     assert client.get(f"/races/{race_id}/?code=../x")["Location"] == f"/#/races/{race_id}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_who_resigned_can_leave_and_race_elsewhere_keeping_their_place(
+    make_player: Any,
+) -> None:
+    ann, bob, cat = make_player("ann"), make_player("bob"), make_player("cat")
+    race = open_race(ann, seats=3)
+    join(bob, race)
+    join(cat, race)
+    begun(race["id"])
+    game = api(cat).get(f"/api/races/{race['id']}").json()["game"]
+    api(cat).post(f"/api/games/{game}/moves", {"seq": 0, "action": "resign"}, format="json")
+    assert open_race_fails(cat)  # still seated until the race ends...
+    assert api(cat).post(f"/api/races/{race['id']}/leave").status_code == 200
+    assert api(cat).post("/api/races", {"seats": 2}, format="json").status_code == 201
+    seat = Seat.objects.get(race_id=race["id"], user=cat)
+    assert seat.status == "resigned" and not seat.active
+    assert Race.objects.get(pk=race["id"]).state == State.RUNNING  # ann and bob race on
+
+
+def open_race_fails(user: Any) -> bool:
+    answer = api(user).post("/api/races", {"seats": 2}, format="json")
+    return answer.status_code == 409 and answer.json()["code"] == "in_another_race"

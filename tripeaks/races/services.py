@@ -296,16 +296,19 @@ def leave_race(*, race_id: Any, user: Any) -> Race:
         if seat is None or race.state == State.FINISHED:
             raise RaceConflict("you are not in this race", code="not_seated")
         now = timezone.now()
-        seat.status, seat.active = SeatStatus.LEFT, False
+        playing = seat.status in (SeatStatus.WAITING, SeatStatus.PLAYING)
+        seat.active = False
+        if playing:
+            seat.status = SeatStatus.LEFT  # one who resigned keeps their place among those
         if race.state == State.RUNNING:
-            if seat.game is not None:
+            if seat.game is not None and playing:
                 _take_numbers(seat, seat.game)
             seat.save()
             if not race.entries.filter(status=SeatStatus.PLAYING).exists():
                 _finalize(race, now)
             else:
                 _changed(race)
-            if seat.game_id is not None:
+            if seat.game_id is not None and playing:
                 transaction.on_commit(partial(_end_games_later, [seat.game_id]))
             return race
         seat.save(update_fields=["status", "active"])
