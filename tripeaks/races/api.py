@@ -37,6 +37,7 @@ def race_response(race_id: Any, user: Any, code: int = status.HTTP_200_OK) -> Re
 
 class RacesView(APIView):
     @extend_schema(
+        operation_id="races_list",
         parameters=[
             OpenApiParameter("state", str, description="`open`: the lobby (public open races)"),
             OpenApiParameter("code", str, description="A race's join code: that race"),
