@@ -27,7 +27,7 @@ export class LiveSocket {
     this.ws = ws;
     ws.onopen = () => { this.delay = 250; this.onOpen(); };
     ws.onmessage = (e) => {
-      let msg = null;
+      let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       this.onMessage(msg);
     };

@@ -272,7 +272,8 @@ export class Table {
       el.innerHTML = face(token);
       Object.assign(el.style, { left: g.waste.left + 'px', top: g.waste.top + 'px', width: g.cardW + 'px', height: g.cardH + 'px', zIndex: 80 + i });
       this.el.append(el);
-      let x = 0, y = 0, vx = (i % 2 ? 1 : -1) * (4 + (i * 7) % 6), vy = -10 - (i % 4) * 2;
+      const vx = (i % 2 ? 1 : -1) * (4 + (i * 7) % 6);
+      let x = 0, y = 0, vy = -10 - (i % 4) * 2;
       const frames = [];
       for (let t = 0; t < 70; t++) {
         x += vx; y += vy; vy += 1.2;
