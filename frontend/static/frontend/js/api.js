@@ -1,19 +1,31 @@
 // fetch() for the JSON API: CSRF header from the cookie, JSON errors as ApiError.
 
+/** @typedef {{detail?: string, code?: string, errors?: Record<string, unknown>, game?: import('./types.js').GameView, [key: string]: unknown}} ErrorBody */
+
 export class ApiError extends Error {
+  /** @param {number} status @param {ErrorBody | null} body */
   constructor(status, body) {
     super((body && body.detail) || `HTTP ${status}`);
     this.status = status;
+    /** @type {ErrorBody} */
     this.body = body || {};
   }
 }
 
+/** @param {string} name */
 function cookie(name) {
   const m = document.cookie.match(new RegExp('(?:^|; )' + name + '=([^;]*)'));
   return m ? decodeURIComponent(m[1]) : '';
 }
 
+/**
+ * The JSON answer to `path` under /api/ (any: each caller says what it expects), or ApiError.
+ * @param {string} path
+ * @param {{method?: string, body?: unknown}} [options]
+ * @returns {Promise<any>}
+ */
 export async function api(path, { method = 'GET', body } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') headers['X-CSRFToken'] = cookie('csrftoken');
@@ -30,19 +42,24 @@ export async function api(path, { method = 'GET', body } = {}) {
 }
 
 // Every layout's outline for the picker: slots as {x, y, z} (sent as [x, y, z], the light form).
+/** @typedef {{name: string, title: string, size: number, slots: [number, number, number][]}} Outline */
+/** @type {Promise<{layouts: import('./types.js').Layout[]}> | null} */
 let layoutsPromise = null;
+/** @returns {Promise<{layouts: import('./types.js').Layout[]}>} */
 export function layouts() {
   layoutsPromise ||= api('layouts?form=outline')
-    .then((d) => ({ ...d, layouts: d.layouts.map((l) => ({ ...l, slots: l.slots.map(([x, y, z], position) => ({ position, x, y, z })) })) }))
+    .then((/** @type {{layouts: Outline[]}} */ d) => ({ ...d, layouts: d.layouts.map((l) => ({ ...l, slots: l.slots.map(([x, y, z], position) => ({ position, x, y, z })) })) }))
     .catch((e) => { layoutsPromise = null; throw e; });
   return layoutsPromise;
 }
 
 // One layout in full, the table's: only the layout in play is sent.
+/** @type {Map<string, Promise<import('./types.js').Layout>>} */
 const layoutCache = new Map();
+/** @param {string} name @returns {Promise<import('./types.js').Layout>} */
 export function layoutNamed(name) {
   if (!layoutCache.has(name)) {
     layoutCache.set(name, api(`layouts/${encodeURIComponent(name)}`).catch((e) => { layoutCache.delete(name); throw e; }));
   }
-  return layoutCache.get(name);
+  return /** @type {Promise<import('./types.js').Layout>} */ (layoutCache.get(name));
 }
