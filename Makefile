@@ -59,6 +59,7 @@ lint: $(STAMP_TEST) $(STAMP_NODE)
 	$(VENV)/bin/lint-imports --no-cache
 	DEBUG=1 $(VENV)/bin/mypy $(wildcard tripeaks accounts frontend leaderboard)
 	npx --no-install eslint .
+	npx --no-install tsc -p jsconfig.json
 
 test: $(STAMP_TEST) services
 	@$(MAKE) --no-print-directory lint

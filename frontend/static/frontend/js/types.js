@@ -167,7 +167,7 @@
 
 /**
  * Who is signed in, from the page's boot data.
- * @typedef {{display_name: string, guest?: boolean, [key: string]: unknown}} User
+ * @typedef {{username: string, public_name: string}} User
  */
 
 /**
