@@ -6,7 +6,7 @@ interface Window {
   // For the browser tests (tests/frontend): the game page's hooks, and the table's motion count.
   __tpGame?: {
     drop: () => void;
-    view: () => import('../static/frontend/js/types.js').GameView;
+    view: () => GameView;
     socketPath: () => string;
     patience: (ms: number) => void;
   };

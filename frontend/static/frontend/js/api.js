@@ -1,7 +1,5 @@
 // fetch() for the JSON API: CSRF header from the cookie, JSON errors as ApiError.
 
-/** @typedef {{detail?: string, code?: string, errors?: Record<string, unknown>, game?: import('./types.js').GameView, [key: string]: unknown}} ErrorBody */
-
 export class ApiError extends Error {
   /** @param {number} status @param {ErrorBody | null} body */
   constructor(status, body) {
@@ -42,10 +40,9 @@ export async function api(path, { method = 'GET', body } = {}) {
 }
 
 // Every layout's outline for the picker: slots as {x, y, z} (sent as [x, y, z], the light form).
-/** @typedef {{name: string, title: string, size: number, slots: [number, number, number][]}} Outline */
-/** @type {Promise<{layouts: import('./types.js').Layout[]}> | null} */
+/** @type {Promise<{layouts: Layout[]}> | null} */
 let layoutsPromise = null;
-/** @returns {Promise<{layouts: import('./types.js').Layout[]}>} */
+/** @returns {Promise<{layouts: Layout[]}>} */
 export function layouts() {
   layoutsPromise ||= api('layouts?form=outline')
     .then((/** @type {{layouts: Outline[]}} */ d) => ({ ...d, layouts: d.layouts.map((l) => ({ ...l, slots: l.slots.map(([x, y, z], position) => ({ position, x, y, z })) })) }))
@@ -54,12 +51,12 @@ export function layouts() {
 }
 
 // One layout in full, the table's: only the layout in play is sent.
-/** @type {Map<string, Promise<import('./types.js').Layout>>} */
+/** @type {Map<string, Promise<Layout>>} */
 const layoutCache = new Map();
-/** @param {string} name @returns {Promise<import('./types.js').Layout>} */
+/** @param {string} name @returns {Promise<Layout>} */
 export function layoutNamed(name) {
   if (!layoutCache.has(name)) {
     layoutCache.set(name, api(`layouts/${encodeURIComponent(name)}`).catch((e) => { layoutCache.delete(name); throw e; }));
   }
-  return /** @type {Promise<import('./types.js').Layout>} */ (layoutCache.get(name));
+  return /** @type {Promise<Layout>} */ (layoutCache.get(name));
 }

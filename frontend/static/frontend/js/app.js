@@ -4,13 +4,8 @@ import { api, ApiError, layouts } from './api.js';
 import { sprite } from './cards.js';
 import { _, serverText } from './i18n.js';
 
-/**
- * @typedef {import('./types.js').GameView} GameView
- * @typedef {import('./types.js').AppContext} AppContext
- */
-
 // The page's boot data (frontend/views.py boot_data) and its fixed elements (base.html, home.html).
-/** @type {{user: import('./types.js').User | null, has_game?: boolean}} */
+/** @type {{user: User | null, has_game?: boolean}} */
 const boot = JSON.parse(/** @type {HTMLElement} */ (document.getElementById('boot')).textContent || '{}');
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 const title = /** @type {HTMLElement} */ (document.getElementById('page-title'));

@@ -10,19 +10,6 @@ const WEEK = 7 * 86400000;
 // Bars for the recent ranked results, oldest on the left (custom deals and hinted runs are not
 // ranked and left out). Wins rise above the line (taller is slower), losses hang below it, in
 // another colour and striped, so a quick win never looks like a loss.
-/**
- * A finished run as GET /api/me/history and me/stats `recent` list it.
- * @typedef {object} Run
- * @property {boolean} ranked
- * @property {boolean} won
- * @property {number} time_ms
- * @property {number} moves
- * @property {number} cards_left
- * @property {string} finished_at ISO
- * @property {string} [mode]
- * @property {string | null} [day]
- */
-
 /** @param {Run[]} recent newest first */
 export function recentChart(recent) {
   const runs = [...recent].filter((r) => r.ranked).reverse();

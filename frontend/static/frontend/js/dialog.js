@@ -13,15 +13,6 @@ export function closeDialog() {
 }
 
 /**
- * @typedef {object} DialogButton
- * @property {string} label
- * @property {() => void} run
- * @property {boolean} [primary]
- * @property {string} [key] aria-keyshortcuts
- * @property {string} [id] its data-testid
- */
-
-/**
  * @param {object} spec
  * @param {string} spec.title HTML
  * @param {string} [spec.body] HTML

@@ -26,7 +26,7 @@ export function clock(ms) {
 
 // Elapsed time now, from a view received at `receivedAt` (the page's own ms clock).
 /**
- * @param {import('./types.js').GameView | null} view
+ * @param {GameView | null} view
  * @param {number} receivedAt
  * @param {number} now
  */
@@ -49,7 +49,7 @@ export function rulesTitle(rules) {
   return fill(r.open ? _('%(wrap)s, peaks open') : _('%(wrap)s, peaks closed'), { wrap });
 }
 
-/** @param {string} key @returns {import('./types.js').Rules} */
+/** @param {string} key @returns {Rules} */
 export function parseKey(key) {
   const parts = String(key).split('-');
   return { key, wrap: parts[0] === 'wrap', open: parts[1] === 'open', start: parts[2] === 'empty' ? 'empty' : 'waste' };

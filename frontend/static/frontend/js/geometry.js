@@ -7,22 +7,6 @@ const PAD = 0.06; // padding around the table, in card widths
 const UNDO = 0.8; // the round Undo beside the waste, in card widths
 const PILES = 2 * (1.35 + UNDO); // width of the stock, waste and Undo row, centred, in card widths
 
-/**
- * @typedef {{x: number, y: number, z: number}} SlotPlace a slot in half-card units
- * @typedef {{minX: number, minY: number, cols: number, rows: number}} Bounds
- * @typedef {{left: number, top: number}} Box
- * @typedef {object} Fit
- * @property {'below' | 'beside'} mode
- * @property {number} cardW
- * @property {number} cardH
- * @property {number} width
- * @property {number} height
- * @property {{left: number, top: number, z: number}[]} cards by position
- * @property {Box} stock
- * @property {Box} waste
- * @property {{left: number, top: number, size: number}} undo
- */
-
 /** @param {SlotPlace[]} slots @returns {Bounds} */
 export function bounds(slots) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;

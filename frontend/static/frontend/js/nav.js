@@ -1,11 +1,6 @@
 // Keyboard navigation between places on the table (free cards and the stock): pure.
 // places: [{id, x, y}] with x, y the centre of each place; dir: 'left'|'right'|'up'|'down'.
 
-/**
- * @typedef {number | 'stock'} PlaceId a layout position or the stock
- * @typedef {{id: PlaceId, x: number, y: number}} Place
- */
-
 /** @type {Record<string, [number, number]>} */
 const DIRS = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] };
 

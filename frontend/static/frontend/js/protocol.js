@@ -7,15 +7,6 @@
 // new game's view, after which the connection belongs to the new game, or an error. It is asked
 // only when no move is in flight, so an error that comes back meanwhile is its answer.
 
-/**
- * @typedef {import('./types.js').GameView} GameView
- * @typedef {import('./types.js').ViewExtra} ViewExtra
- * @typedef {import('./types.js').Action} Action
- * @typedef {import('./types.js').Move} Move
- * @typedef {import('./types.js').SentMove} SentMove
- * @typedef {import('./types.js').ServerMessage} ServerMessage
- */
-
 export class MoveQueue {
   // transmit(move) sends {seq, action, position?}; the answer comes back through receive().
   // onNewError(detail, msg): the server refused a new deal; the current game goes on.
@@ -25,7 +16,7 @@ export class MoveQueue {
    * @param {(view: GameView, extra: ViewExtra) => void} [handlers.onView]
    * @param {(move: SentMove, detail: string | undefined) => void} [handlers.onRefused]
    * @param {(detail: string, move: SentMove | null) => void} [handlers.onError]
-   * @param {(detail: string, msg: import('./types.js').ErrorMessage) => void} [handlers.onNewError]
+   * @param {(detail: string, msg: ErrorMessage) => void} [handlers.onNewError]
    */
   constructor({ transmit, onView = () => {}, onRefused = () => {}, onError = () => {}, onNewError = () => {} }) {
     this.transmit = transmit;

@@ -18,8 +18,8 @@ export async function copyText(text, button) {
 
 // The spoiler-free word on a daily deal: day, rule set, result, time, moves, rank; no card.
 /**
- * @param {import('./types.js').GameView} v a finished daily deal
- * @param {import('./types.js').BoardPlace | null | undefined} board
+ * @param {GameView} v a finished daily deal
+ * @param {BoardPlace | null | undefined} board
  */
 export function dailyShareText(v, board) {
   const result = v.status === 'won'

@@ -43,8 +43,6 @@ function tone(ac, freq, start, length, type = 'triangle', gain = 0.15) {
   osc.stop(ac.currentTime + start + length + 0.02);
 }
 
-/** @typedef {'play' | 'draw' | 'undo' | 'shake' | 'win' | 'stuck'} SoundName */
-
 /** @type {Record<SoundName, (ac: AudioContext) => void>} */
 const SOUNDS = {
   play: (ac) => tone(ac, 660, 0, 0.09),

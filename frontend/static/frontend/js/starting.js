@@ -6,11 +6,6 @@ import { openDialog, closeDialog, esc } from './dialog.js';
 import { dealTitle, movesText } from './format.js';
 import { _, fill } from './i18n.js';
 
-/**
- * @typedef {import('./types.js').AppContext} AppContext
- * @typedef {import('./types.js').GameView} GameView
- */
-
 /** @param {AppContext} ctx @returns {Promise<GameView | null>} the deal in progress */
 async function waiting(ctx) {
   if (!ctx.user || !ctx.hasGame) return null;
@@ -26,7 +21,7 @@ async function waiting(ctx) {
 // `from`: the control that asked, focused again when the player cancels.
 /**
  * @param {AppContext} ctx
- * @param {import('./types.js').DealRequest} body
+ * @param {DealRequest} body
  * @param {HTMLElement | null} [from]
  * @param {GameView | null} [current] the deal in progress when the page knows it (else asked)
  * @returns {Promise<void | null>}

@@ -13,18 +13,10 @@ const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matc
 const motions = { deal: 0, flip: 0, fly: 0, draw: 0 };
 window.__tpMotion = motions;
 
-/**
- * @typedef {import('./types.js').GameView} GameView
- * @typedef {import('./types.js').Point} Point
- * @typedef {import('./nav.js').PlaceId} PlaceId
- * @typedef {import('./nav.js').Place} Place
- * @typedef {import('./geometry.js').Fit} Fit
- */
-
 export class Table {
   /**
    * @param {HTMLElement} wrap where the table goes (it takes that element's size)
-   * @param {import('./types.js').Layout} layout
+   * @param {Layout} layout
    * @param {object} handlers
    * @param {(position: number, opts?: {dropFrom?: Point}) => void} handlers.onCard a card clicked, or dragged onto the waste
    * @param {() => void} handlers.onStock

@@ -11,15 +11,6 @@ const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 /** @type {Record<string, () => string>} */
 const ALLTIME = { 'daily-wins': () => _('Daily deals won'), 'daily-streak': () => _('Best daily streak'), 'win-rate': () => _('Win rate (20+ games)') };
 
-/**
- * @typedef {{username: string, display_name: string}} Player
- * @typedef {{rank: number | null, player: Player, won: boolean, cards_left: number, time_ms: number, moves: number, score: number}} DealLine
- * @typedef {{lines?: DealLine[], me?: DealLine | null}} DealPage a daily or numbered board
- * @typedef {{rank: number, player: Player, value: number, played: number, won: number}} AlltimeLine
- * @typedef {{lines?: AlltimeLine[], me?: AlltimeLine | null}} AlltimePage
- * @typedef {{username?: string} | null} Viewer who is looking (their line is marked)
- */
-
 /** @param {DealLine} l @param {string | undefined} me the viewer's username */
 function dealRow(l, me) {
   const mine = me && l.player.username === me ? ' class="mine"' : '';
@@ -51,7 +42,7 @@ function alltimeBoard(page, user, name) {
 /** @param {string[]} list @param {string} sel @param {(x: string) => string} [label] */
 const options = (list, sel, label = (x) => x) => list.map((x) => `<option value="${x}"${x === sel ? ' selected' : ''}>${esc(label(x))}</option>`).join('');
 
-/** @type {import('../types.js').Mount} */
+/** @type {Mount} */
 export async function mount(root, ctx, params) {
   const tab = params[0] || 'today';
   const tabs = { today: _('Today'), past: _('Past days'), numbered: _('Numbered'), alltime: _('All time') };

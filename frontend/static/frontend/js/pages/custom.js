@@ -22,7 +22,7 @@ export function readCode(text) {
   return { cards };
 }
 
-/** @type {import('../types.js').Mount} */
+/** @type {Mount} */
 export async function mount(root, ctx, [rulesIn, layoutIn, cardsIn] = []) {
   const shared = Boolean(cardsIn);
   const rules = RULES.includes(rulesIn) ? rulesIn : RULES[0];

@@ -9,7 +9,7 @@ const p = (text) => `<p>${text}</p>`;
 /** @param {string[]} items */
 const list = (items) => `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
 
-/** @type {import('../types.js').Mount} */
+/** @type {Mount} */
 export async function mount(root) {
   const keys = [
     ['D, Space', _('draw a card from the stock')],

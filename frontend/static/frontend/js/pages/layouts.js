@@ -6,13 +6,13 @@ import { esc } from '../dialog.js';
 import { startAsking } from '../starting.js';
 import { _, fill, num } from '../i18n.js';
 
-/** @param {import('../types.js').Layout} layout */
+/** @param {Layout} layout */
 function svg(layout) {
   const t = thumbnail(layout.slots);
   return `<svg viewBox="0 0 ${t.width} ${t.height}" aria-hidden="true" focusable="false">${t.rects.map((r) => `<rect x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" rx="2"/>`).join('')}</svg>`;
 }
 
-/** @type {import('../types.js').Mount} */
+/** @type {Mount} */
 export async function mount(root, ctx) {
   const data = await ctx.layouts();
   const chosen = ctx.layoutName();

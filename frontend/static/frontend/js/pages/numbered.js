@@ -16,7 +16,7 @@ const line = (l) => (l ? esc(fill(l.won ? _('%(player)s: won in %(moves)s, %(tim
 const outOfRange = () => _('There is no deal with that number: numbered deals go from 1 to 50,000.');
 
 // #/numbered/<number>/<rules>: a challenge link opens on that deal.
-/** @type {import('../types.js').Mount} */
+/** @type {Mount} */
 export async function mount(root, ctx, [asked, askedRules] = []) {
   const start = asked !== undefined ? Number(asked) : Math.floor(Math.random() * 50000) + 1;
   const rulesNow = RULES.includes(askedRules) ? askedRules : RULES[0];

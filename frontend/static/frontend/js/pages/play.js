@@ -1,12 +1,7 @@
 // The game page: one game played over the socket (REST when the socket is down), surviving
 // reloads and dropped connections; a new deal is started over the same socket and takes the
-// page's place when its layout is the table's. `mount` puts the parts together:
-//   play/load.js       which game (or why none)          play/screen.js   the markup, the game bar
-//   play/game.js       the view in hand, the moves      play/moves.js    moves refused at once (pure)
-//   play/feedback.js   sounds and words for a view (pure)  play/clock.js  the clock on screen
-//   play/transport.js  a move over the socket or REST    play/new_deal.js a new deal on the socket
-//   play/controls.js   keys and buttons                 play/dialogs.js  menu, questions, results
-// and ../table.js (the cards), ../protocol.js (the move queue), ../socket.js (the connection).
+// page's place when its layout is the table's. `mount` puts together the parts in play/ (each
+// named for its job: docs/frontend.md) with ../table.js, ../protocol.js and ../socket.js.
 
 import { layoutNamed } from '../api.js';
 import { LiveSocket } from '../socket.js';
@@ -22,7 +17,7 @@ import { NewDealRequest } from './play/new_deal.js';
 import { Game } from './play/game.js';
 import { bindControls } from './play/controls.js';
 
-/** @type {import('../types.js').Mount} */
+/** @type {Mount} */
 export async function mount(root, ctx) {
   const view = await loadGame(root, ctx);
   if (!view) return null;

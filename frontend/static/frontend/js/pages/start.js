@@ -21,20 +21,20 @@ function todayLine(entry) {
   return `<p class="today-state" data-state="${entry.state}"><strong>${esc(how)}</strong> · ${esc(rank)}</p>`;
 }
 
-/** @type {import('../types.js').Mount} */
+/** @type {Mount} */
 export async function mount(root, ctx) {
   const [today, mine] = await Promise.all([
     api('today'),
     ctx.user ? api('me/today').catch(() => null) : Promise.resolve(null),
   ]);
-  /** @type {import('../types.js').GameView | null} */
+  /** @type {GameView | null} */
   let current = null;
   if (ctx.user && ctx.hasGame) {
     try { current = await api('games/current'); } catch (e) { if (!(e instanceof ApiError) || e.status !== 404) throw e; ctx.hasGame = false; }
   }
   const next = new Date(today.next_day_at);
   const skew = Date.parse(today.server_time) - Date.now();
-  /** @type {import('../types.js').Rules[]} */
+  /** @type {Rules[]} */
   const ruleSets = today.rule_sets;
   const sets = ruleSets.filter((r) => r.start === 'waste');
   const streak = mine ? `<p class="streak" data-testid="daily-streak">${esc(fill(ngettext('Daily streak: %(n)s day won in a row', 'Daily streak: %(n)s days won in a row', mine.daily_streak), { n: num(mine.daily_streak) }))}${mine.best_daily_streak ? ` · ${esc(fill(_('best %(n)s'), { n: num(mine.best_daily_streak) }))}` : ''}</p>` : '';
@@ -63,7 +63,7 @@ export async function mount(root, ctx) {
     const r = ruleSets.find((x) => x.key === (b.dataset.daily || b.dataset.random));
     if (!r) return;
     const rules = { wrap: r.wrap, open: r.open };
-    /** @type {import('../types.js').DealRequest} */
+    /** @type {DealRequest} */
     const body = b.dataset.daily ? { mode: 'daily', rules, layout: 'classic' } : { mode: 'random', rules, layout: ctx.layoutName() };
     // Today's deal already on the table: carry on with it.
     if (current && body.mode === 'daily' && current.mode === 'daily' && current.rules.key === r.key) { location.hash = '#/play'; return; }

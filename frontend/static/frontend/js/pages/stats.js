@@ -9,10 +9,6 @@ import { recentChart, rateChart, calendar, timesChart } from '../charts.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 
-/**
- * @typedef {import('../types.js').Stats & {played: number, average_win_ms: number | null, daily_won: number, best_daily_streak: number}} FullStats
- */
-
 /** @param {FullStats} s */
 function statsBlock(s) {
   /** @param {string} k @param {string} v */
@@ -22,7 +18,7 @@ function statsBlock(s) {
     ${d(_('Average win'), s.average_win_ms ? clock(s.average_win_ms) : '–')}${d(_('Daily deals won'), num(s.daily_won))}${d(_('Daily streak'), num(s.daily_streak))}${d(_('Best daily streak'), num(s.best_daily_streak))}</dl>`;
 }
 
-/** @type {import('../types.js').Mount} */
+/** @type {Mount} */
 export async function mount(root, ctx) {
   if (!ctx.user) {
     root.innerHTML = `<p class="panel">${_('Your statistics appear here once you sign in.')} <a href="/accounts/login/?next=/%23/stats">${_('Sign in')}</a></p>`;
@@ -44,7 +40,7 @@ export async function mount(root, ctx) {
   const out = /** @type {HTMLElement} */ (root.querySelector('.glance-out'));
   /** @param {{fields: string[], runs: unknown[][]}} data runs as rows of `fields` (the light form) */
   const draw = (data) => {
-    const runs = /** @type {import('../charts.js').Run[]} */ (data.runs.map((row) => Object.fromEntries(data.fields.map((f, i) => [f, row[i]]))));
+    const runs = /** @type {Run[]} */ (data.runs.map((row) => Object.fromEntries(data.fields.map((f, i) => [f, row[i]]))));
     out.innerHTML = `<div class="glance-grid">
       <div><h3>${_('Win rate over time')}</h3>${rateChart(runs)}</div>
       <div><h3>${_('Daily deals')}</h3>${calendar(runs, today.day)}<p class="small">${_('Daily streak')}: <strong data-testid="glance-streak">${num(s.overall.daily_streak)}</strong></p></div>

@@ -9,7 +9,7 @@ const TICK_MS = 250;
 export class GameClock {
   /**
    * @param {HTMLElement} el where the time is written
-   * @param {() => import('../../types.js').GameView} view the view in hand
+   * @param {() => GameView} view the view in hand
    */
   constructor(el, view) {
     this.el = el;

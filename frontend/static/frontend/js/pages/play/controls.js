@@ -4,13 +4,6 @@
 import { bindKeys } from '../../input.js';
 import { over } from './moves.js';
 
-/**
- * @typedef {import('../../types.js').GameView} GameView
- * @typedef {import('../../types.js').Action} Action
- * @typedef {'left' | 'right' | 'up' | 'down'} Direction
- * @typedef {{act: Action} | {move: Direction} | {play: number} | {newDeal: true} | null} Command
- */
-
 const DIRECTIONS = ['left', 'right', 'up', 'down'];
 
 /**
@@ -34,16 +27,6 @@ export function keyCommand(action, focusId, v) {
   if (action === 'pause') return !v.paused && !over(v) ? { act: 'pause' } : null;
   return null;
 }
-
-/**
- * @typedef {object} Commands
- * @property {(action: Action) => void} act
- * @property {(position: number) => void} playCard
- * @property {() => void} newDeal
- * @property {(dir: Direction) => void} move the table's focus
- * @property {() => number | 'stock' | null} focusId
- * @property {() => GameView} view
- */
 
 /**
  * @param {HTMLElement} root the game screen (screen.js gameScreen)

@@ -8,18 +8,6 @@ import * as sound from '../../sound.js';
 import { copyText } from '../../share.js';
 import { resultsContent } from './results.js';
 
-/**
- * @typedef {import('../../types.js').GameView} GameView
- * @typedef {object} DialogGame what the dialogs act on
- * @property {() => GameView} view
- * @property {(action: import('../../types.js').Action) => void} act through the page's checks
- * @property {(action: import('../../types.js').Action) => void} push straight to the move queue
- * @property {() => void} focusTable
- * @property {(body: import('../../types.js').DealRequest) => Promise<void>} startDeal
- * @property {import('../../types.js').AppContext} ctx
- * @property {import('../../types.js').Layout} layout
- */
-
 /** @param {DialogGame} game */
 export function gameDialogs(game) {
   const { ctx } = game;
@@ -122,7 +110,7 @@ export function gameDialogs(game) {
     });
   }
 
-  /** @param {GameView} v @param {import('../../types.js').Stats | null} stats */
+  /** @param {GameView} v @param {Stats | null} stats */
   function results(v, stats) {
     const { title, body, share } = resultsContent(v, stats, game.layout.title);
     openDialog({

@@ -6,15 +6,6 @@ import { cardName } from '../../format.js';
 import { _, fill } from '../../i18n.js';
 
 /**
- * @typedef {import('../../types.js').GameView} GameView
- * @typedef {import('../../types.js').ViewExtra} ViewExtra
- * @typedef {object} Feedback
- * @property {'draw' | 'play' | 'undo' | null} sound
- * @property {string | null} say for the screen reader's live region (null: nothing new)
- * @property {number | 'stock' | null | undefined} glow the hinted place; null: none; undefined: no hint asked
- */
-
-/**
  * @param {GameView | null} prev the view the page showed
  * @param {GameView} v the new one
  * @param {ViewExtra} [extra]

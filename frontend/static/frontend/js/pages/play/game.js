@@ -11,27 +11,6 @@ import { showScores } from './screen.js';
 import { feedback } from './feedback.js';
 import { actionVerdict, cardVerdict } from './moves.js';
 
-/**
- * @typedef {import('../../types.js').GameView} GameView
- * @typedef {import('../../types.js').ViewExtra} ViewExtra
- * @typedef {import('../../types.js').Action} Action
- * @typedef {import('../../types.js').Move} Move
- * @typedef {import('../../types.js').Stats} Stats
- * @typedef {import('./moves.js').Verdict} Verdict
- *
- * @typedef {object} GameParts
- * @property {HTMLElement} root the game screen
- * @property {import('../../types.js').AppContext} ctx
- * @property {import('../../types.js').Layout} layout the table's
- * @property {GameView} view the first view
- * @property {import('../../table.js').Table} table
- * @property {import('../../protocol.js').MoveQueue} queue
- * @property {import('./clock.js').GameClock} clock
- * @property {import('./new_deal.js').NewDealRequest} newDeal
- * @property {() => import('../../socket.js').LiveSocket} socket
- * @property {() => ReturnType<typeof import('./dialogs.js').gameDialogs>} dialogs
- */
-
 export class Game {
   /** @param {GameParts} parts */
   constructor({ root, ctx, layout, view, table, queue, clock, newDeal, socket, dialogs }) {
@@ -47,7 +26,7 @@ export class Game {
     this.dialogs = dialogs;
     this.gone = false; // the page was left
     this.finishedShown = false;
-    /** @type {import('../../types.js').Point | null} where a card dragged to the waste was let go */
+    /** @type {Point | null} where a card dragged to the waste was let go */
     this.dropFrom = null;
   }
 
@@ -130,7 +109,7 @@ export class Game {
   // ------------------------------------------------------------ what the server refused
 
   /**
-   * @param {import('../../types.js').SentMove} move
+   * @param {SentMove} move
    * @param {string | undefined} detail
    */
   refused(move, detail) {
@@ -155,7 +134,7 @@ export class Game {
 
   /**
    * @param {number} p the card's position
-   * @param {{dropFrom?: import('../../types.js').Point | null}} [opts] dragged and let go there
+   * @param {{dropFrom?: Point | null}} [opts] dragged and let go there
    */
   playCard(p, opts = {}) {
     const verdict = cardVerdict(this.view, p, this.queue);

@@ -6,8 +6,8 @@ import { signInFirst, noGame } from './screen.js';
 
 /**
  * @param {HTMLElement} root
- * @param {import('../../types.js').AppContext} ctx
- * @returns {Promise<import('../../types.js').GameView | null>} null when `root` says why not
+ * @param {AppContext} ctx
+ * @returns {Promise<GameView | null>} null when `root` says why not
  */
 export async function loadGame(root, ctx) {
   if (!ctx.user) {

@@ -6,16 +6,6 @@
 import { cardName } from '../../format.js';
 import { _, fill } from '../../i18n.js';
 
-/**
- * @typedef {import('../../types.js').GameView} GameView
- * @typedef {import('../../types.js').Action} Action
- * @typedef {{busy: boolean, starting: boolean}} QueueState the move queue: moves in flight or queued, a new deal awaited
- * @typedef {{kind: 'send'}
- *   | {kind: 'ignore'}
- *   | {kind: 'refuse', shake: number | 'stock' | null, say: string}
- *   | {kind: 'ask', first: 'hint' | 'restart'}} Verdict
- */
-
 /** @param {GameView} v */
 export const over = (v) => v.status === 'won' || v.status === 'lost';
 

@@ -3,12 +3,6 @@
 // is awaited, or no answer comes in time (starting again resigns whatever is unfinished, so a
 // second start is harmless).
 
-/**
- * @typedef {import('../../types.js').DealRequest} DealRequest
- * @typedef {import('../../protocol.js').MoveQueue} MoveQueue
- * @typedef {import('../../socket.js').LiveSocket} LiveSocket
- */
-
 // How long a new deal asked for over the socket may take before it is started by REST instead.
 export const NEW_DEAL_WAIT_MS = 4000;
 

@@ -11,13 +11,13 @@ const row = (k, val, tid) => `<div><dt>${k}</dt><dd${tid ? ` data-testid="${tid}
 
 // -> {title, body, share}; `stats` (the player's overall statistics) may be null.
 /**
- * @param {import('../../types.js').GameView} v
- * @param {import('../../types.js').Stats | null} stats
+ * @param {GameView} v
+ * @param {Stats | null} stats
  * @param {string} layoutTitle
  * @returns {{title: string, body: string, share: string | null}}
  */
 export function resultsContent(v, stats, layoutTitle) {
-  /** @type {import('../../types.js').GameResult} */
+  /** @type {GameResult} */
   const res = v.result || {};
   const board = res.board;
   const rank = board ? fill(_('#%(rank)s of %(lines)s'), { rank: num(board.rank), lines: num(board.lines) }) : res.held ? _('Held for review') : res.ranked === false ? _('Not ranked (custom deal or hint)') : '–';

@@ -40,7 +40,7 @@ export const gameScreen = () => `<section class="play" aria-label="${_('Game')}"
 /** @type {Record<string, () => string>} */
 const RANKINGS = { 'first-try': () => _('Ranked: first try'), practice: () => _('Practice'), unranked: () => _('Unranked') };
 
-/** @param {HTMLElement} root @param {import('../../types.js').GameView} v */
+/** @param {HTMLElement} root @param {GameView} v */
 export function showScores(root, v) {
   /** @param {string} sel */
   const $ = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));

@@ -4,12 +4,6 @@
 
 import { api, ApiError } from '../../api.js';
 
-/**
- * @typedef {import('../../types.js').SentMove} SentMove
- * @typedef {import('../../types.js').ServerMessage} ServerMessage
- * @typedef {import('../../socket.js').LiveSocket} LiveSocket
- */
-
 const REST_RETRY_MS = 1000;
 
 export class MoveTransport {
@@ -45,7 +39,7 @@ export class MoveTransport {
   /** @param {SentMove} move */
   async rest(move) {
     try {
-      /** @type {import('../../types.js').GameView} */
+      /** @type {GameView} */
       const body = await api(`games/${this.gameId()}/moves`, { method: 'POST', body: move });
       this.receive({ type: 'view', game: body, hint: body.hint, replayed: body.replayed });
     } catch (e) {

@@ -1,7 +1,8 @@
 // The shapes the front end works with, as JSDoc types for TypeScript's checker (`make lint`):
 // the game view the server sends (tripeaks/play/payloads.py, tripeaks/engine/view.py), the moves
-// and messages of the game socket, layouts, and what the app gives every page. Nothing runs here:
-// modules import these types in comments only, so the browser never loads this file.
+// and messages of the game socket, layouts, and what the app gives every page. A script, not a
+// module (no import or export), so its types are global to the checked modules (jsconfig.json),
+// and outside static/: the browser never downloads it.
 
 /**
  * @typedef {'playing' | 'stuck' | 'won' | 'lost'} GameStatus
@@ -189,5 +190,3 @@
  * A page's mount: fills `root`, returns its cleanup (or null).
  * @typedef {(root: HTMLElement, ctx: AppContext, params: string[]) => Promise<(() => void) | null>} Mount
  */
-
-export {};
