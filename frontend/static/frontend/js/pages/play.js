@@ -27,7 +27,8 @@ export async function mount(root, ctx) {
   /** @param {string} sel */
   const $ = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
 
-  // The parts call each other through `game`, made last; none calls before mount returns.
+  // The parts reach each other through arrows (`game`, `queue`, `dialogs`, `socket` are made
+  // further down); none is called before all of them exist.
   const table = new Table($('.table-wrap'), layout, {
     onCard: (p, opts = {}) => game.playCard(p, opts),
     onStock: () => game.act('draw'),
