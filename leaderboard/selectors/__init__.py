@@ -2,8 +2,8 @@
 nothing and queue nothing (what a read finds cold, the edge asks a service to warm).
 
 One module per thing read, named for it: ``deal_boards`` (a daily or numbered deal's board, a
-line's rank), ``alltime_boards``, ``player_stats``, ``players`` (who a name is), ``game_over``
-(the finished game's summary); ``shapes`` (how rows look in an answer) and ``cursors`` (page
+line's rank), ``alltime_boards``, ``player_stats``, ``players`` (who a name is), ``review_queue``
+(runs waiting for staff), ``game_over`` (the finished game's summary); ``shapes`` (how rows look in an answer) and ``cursors`` (page
 tokens) serve them all. Everything is importable from ``leaderboard.selectors`` itself.
 """
 
@@ -21,15 +21,20 @@ from leaderboard.selectors.deal_boards import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
     Page,
+    Rank,
     board_lines,
     daily_record,
     deal_board,
+    first_try_lines,
     first_try_standing,
+    line_rank,
     numbered_record,
     rank_of_line,
 )
 from leaderboard.selectors.game_over import announcements, result_for_game
 from leaderboard.selectors.player_stats import RECENT_RESULTS, player_stats
+from leaderboard.selectors.players import player_named
+from leaderboard.selectors.review_queue import REVIEW_QUEUE_LIMIT, runs_to_review
 from leaderboard.selectors.shapes import (
     line_payload,
     player_payload,
@@ -43,10 +48,12 @@ __all__ = [
     "DEFAULT_LIMIT",
     "MAX_LIMIT",
     "RECENT_RESULTS",
+    "REVIEW_QUEUE_LIMIT",
     "WIN_RATE_MIN_GAMES",
     "AllTimeBoard",
     "BadCursor",
     "Page",
+    "Rank",
     "alltime_board",
     "announcements",
     "board_lines",
@@ -54,13 +61,17 @@ __all__ = [
     "deal_board",
     "decode_cursor",
     "encode_cursor",
+    "first_try_lines",
     "first_try_standing",
     "line_payload",
+    "line_rank",
     "numbered_record",
     "player_payload",
+    "player_named",
     "player_stats",
     "rank_of_line",
     "result_for_game",
     "result_payload",
+    "runs_to_review",
     "stats_payload",
 ]

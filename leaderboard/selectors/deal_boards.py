@@ -6,7 +6,6 @@ in one query, the board's record row, and the viewer's own line and rank.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -70,41 +69,50 @@ def board_lines(deal_id: int, mode: str, model: type[Any] = DealBest) -> QuerySe
     return lines
 
 
-def rank_of_line(line: BoardLine) -> int:
-    """The line's 1-based rank: from the Redis set when it is ready (daily deals' boards), else
-    counted in PostgreSQL."""
+@dataclass(frozen=True)
+class Rank:
+    """A line's 1-based rank, and whether its board's rank set was cold (a daily board whose
+    Redis set is not ready, so the rank was counted in PostgreSQL): a read never fills the set,
+    the caller may ask ``services.warm_board_cache`` to."""
+
+    value: int
+    cold: bool
+
+
+def line_rank(line: BoardLine) -> Rank:
+    """The line's rank: from the Redis set when it is ready (daily deals' boards), else counted
+    in PostgreSQL."""
     if line.mode == "daily":
         cached = cache.rank(line)
         if cached is not None:
-            return cached
-        _queue_rebuild(line.deal_id, cache.board_of(line))
+            return Rank(cached, cold=False)
     columns = order_of(line.mode)
     ahead = (
         type(line)
         ._default_manager.filter(deal_id=line.deal_id, mode=line.mode)
         .filter(TupleLessThan(Tuple(*columns), line_key(line.mode, line)))
     )
-    return ahead.count() + 1
+    return Rank(ahead.count() + 1, cold=line.mode == "daily")
+
+
+def rank_of_line(line: BoardLine) -> int:
+    """The line's 1-based rank (``line_rank`` without the set's state)."""
+    return line_rank(line).value
+
+
+def first_try_lines(line: FirstTry) -> int:
+    """How many lines the first try's board has: from its rank set when it is ready, else
+    counted."""
+    total = cache.size(line)
+    if total is None:
+        total = board_lines(line.deal_id, line.mode, FirstTry).count()
+    return total
 
 
 def first_try_standing(line: FirstTry) -> tuple[int, int]:
     """A first try's rank and its board's size: from the rank set when it is ready, else
     counted."""
-    rank = rank_of_line(line)
-    total = cache.size(line)
-    if total is None:
-        total = board_lines(line.deal_id, line.mode, FirstTry).count()
-    return rank, total
-
-
-def _queue_rebuild(deal_id: int, board: str = "best") -> None:
-    if cache.client() is None:
-        return
-    from leaderboard.tasks import rebuild_board_cache
-
-    # No broker: the count in PostgreSQL still answers.
-    with contextlib.suppress(Exception):
-        rebuild_board_cache.delay(deal_id, board)
+    return rank_of_line(line), first_try_lines(line)
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,8 @@ class Page:
     next_cursor: str | None
     me: dict[str, Any] | None
     total: int
+    # The viewer's rank was counted because the board's rank set is cold (see ``Rank``).
+    cold: bool = False
 
 
 def deal_board(
@@ -144,12 +154,14 @@ def deal_board(
     if len(rows) > limit:
         next_cursor = encode_cursor(kind, start + limit, line_key(mode, rows[limit - 1]))
     me = None
+    cold = False
     if viewer is not None and viewer.is_authenticated:
         mine = next((p for p, r in zip(page, rows, strict=False) if r.player_id == viewer.pk), None)
         if mine is None:
             own = board_lines(record.deal_id, mode, model).filter(player_id=viewer.pk).first()
             if own is not None:
-                mine = line_payload(own, rank_of_line(own))
+                rank = line_rank(own)
+                mine, cold = line_payload(own, rank.value), rank.cold
         me = mine
     total = record.lines if model is DealBest else board_lines(record.deal_id, mode, model).count()
-    return Page(page, next_cursor, me, total)
+    return Page(page, next_cursor, me, total, cold)
