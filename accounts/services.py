@@ -26,9 +26,9 @@ def sign_up(*, username: str, password: str, display_name: str = "") -> User:
         raise UsernameTaken(username) from exc
 
 
-@transaction.atomic
 def change_display_name(*, user: User, display_name: str) -> User:
-    """Set the player's display name (already cleaned and checked: ``MeUpdateSerializer``)."""
+    """Set the player's display name (already cleaned and checked: ``MeUpdateSerializer``). One
+    UPDATE statement, atomic by itself (no savepoint inside a request's transaction)."""
     user.display_name = display_name
     user.save(update_fields=["display_name"])
     return user

@@ -34,6 +34,7 @@ from tripeaks.dealday import day_start, deal_day
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
 
+
 @dataclass(frozen=True)
 class Facts:
     excluded: bool = False

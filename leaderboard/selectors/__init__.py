@@ -34,7 +34,15 @@ from leaderboard.selectors.deal_boards import (
 from leaderboard.selectors.game_over import announcements, result_for_game
 from leaderboard.selectors.player_stats import RECENT_RESULTS, player_stats
 from leaderboard.selectors.players import player_named
-from leaderboard.selectors.review_queue import REVIEW_QUEUE_LIMIT, runs_to_review
+from leaderboard.selectors.review_queue import (
+    REVIEW_QUEUE_LIMIT,
+    Sharing,
+    pending,
+    recent_decisions,
+    review_page,
+    runs_to_review,
+    sharing,
+)
 from leaderboard.selectors.shapes import (
     line_payload,
     player_payload,
@@ -54,6 +62,7 @@ __all__ = [
     "BadCursor",
     "Page",
     "Rank",
+    "Sharing",
     "alltime_board",
     "announcements",
     "board_lines",
@@ -66,12 +75,16 @@ __all__ = [
     "line_payload",
     "line_rank",
     "numbered_record",
+    "pending",
     "player_payload",
     "player_named",
     "player_stats",
     "rank_of_line",
+    "recent_decisions",
     "result_for_game",
     "result_payload",
+    "review_page",
     "runs_to_review",
+    "sharing",
     "stats_payload",
 ]
