@@ -47,6 +47,9 @@ QUERY_NAMES = {"connection", "connections", "RawSQL"}
 SELECTORS = (
     "tripeaks/play/selectors.py",
     "accounts/selectors.py",
+    "leaderboard/today.py",
+    "leaderboard/history.py",
+    "leaderboard/export.py",
     *sorted(str(path.relative_to(ROOT)) for path in (ROOT / "leaderboard/selectors").glob("*.py")),
 )
 
