@@ -5,6 +5,7 @@ decisions, and who a held run's player shares a device or address with. Read by 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,30 +41,49 @@ class Sharing:
     address: list[str]
 
 
-def sharing(result: Result) -> Sharing:
-    """Who the held run's player shares a device or address with on its deal (for staff)."""
+def sharing(runs: Iterable[Result]) -> dict[int, Sharing]:
+    """For each held run (by id): who else played its deal from the same device or address, in
+    one query for all of them (for staff). Each run needs its game loaded (``pending`` selects
+    it)."""
     from tripeaks.play.models import Game
 
-    game = result.game
-    others = Game.objects.filter(deal_id=result.deal_id, started_at__isnull=False).exclude(
-        player_id=result.player_id
+    held = [run for run in runs if run.held]
+    devices = {run.game.device for run in held if run.game.device}
+    addresses = {run.game.address for run in held if run.game.address}
+    if not devices and not addresses:
+        return {run.pk: Sharing(device=[], address=[]) for run in held}
+    others = (
+        Game.objects.filter(deal_id__in={run.deal_id for run in held}, started_at__isnull=False)
+        .filter(Q(device__in=devices) | Q(address__in=addresses))
+        .values_list("deal_id", "player_id", "device", "address", "player__username")
     )
+    played = list(others)
 
-    def names(games: QuerySet[Game]) -> list[str]:
-        return sorted(set(games.values_list("player__username", flat=True)))
+    def names(run: Result, column: int, value: Any) -> list[str]:
+        if not value:
+            return []
+        return sorted(
+            {
+                row[4]
+                for row in played
+                if row[0] == run.deal_id and row[1] != run.player_id and row[column] == value
+            }
+        )
 
-    return Sharing(
-        device=names(others.filter(device=game.device)) if game.device else [],
-        address=names(others.filter(address=game.address)) if game.address else [],
-    )
+    return {
+        run.pk: Sharing(
+            device=names(run, 2, run.game.device), address=names(run, 3, run.game.address)
+        )
+        for run in held
+    }
 
 
 def review_page(limit: int = REVIEW_QUEUE_LIMIT) -> dict[str, Any]:
     """What the staff page shows: the `limit` latest runs waiting (each held one with whom its
-    player shares a device or address) and the latest decisions."""
-    rows = [
-        {"run": run, "sharing": sharing(run) if run.held else None} for run in pending()[:limit]
-    ]
+    player shares a device or address) and the latest decisions: three queries however many."""
+    runs = list(pending()[:limit])
+    shared = sharing(runs)
+    rows = [{"run": run, "sharing": shared.get(run.pk)} for run in runs]
     return {"rows": rows, "decisions": list(recent_decisions())}
 
 
