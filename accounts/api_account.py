@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts import access, deletion, email_verification, guests, passwords
+from accounts import access, deletion, email_verification, guests, passwords, selectors
 from accounts.account_serializers import (
     AccessSerializer,
     DetailSerializer,
@@ -276,7 +276,7 @@ class EmailVerifyView(APIView):
 # --------------------------------------------------------------------------- sessions
 
 
-def access_payload(row: access.Access) -> dict[str, Any]:
+def access_payload(row: selectors.Access) -> dict[str, Any]:
     return AccessSerializer(asdict(row)).data
 
 
@@ -286,7 +286,7 @@ class SessionsView(APIView):
     @extend_schema(responses={200: AccessSerializer(many=True), 401: _ERROR})
     def get(self, request: Request) -> Response:
         session_key, token_key = _current_keys(request)
-        rows = access.list_access(
+        rows = selectors.list_access(
             user=_me(request), current_session=session_key, current_token=token_key
         )
         return Response([access_payload(row) for row in rows])

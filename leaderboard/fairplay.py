@@ -34,16 +34,6 @@ from tripeaks.play.dealday import day_start, deal_day
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
 
-ANSWERS = (
-    "excluded",
-    "earlier",
-    "seen_answer",
-    "shared_device",
-    "shared_address",
-    "actions",
-    "ats",
-)
-
 
 @dataclass(frozen=True)
 class Facts:

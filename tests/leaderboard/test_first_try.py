@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from leaderboard.models import DealBest, FirstTry, PlayerStats, Result
 from leaderboard.recompute import recompute_stats
-from leaderboard.services import hide_result
+from leaderboard.review import review_run
 from tests.leaderboard.helpers import daily, finish, numbered
 from tests.leaderboard.test_game_over import winnable_numbered
 from tests.play.helpers import client_for, move, solution
@@ -163,8 +163,17 @@ def test_all_time_boards_count_clean_first_tries_only(make_user: Any) -> None:
     for _ in range(20):
         finish(cheat, numbered(), assisted=True)
         finish(honest, numbered(), won=True)
+    # Held (as a possible second account's run would be), then hidden by staff: the one path
+    # that hides a single run.
     hidden = finish(honest, daily(today - timedelta(days=5)))
-    hide_result(result=hidden)
+    Result.objects.filter(pk=hidden.pk).update(held=True)
+    review_run(
+        result_id=hidden.pk,
+        staff=make_user("staff"),
+        decision="hide",
+        reason="not humanly possible",
+    )
+    assert Result.objects.filter(pk=hidden.pk, hidden=True, held=False).exists()
     practice_deal = daily(today - timedelta(days=6))
     finish(honest, practice_deal, won=False)
     finish(honest, practice_deal, won=True)  # practice: a win, not a daily won
