@@ -3,15 +3,17 @@
 // The race comes over /ws/races/<id>/ on every change; a gap in its `version` or in a player's
 // `seq` asks the server for the whole race again (`sync`).
 
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
 import { LiveSocket } from '../socket.js';
 import { esc } from '../dialog.js';
 import { clock, rulesTitle } from '../format.js';
 import { _, digits, fill, num } from '../i18n.js';
 import { raceError, raceStyles } from './races.js';
 
-/** @typedef {import('./races.js').Race & {starts_at: string|null, ends_at: string|null, server_time: string, version: number, game: string|null, public: boolean, rematch: string|null, cap_s: number}} RaceView */
+/** @typedef {import('./races.js').Race} Race */
+/** @typedef {import('./races.js').RacePlayer} RacePlayer */
 
+/** @type {Record<string, () => string>} */
 const STATUS = {
   waiting: () => _('waiting'),
   playing: () => _('playing'),
@@ -24,10 +26,12 @@ const STATUS = {
 
 /** A player's line in the progress table (counts only: the server never sends anyone's cards).
  * While the race runs: cards left, streak, stock; once it is over: place, cards left, time, the
- * rating change. */
+ * rating change.
+ * @param {RacePlayer} p @param {Race} race @param {string} me
+ */
 function playerRow(p, race, me) {
   const mine = p.username === me ? ' class="mine"' : '';
-  const count = (n) => (n == null ? '–' : num(n));
+  const count = (/** @type {number | null} */ n) => (n == null ? '–' : num(n));
   const status = `<td data-testid="player-status">${esc((STATUS[p.status] || (() => p.status))())}</td>`;
   const cards = `<td data-testid="cards-left">${count(p.cards_left)}</td>`;
   if (race.state !== 'finished') {
@@ -37,6 +41,7 @@ function playerRow(p, race, me) {
   return `<tr${mine} data-player="${esc(p.username)}"><td>${count(p.place)}</td><td>${esc(p.name)}</td>${cards}<td>${p.time_ms == null ? '–' : clock(p.time_ms)}</td>${status}<td data-testid="rating-change">${change}</td></tr>`;
 }
 
+/** @param {Race} race @param {string} me */
 function playersTable(race, me) {
   const head = race.state === 'finished'
     ? ['#', _('Player'), _('Cards left'), _('Time'), _('Status'), _('Rating')]
@@ -45,6 +50,7 @@ function playersTable(race, me) {
     <tbody>${race.players.map((p) => playerRow(p, race, me)).join('')}</tbody></table>`;
 }
 
+/** @type {Mount} */
 export async function mount(root, ctx, params) {
   const [raceId, code = ''] = params;
   if (!ctx.user) {
@@ -54,23 +60,27 @@ export async function mount(root, ctx, params) {
   raceStyles();
   const me = ctx.user.username;
   const query = code ? `?code=${encodeURIComponent(code)}` : '';
-  let race = /** @type {RaceView} */ (await api(`races/${raceId}${query}`));
+  let race = /** @type {Race} */ (await api(`races/${raceId}${query}`));
   root.innerHTML = `<div class="race" data-testid="race">
     <header class="race-head"><p class="race-state" data-testid="race-state" aria-live="polite"></p>
       <p class="race-info small"></p><div class="race-actions"></div></header>
     <div class="race-body"><div class="race-table" data-testid="race-table"></div>
       <aside class="race-side panel" aria-label="${_('Players')}"><div data-testid="race-players"></div></aside></div></div>`;
-  const $ = (sel) => root.querySelector(sel);
+  /** @param {string} sel */
+  const $ = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
   let offset = Date.parse(race.server_time) - Date.now(); // server clock minus ours
-  let ticker = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let ticker;
+  /** @type {(() => void) | null} */
   let playCleanup = null;
-  let playFor = null; // the game the mounted play page shows
+  /** @type {string | null} the game the mounted play page shows */
+  let playFor = null;
   let gone = false;
 
-  const act = async (what) => {
+  const act = async (/** @type {string} */ what) => {
     try {
       const body = what === 'join' && code ? { code } : {};
-      const answer = await api(`races/${raceId}/${what}`, { method: 'POST', body });
+      const answer = /** @type {Race} */ (await api(`races/${raceId}/${what}`, { method: 'POST', body }));
       if (what === 'rematch') { location.hash = `#/races/${answer.id}`; return; }
       show(answer);
     } catch (e) { ctx.notice(raceError(e)); }
@@ -83,8 +93,8 @@ export async function mount(root, ctx, params) {
   function stateText() {
     const now = Date.now() + offset;
     if (race.state === 'open') return fill(_('Waiting for players: %(n)s of %(seats)s'), { n: num(race.players.length), seats: num(race.seats) });
-    if (race.state === 'countdown') return fill(_('Starting in %(s)s…'), { s: digits(String(Math.max(0, Math.ceil((Date.parse(race.starts_at) - now) / 1000)))) });
-    if (race.state === 'running') return fill(_('Racing: %(left)s left'), { left: clock(Date.parse(race.ends_at) - now) });
+    if (race.state === 'countdown') return fill(_('Starting in %(s)s…'), { s: digits(String(Math.max(0, Math.ceil((Date.parse(race.starts_at || '') - now) / 1000)))) });
+    if (race.state === 'running') return fill(_('Racing: %(left)s left'), { left: clock(Date.parse(race.ends_at || '') - now) });
     const winner = race.players.find((p) => p.place === 1);
     return winner ? fill(_('Finished: %(name)s wins'), { name: winner.name }) : _('Finished');
   }
@@ -92,6 +102,7 @@ export async function mount(root, ctx, params) {
   function actions() {
     const seated = race.players.some((p) => p.username === me && p.status !== 'left');
     const played = race.players.some((p) => p.username === me && p.place != null);
+    /** @param {string} what @param {string} label @param {boolean} [secondary] */
     const button = (what, label, secondary = false) => `<button type="button" class="button${secondary ? ' secondary' : ''}" data-act="${what}" data-testid="race-${what}">${label}</button>`;
     const out = [];
     if (race.state === 'open' && !seated) out.push(button('join', _('Join the race')));
@@ -111,12 +122,13 @@ export async function mount(root, ctx, params) {
   async function showGame() {
     if (!race.game || playFor === race.game) return;
     playFor = race.game;
-    const view = await api(`games/${race.game}`);
+    const view = /** @type {GameView} */ (await api(`games/${race.game}`));
     if (gone) return;
     const el = document.createElement('div');
     el.className = 'page page-play';
     $('.race-table').replaceChildren(el);
     const play = await import('./play.js');
+    /** @type {AppContext} */
     const playCtx = {
       ...ctx,
       hasGame: true,
@@ -134,6 +146,7 @@ export async function mount(root, ctx, params) {
     $('[data-testid=race-state]').dataset.state = race.state;
   }
 
+  /** @param {Race} next */
   function show(next) {
     race = next;
     offset = Date.parse(race.server_time) - Date.now();
@@ -147,7 +160,7 @@ export async function mount(root, ctx, params) {
   }
 
   const socket = new LiveSocket(`/ws/races/${raceId}/${query}`, {
-    onMessage: (m) => {
+    onMessage: (/** @type {{type: string, race: Race}} */ m) => {
       if (m.type !== 'race') return;
       const next = m.race;
       // A frame missed (the channel layer is best-effort): read the whole race again.

@@ -10,8 +10,42 @@ const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 const LOBBY_EVERY_MS = 3000;
 const QUEUE_EVERY_MS = 1000;
 
-/** @typedef {{username: string, name: string, status: string, place: number|null, cards_left: number|null, rating: {change: number}|null}} RacePlayer */
-/** @typedef {{id: string, code: string, state: string, host: string, seats: number, rules: {key: string}, players: RacePlayer[], finished_at: string|null}} Race */
+/**
+ * A player in a race as the server tells it: counts, never cards.
+ * @typedef {object} RacePlayer
+ * @property {string} username
+ * @property {string} name
+ * @property {string} status waiting, playing, stuck, won, finished, resigned or left
+ * @property {number | null} cards_left
+ * @property {number | null} stock_left
+ * @property {number | null} streak
+ * @property {number | null} moves
+ * @property {number | null} time_ms
+ * @property {number | null} seq
+ * @property {number | null} place
+ * @property {{before: number, after: number, change: number} | null} rating
+ */
+/**
+ * A race (GET /api/races/{id}, the race socket's frames).
+ * @typedef {object} Race
+ * @property {string} id
+ * @property {string} code
+ * @property {'open' | 'countdown' | 'running' | 'finished'} state
+ * @property {string} host
+ * @property {number} seats
+ * @property {{key: string}} rules
+ * @property {boolean} public
+ * @property {number} cap_s
+ * @property {string | null} starts_at
+ * @property {string | null} ends_at
+ * @property {string | null} finished_at
+ * @property {string} server_time
+ * @property {number} version
+ * @property {string | null} rematch
+ * @property {string | null} game the viewer's own game in the race
+ * @property {RacePlayer[]} players
+ */
+/** @typedef {{state: 'idle' | 'waiting' | 'matched', race?: string, empty?: boolean}} QueueAnswer */
 
 /** The race stylesheet, once (it is only needed on race screens). */
 export function raceStyles() {
@@ -23,9 +57,13 @@ export function raceStyles() {
   document.head.append(link);
 }
 
-/** What a refused race request says to the player (the server's codes, in their words). */
+/**
+ * What a refused race request says to the player (the server's codes, in their words).
+ * @param {unknown} e
+ */
 export function raceError(e) {
   if (!(e instanceof ApiError)) return _('Could not reach the server: check your connection and try again.');
+  /** @type {Record<string, string>} */
   const words = {
     race_full: _('That race is full.'),
     not_open: _('That race has begun: it takes no more players.'),
@@ -36,10 +74,12 @@ export function raceError(e) {
     not_found: _('There is no such race (a private race needs its code).'),
     too_few_players: _('A race needs two players at least.'),
   };
-  return words[e.body.code] || serverText(e.message, _('That did not work: try again.'));
+  const code = String(e.body.code || '');
+  return words[code] || serverText(e.message, _('That did not work: try again.'));
 }
 
 const rulesOptions = () => RULES.map((k) => `<option value="${k}">${esc(rulesTitle(k))}</option>`).join('');
+/** @param {string} key */
 const rulesBody = (key) => { const [wrap, open] = key.split('-'); return { wrap: wrap === 'wrap', open: open === 'open' }; };
 
 /** @param {Race} race */
@@ -57,7 +97,8 @@ function historyRow(race, me) {
   return `<tr><td><a href="#/races/${esc(race.id)}">${esc(rulesTitle(race.rules.key))}</a></td><td>${place}${change}</td><td>${race.players.map((p) => esc(p.name)).join(', ')}</td></tr>`;
 }
 
-export async function mount(root, ctx, params = []) {
+/** @type {Mount} */
+export async function mount(root, ctx, params) {
   if (params[0]) return (await import('./race.js')).mount(root, ctx, params);
   if (!ctx.user) {
     root.innerHTML = `<p>${_('Sign in to race other players.')} <a href="/accounts/login/?next=/%23/races">${_('Sign in')}</a></p>`;
@@ -84,15 +125,20 @@ export async function mount(root, ctx, params = []) {
     <section class="panel"><h2>${_('Open races')}</h2><div data-testid="lobby" aria-live="polite"></div></section>
     <section class="panel"><h2>${_('Your races')}</h2><div data-testid="history"></div></section>
   </div>`;
-  const $ = (sel) => root.querySelector(sel);
+  const user = ctx.user;
+  /** @param {string} sel */
+  const $ = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
   let gone = false;
-  let lobbyTimer = null;
-  let queueTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let lobbyTimer;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let queueTimer;
+  /** @param {string} id @param {string} [code] */
   const go = (id, code) => { location.hash = `#/races/${id}${code ? '/' + encodeURIComponent(code) : ''}`; };
 
   async function showLobby() {
     try {
-      const { races } = await api('races?state=open');
+      const { races } = /** @type {{races: Race[]}} */ (await api('races?state=open'));
       if (gone) return;
       $('[data-testid=lobby]').innerHTML = races.length
         ? `<table class="board"><thead><tr><th scope="col">${_('Host')}</th><th scope="col">${_('Rules')}</th><th scope="col">${_('Players')}</th><th scope="col"><span class="sr-only">${_('Join')}</span></th></tr></thead><tbody>${races.map(lobbyRow).join('')}</tbody></table>`
@@ -103,27 +149,29 @@ export async function mount(root, ctx, params = []) {
 
   async function showHistory() {
     try {
-      const { races } = await api('races?mine=1');
+      const { races } = /** @type {{races: Race[]}} */ (await api('races?mine=1'));
       if (gone) return;
       $('[data-testid=history]').innerHTML = races.length
-        ? `<table class="board"><thead><tr><th scope="col">${_('Race')}</th><th scope="col">${_('Place')}</th><th scope="col">${_('Players')}</th></tr></thead><tbody>${races.map((r) => historyRow(r, ctx.user.username)).join('')}</tbody></table>`
+        ? `<table class="board"><thead><tr><th scope="col">${_('Race')}</th><th scope="col">${_('Place')}</th><th scope="col">${_('Players')}</th></tr></thead><tbody>${races.map((r) => historyRow(r, user.username)).join('')}</tbody></table>`
         : `<p class="empty">${_('You have not raced yet.')}</p>`;
     } catch { /* shown empty */ }
   }
 
+  /** @param {string} text */
   const status = (text) => { $('[data-testid=quick-status]').textContent = text; };
+  /** @param {QueueAnswer} answer */
   function queueState(answer) {
     const waiting = answer.state === 'waiting';
     $('[data-testid=quick-match]').hidden = waiting;
     $('[data-testid=quick-cancel]').hidden = !waiting;
-    if (answer.state === 'matched') { status(_('Found someone: the race starts…')); go(answer.race); return; }
+    if (answer.state === 'matched') { status(_('Found someone: the race starts…')); go(String(answer.race)); return; }
     if (!waiting) { status(''); return; }
     status(answer.empty ? _('Nobody else is waiting for these rules yet: still looking…') : _('Looking for a player…'));
     queueTimer = setTimeout(pollQueue, QUEUE_EVERY_MS);
   }
   async function pollQueue() {
     if (gone) return;
-    try { queueState(await api('quickmatch')); } catch (e) {
+    try { queueState(/** @type {QueueAnswer} */ (await api('quickmatch'))); } catch (e) {
       if (e instanceof ApiError && e.status === 503) { status(_('Looking for a player…')); queueTimer = setTimeout(pollQueue, QUEUE_EVERY_MS); }
       else status(raceError(e));
     }
@@ -131,25 +179,28 @@ export async function mount(root, ctx, params = []) {
 
   $('[data-testid=quick-match]').addEventListener('click', async () => {
     status(_('Looking for a player…'));
-    try { queueState(await api('quickmatch', { method: 'POST', body: { rules: rulesBody(root.querySelector('[name=quick-rules]').value) } })); } catch (e) {
+    const rules = /** @type {HTMLSelectElement} */ ($('[name=quick-rules]')).value;
+    try { queueState(/** @type {QueueAnswer} */ (await api('quickmatch', { method: 'POST', body: { rules: rulesBody(rules) } }))); } catch (e) {
       if (e instanceof ApiError && e.body.code === 'already_queued') pollQueue();
       else status(raceError(e));
     }
   });
   $('[data-testid=quick-cancel]').addEventListener('click', async () => {
     clearTimeout(queueTimer);
-    try { queueState(await api('quickmatch', { method: 'DELETE' })); } catch (e) { status(raceError(e)); }
+    try { queueState(/** @type {QueueAnswer} */ (await api('quickmatch', { method: 'DELETE' }))); } catch (e) { status(raceError(e)); }
   });
   $('[data-testid=race-form]').addEventListener('submit', async (e) => {
     e.preventDefault();
     const form = /** @type {HTMLFormElement} */ (e.target);
-    const body = { rules: rulesBody(form.rules.value), seats: Number(form.seats.value), public: form.public.checked, layout: ctx.layoutName() };
-    try { const race = await api('races', { method: 'POST', body }); go(race.id, race.public ? '' : race.code); } catch (err) { ctx.notice(raceError(err)); }
+    const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+    const body = { rules: rulesBody(field('rules').value), seats: Number(field('seats').value), public: field('public').checked, layout: ctx.layoutName() };
+    try { const race = /** @type {Race} */ (await api('races', { method: 'POST', body })); go(race.id, race.public ? '' : race.code); } catch (err) { ctx.notice(raceError(err)); }
   });
   $('[data-testid=code-form]').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const code = /** @type {HTMLFormElement} */ (e.target).code.value.trim().toUpperCase();
-    try { const race = await api(`races?code=${encodeURIComponent(code)}`); go(race.id, code); } catch (err) { ctx.notice(raceError(err)); }
+    const form = /** @type {HTMLFormElement} */ (e.target);
+    const code = /** @type {HTMLInputElement} */ (form.elements.namedItem('code')).value.trim().toUpperCase();
+    try { const race = /** @type {Race} */ (await api(`races?code=${encodeURIComponent(code)}`)); go(race.id, code); } catch (err) { ctx.notice(raceError(err)); }
   });
   root.addEventListener('click', async (e) => {
     const id = /** @type {HTMLElement} */ (e.target).closest('[data-join]')?.getAttribute('data-join');
