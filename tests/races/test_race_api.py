@@ -328,3 +328,26 @@ def test_one_who_resigned_can_leave_and_race_elsewhere_keeping_their_place(
 def open_race_fails(user: Any) -> bool:
     answer = api(user).post("/api/races", {"seats": 2}, format="json")
     return answer.status_code == 409 and answer.json()["code"] == "in_another_race"
+
+
+@pytest.mark.django_db
+def test_a_last_seat_with_no_deal_ready_stands_and_the_host_starts_later(
+    make_player: Any, monkeypatch: Any
+) -> None:
+    from tripeaks.play import deals
+    from tripeaks.play.errors import PlayError
+
+    ann, bob = make_player("ann"), make_player("bob")
+    race = open_race(ann)
+    real = deals.claim_random_deal
+
+    def dry(*args: Any, **kwargs: Any) -> Any:
+        raise PlayError("no deal ready")
+
+    monkeypatch.setattr(deals, "claim_random_deal", dry)
+    joined = join(bob, race)
+    assert joined.status_code == 200 and joined.json()["state"] == "open"
+    assert len(joined.json()["players"]) == 2
+    monkeypatch.setattr(deals, "claim_random_deal", real)
+    started = api(ann).post(f"/api/races/{race['id']}/start")
+    assert started.status_code == 200 and started.json()["state"] == "countdown"

@@ -26,7 +26,7 @@ from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
 from tripeaks.play import services as play
-from tripeaks.play.errors import MoveRefused, SeqConflict
+from tripeaks.play.errors import MoveRefused, PlayError, SeqConflict
 from tripeaks.play.models import Deal, Game, Move
 from tripeaks.races import broadcast, rating
 from tripeaks.races.errors import NotHost, RaceConflict, RaceError, RaceNotFound
@@ -165,8 +165,18 @@ def join_race(*, race_id: Any, user: Any, code: str | None = None) -> Race:
             raise RaceNotFound("no such race")
         full = _join_locked(race, user)
     if full:
-        _begin_countdown(race.pk, by=None)
+        _countdown_when_full(race.pk)
     return race
+
+
+def _countdown_when_full(race_id: uuid.UUID) -> None:
+    """The last seat was taken: count down, unless the race moved on meanwhile (the host started
+    it, someone left) or no proven deal is ready (503): the join stands either way, and the host
+    can start it."""
+    try:
+        _begin_countdown(race_id, by=None)
+    except (RaceConflict, PlayError) as error:
+        log.info("no countdown on the last seat", extra={"race": str(race_id), "why": str(error)})
 
 
 def _join_locked(race: Race, user: Any) -> bool:
@@ -201,8 +211,11 @@ def _begin_countdown(race_id: uuid.UUID, *, by: Any | None, deal: Deal | None = 
     with transaction.atomic():
         race = _lock(race_id)
         _check_start(race, by)
-        if by is not None and race.entries.filter(active=True).count() < MIN_SEATS:
+        players = race.entries.filter(active=True).count()
+        if by is not None and players < MIN_SEATS:
             raise RaceConflict("a race needs two players at least", code="too_few_players")
+        if by is None and players < race.seats:
+            raise RaceConflict("the race is not full any more", code="not_full")
         race.deal = deal
         race.state = State.COUNTDOWN
         race.starts_at = timezone.now() + timedelta(seconds=race.countdown_s)
@@ -353,7 +366,7 @@ def rematch_race(*, race_id: Any, user: Any) -> Race:
             return rematch
         full = _join_locked(rematch, user)
     if full:
-        _begin_countdown(rematch.pk, by=None)
+        _countdown_when_full(rematch.pk)
     return rematch
 
 
