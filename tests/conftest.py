@@ -53,6 +53,18 @@ def _fresh_cache() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _celery_join_flag_cleared() -> Iterator[None]:
+    """Eager `apply_async` saves, sets and restores a process-wide "a join would block" flag; two
+    threads queuing at once (concurrent-finish tests) can leave it set, and a later test's
+    `.get()` then raises "Never call result.get() within a task!". Only eager mode (tests) runs
+    tasks in the caller's threads."""
+    yield
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+
+
+@pytest.fixture(autouse=True)
 def _close_move_writers() -> Iterator[None]:
     """Socket tests open the move writer's own connection; closed before the database goes."""
     yield
