@@ -33,7 +33,7 @@ from tripeaks.devices import DEVICE_COOKIE
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture(autouse=True)
