@@ -71,6 +71,7 @@ def test_embedded_defaults_are_postgresql_and_redis_on_sockets_in_var(tmp_path: 
     assert got["deal_secret_type"] == "bytes"
 
 
+@pytest.mark.slow
 def test_a_development_run_makes_random_secrets_once_and_keeps_them(tmp_path: Path) -> None:
     env = {"DEBUG": "1", "VAR_DIR": str(tmp_path / "var")}
 

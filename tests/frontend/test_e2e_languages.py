@@ -51,7 +51,8 @@ def test_the_game_in_nepali_counts_in_devanagari(pages: Any) -> None:
     open_game(page)
     assert page.evaluate("document.documentElement.lang") == "ne"
     assert page.get_by_test_id("stock-left").inner_text() == "२३"
-    assert page.get_by_test_id("time").inner_text() == "०:००"
+    # The clock runs from the deal's showing: on a busy machine a second may have passed.
+    assert re.fullmatch("[०-९]+:[०-५][०-९]", page.get_by_test_id("time").inner_text())
     labels = page.locator(".controls .tool .lbl").all_inner_texts()
     assert labels == ["फिर्ता", "सङ्केत", "फेरि सुरु", "नयाँ डिल"]
     assert page.locator(".table .stock").get_attribute("aria-label").startswith("थाक, २३ पत्ती बाँकी")
