@@ -124,6 +124,7 @@ def arena_detail(arena: Arena, user: Any, now: datetime | None = None) -> dict[s
     body |= {
         "server_time": now.isoformat(),
         "scoring": rules_payload(),
+        "version": board["version"],
         "standings": board,
         "me": entry_line(arena, user),
         "podium": board["lines"][:PODIUM] if arena.state == Phase.FINISHED else None,
