@@ -80,7 +80,9 @@ def test_ties_go_to_more_wins_then_to_who_reached_the_points_first(make_player: 
 
     now = timezone.now()
     Entry.objects.filter(player=players[0]).update(points=8, wins=3, points_at=now)
-    Entry.objects.filter(player=players[1]).update(points=8, wins=3, points_at=now.replace(year=2020))
+    Entry.objects.filter(player=players[1]).update(
+        points=8, wins=3, points_at=now.replace(year=2020)
+    )
     Entry.objects.filter(player=players[2]).update(points=8, wins=4, points_at=now)
     lines = client_for(players[0]).get(f"/api/arenas/{arena.pk}").json()["standings"]["lines"]
     assert [line["player"]["username"] for line in lines] == ["many", "early", "late"]

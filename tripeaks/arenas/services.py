@@ -232,8 +232,10 @@ def tick(*, now: datetime | None = None) -> int:
         state=Phase.RUNNING
     )
     finalized = 0
-    for arena_id in Arena.objects.filter(ends_at__lte=now).exclude(state=Phase.FINISHED).values_list(
-        "pk", flat=True
+    for arena_id in (
+        Arena.objects.filter(ends_at__lte=now)
+        .exclude(state=Phase.FINISHED)
+        .values_list("pk", flat=True)
     ):
         finalized += finalize(arena_id=arena_id, now=now)
     return finalized
