@@ -73,3 +73,36 @@ async def test_no_such_arena_closes_the_socket() -> None:
     socket = socket_for("00000000-0000-0000-0000-000000000000")
     connected, code = await socket.connect()
     assert not connected and code == 4404
+
+
+def ready_to_win(make_player: Any) -> tuple[Any, Any, dict[str, Any], dict[str, Any]]:
+    from tests.arenas.helpers import play_line
+    from tests.play.helpers import solution
+    from tripeaks.play.models import Game
+
+    arena, api, view = setup_arena(make_player)
+    line = solution(Game.objects.select_related("deal").get(pk=view["id"]).deal)
+    view = play_line(api, view, line[:-1])
+    return arena, Game.objects.get(pk=view["id"]).player, view, line[-1]
+
+
+async def test_a_win_on_the_game_socket_scores_and_is_pushed(make_player: Any) -> None:
+    from tests.play.helpers import connect
+    from tripeaks.arenas.models import Entry
+
+    arena, player, view, last = await database_sync_to_async(ready_to_win)(make_player)
+    watcher = socket_for(str(arena.pk))
+    assert (await watcher.connect())[0]
+    await watcher.receive_json_from()
+    game = await connect(player, view["id"])
+    assert (await game.connect())[0]
+    await game.receive_json_from()
+    await game.send_json_to({"seq": view["seq"], **last})
+    answer = await game.receive_json_from()
+    assert answer["type"] == "view" and answer["game"]["status"] == "won", answer
+    pushed = await watcher.receive_json_from()
+    assert pushed["standings"]["lines"][0]["points"] == 2
+    entry = await database_sync_to_async(Entry.objects.get)()
+    assert (entry.points, entry.wins, entry.streak) == (2, 1, 1)
+    await game.disconnect()
+    await watcher.disconnect()
