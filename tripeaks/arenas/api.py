@@ -38,7 +38,10 @@ class ArenasView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: OpenApiResponse(description="running, upcoming, finished")})
+    @extend_schema(
+        operation_id="arenas_list",
+        responses={200: OpenApiResponse(description="running, upcoming, finished")},
+    )
     def get(self, request: Request) -> Response:
         return Response(selectors.arena_lists())
 
@@ -46,7 +49,7 @@ class ArenasView(APIView):
 class ArenaView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: ARENA, 404: NOT_FOUND})
+    @extend_schema(operation_id="arena_retrieve", responses={200: ARENA, 404: NOT_FOUND})
     def get(self, request: Request, arena_id: str) -> Response:
         arena = _arena_or_404(arena_id)
         if arena is None:
