@@ -122,9 +122,11 @@ export async function mount(root, ctx, id) {
 
   const socket = new LiveSocket(`/ws/arenas/${encodeURIComponent(id)}/`, {
     onMessage: (/** @type {any} */ m) => {
-      if (m.type === 'arena') take(m);
-      // Standings push: newer ones only; a gap (a missed push) is read again whole.
-      else if (m.type === 'standings' && (m.version > arena.version || (m.final && !arena.final))) {
+      // Only what is as new as the page (a socket's first message may have been read before
+      // the page's own join); a standings push only when newer; a gap is read again whole.
+      const newer = m.version > arena.version || (m.final && !arena.final);
+      if (m.type === 'arena' && (newer || m.version === arena.version)) take(m);
+      else if (m.type === 'standings' && newer) {
         if (m.version > arena.version + 1 && mine) socket.send({ type: 'sync' });
         take(m);
       }
