@@ -48,3 +48,44 @@ def test_simultaneous_winning_moves_of_many_players_all_score(make_player: Any) 
     assert list(Entry.objects.values_list("points", "wins", "games").distinct()) == [(2, 1, 1)]
     assert ArenaGame.objects.filter(counted=True, points=2).count() == PLAYERS
     assert sum(Entry.objects.values_list("changes", flat=True)) == PLAYERS * 2
+
+
+def at_once(calls: list[Any]) -> list[Any]:
+    """Run the calls in threads released together; their answers in order."""
+    barrier = threading.Barrier(len(calls))
+    answers: list[Any] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            answers[i] = calls[i]()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_clicks_on_play_at_once_start_one_game(make_player: Any) -> None:
+    arena = running_arena()
+    api = client_for(make_player())
+    join(api, arena)
+    play = f"/api/arenas/{arena.pk}/play"
+    first, second = at_once([lambda: api.post(play), lambda: api.post(play)])
+    assert sorted([first.status_code, second.status_code]) == [200, 201]
+    assert first.json()["game_id"] == second.json()["game_id"]
+    assert Game.objects.count() == 1 and Entry.objects.get().games == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_joining_twice_at_once_makes_one_entry(make_player: Any) -> None:
+    arena = running_arena()
+    api = client_for(make_player())
+    answers = at_once([lambda: join(api, arena) for _ in range(4)])
+    assert [answer.status_code for answer in answers] == [200] * 4
+    assert Entry.objects.filter(arena=arena).count() == 1

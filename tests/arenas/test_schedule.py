@@ -75,15 +75,29 @@ def wait_for(predicate: Any, seconds: float) -> None:
 def test_a_shortened_schedule_runs_an_arena_with_the_stated_scoring(
     settings: Any, make_player: Any
 ) -> None:
-    length = 8
+    # One 20-second arena a day, its first start a second from now.
+    now = timezone.now()
+    local = now.astimezone(KATHMANDU)
+    midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    offset = int((local - midnight).total_seconds()) + 2
+    length = 20
     settings.ARENA_SCHEDULE = [
-        {"key": "quick", "name": "Quick", "rules": "wrap-closed", "every": length, "length": length}
+        {
+            "key": "quick",
+            "name": "Quick",
+            "rules": "wrap-closed",
+            "every": 24 * 3600,
+            "length": length,
+            "offset": offset,
+        }
     ]
-    settings.ARENA_SCHEDULE_AHEAD = 2 * length
     tasks.schedule_arenas()
-    # The next arena, from its start (so that the whole test fits in it).
-    arena = Arena.objects.filter(starts_at__gt=timezone.now()).order_by("starts_at").first()
-    assert arena is not None
+    tasks.schedule_arenas()
+    made = Arena.objects.filter(schedule_key="quick").order_by("starts_at")
+    assert made.count() == 2  # today's and tomorrow's (26 hours ahead), each once
+    arena = made[0]
+    assert arena.starts_at > now
+    assert arena.ends_at - arena.starts_at == timedelta(seconds=length)
     players = {name: client_for(make_player(name)) for name in ("ann", "bob", "cy")}
     for api in players.values():
         assert join(api, arena).status_code == 200  # joined ahead

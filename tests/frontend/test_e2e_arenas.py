@@ -38,7 +38,7 @@ def test_a_player_joins_a_running_arena_on_a_phone(pages: Any) -> None:
     page.get_by_role("button", name="Join").click()
     standings = page.locator("[data-testid=standings]")
     standings.locator("tr.mine:has-text('Ann')").wait_for()
-    assert page.get_by_role("button", name="Play the next game").is_visible()
+    page.get_by_role("button", name="Play the next game").wait_for()
     assert "A won game scores 2 points" in page.inner_text("main")
 
     # Another player joins (here, not in the browser; in a thread of its own, as Playwright's

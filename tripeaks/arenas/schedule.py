@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
-from tripeaks.engine.rules import CLASSIC_RULE_SETS
+from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -77,6 +77,7 @@ class Line:
         )
         if not 0 < line.length <= line.every or not line.key:
             raise ValueError(f"arena schedule line {line.key!r}: need 0 < length <= every, a key")
+        Rules.from_key(line.rules)  # a RulesError (a ValueError) names a bad rule-set key
         return line
 
 

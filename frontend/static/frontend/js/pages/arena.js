@@ -116,7 +116,7 @@ export async function mount(root, ctx, id) {
     arena = next;
     skew = Date.parse(next.server_time) - Date.now();
     if (next.me !== undefined) mine = next.me;
-    else if (mine) mine = next.standings.lines.find((l) => l.player.username === me) || mine;
+    else if (me) mine = next.standings.lines.find((l) => l.player.username === me) || mine;
     draw();
   };
 

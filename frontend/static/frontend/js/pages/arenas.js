@@ -35,19 +35,28 @@ export function timeText(iso) {
 }
 
 /**
+ * When an arena runs, starts or ended, as text.
+ * @param {ArenaSummary} a
+ * @param {number} now the server's time now, in ms
+ * @returns {string}
+ */
+function whenText(a, now) {
+  return a.state === 'running'
+    ? fill(_('ends in %(countdown)s'), { countdown: countdown(Date.parse(a.ends_at) - now) })
+    : a.state === 'scheduled'
+      ? fill(_('starts at %(time)s'), { time: timeText(a.starts_at) })
+      : fill(_('ended at %(time)s'), { time: timeText(a.ends_at) });
+}
+
+/**
  * @param {ArenaSummary} a
  * @param {number} now the server's time now, in ms
  * @returns {string}
  */
 function arenaItem(a, now) {
-  const when = a.state === 'running'
-    ? fill(_('ends in %(countdown)s'), { countdown: countdown(Date.parse(a.ends_at) - now) })
-    : a.state === 'scheduled'
-      ? fill(_('starts at %(time)s'), { time: timeText(a.starts_at) })
-      : fill(_('ended at %(time)s'), { time: timeText(a.ends_at) });
   const players = fill(_('%(n)s players'), { n: num(a.players || 0) });
   return `<li class="panel" data-testid="arena-${a.state}"><a href="#/arenas/${esc(a.id)}"><strong>${esc(a.name)}</strong></a>
-    <span class="small">${esc(rulesTitle(a.rules))} · ${esc(when)} · ${esc(players)}</span></li>`;
+    <span class="small">${esc(rulesTitle(a.rules))} · <span data-arena="${esc(a.id)}">${esc(whenText(a, now))}</span> · ${esc(players)}</span></li>`;
 }
 
 /**
@@ -66,14 +75,17 @@ export async function mount(root, ctx, params) {
   const skew = Date.parse(lists.server_time) - Date.now();
   const section = (/** @type {string} */ title, /** @type {ArenaSummary[]} */ arenas, /** @type {string} */ empty) => `<section aria-label="${esc(title)}"><h2>${esc(title)}</h2>
     ${arenas.length ? `<ul class="news-list">${arenas.map((a) => arenaItem(a, Date.now() + skew)).join('')}</ul>` : `<p class="empty">${esc(empty)}</p>`}</section>`;
-  const draw = () => {
-    root.innerHTML = `<p class="lede">${_('Arenas are tournaments against the clock: join, play deal after deal until the arena ends, and score points for every win.')}</p>
-      ${section(_('Running now'), lists.running, _('No arena is running now.'))}
-      ${section(_('Coming up'), lists.upcoming, _('No arena is planned yet.'))}
-      ${section(_('Finished'), lists.finished, _('No arena has finished lately.'))}
-      <section class="panel"><h2>${_('Scoring')}</h2><p data-testid="scoring">${esc(scoringText(lists.scoring))}</p></section>`;
-  };
-  draw();
-  const timer = setInterval(draw, 1000);
+  root.innerHTML = `<p class="lede">${_('Arenas are tournaments against the clock: join, play deal after deal until the arena ends, and score points for every win.')}</p>
+    ${section(_('Running now'), lists.running, _('No arena is running now.'))}
+    ${section(_('Coming up'), lists.upcoming, _('No arena is planned yet.'))}
+    ${section(_('Finished'), lists.finished, _('No arena has finished lately.'))}
+    <section class="panel"><h2>${_('Scoring')}</h2><p data-testid="scoring">${esc(scoringText(lists.scoring))}</p></section>`;
+  // Only the running arenas' countdowns change each second (the links keep their focus).
+  const timer = setInterval(() => {
+    for (const a of lists.running) {
+      const el = root.querySelector(`[data-arena="${a.id}"]`);
+      if (el) el.textContent = whenText(a, Date.now() + skew);
+    }
+  }, 1000);
   return () => clearInterval(timer);
 }
