@@ -79,3 +79,24 @@ def test_the_ticking_task_marks_started_arenas_running(make_player: Any) -> None
     services.tick(now=now + timedelta(seconds=2))
     arena.refresh_from_db()
     assert arena.state == Phase.RUNNING
+
+
+def test_counting_a_finish_is_five_statements_and_once(
+    make_player: Any, django_assert_num_queries: Any
+) -> None:
+    """Inside the finishing transaction: lock the entry, look for the game, read the arena, write
+    the entry, record the game. A second call (a replayed signal) counts nothing."""
+    from tripeaks.play.models import Game
+
+    arena = running_arena()
+    api = client_for(make_player())
+    join(api, arena)
+    view = lose(api, start(api, arena))
+    ArenaGame.objects.all().delete()
+    Entry.objects.update(games=0)
+    game = Game.objects.get(pk=view["id"])
+    with django_assert_num_queries(5):
+        assert services.count_finish(game=game) is not None
+    with django_assert_num_queries(2):
+        assert services.count_finish(game=game) is None
+    assert Entry.objects.get().games == 1
