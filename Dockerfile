@@ -20,4 +20,4 @@ RUN pip install . \
 
 USER tripeaks
 EXPOSE 8000
-CMD ["python", "-m", "tripeaks.serve", "--host", "0.0.0.0", "--port", "8000"]
+CMD ["python", "-m", "tripeaks.stack.serve", "--host", "0.0.0.0", "--port", "8000"]

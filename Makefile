@@ -39,18 +39,27 @@ $(STAMP_TEST): pyproject.toml | $(PY)
 # default to off.
 run: export DEBUG ?= 1
 
-# tripeaks/run.py: PostgreSQL and Redis embedded (unless DATABASE_URL / REDIS_URL are set),
+# tripeaks/stack/run.py: PostgreSQL and Redis embedded (unless DATABASE_URL / REDIS_URL are set),
 # migrate, collectstatic, the server, a worker and beat, all stopped by Ctrl-C.
 run: $(STAMP_RUN)
-	$(PY) -m tripeaks.run --host $(HOST) --port $(PORT)
+	$(PY) -m tripeaks.stack.run --host $(HOST) --port $(PORT)
 
 services:
 	scripts/ensure-services.sh
 
-lint: $(STAMP_TEST)
+# The front end's JavaScript: ESLint, and TypeScript as a checker of its JSDoc types (package.json,
+# pinned in package-lock.json; `npm ci` again only when the lock file changed).
+STAMP_NODE := node_modules/.installed
+$(STAMP_NODE): package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+lint: $(STAMP_TEST) $(STAMP_NODE)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
 	DEBUG=1 $(VENV)/bin/mypy $(wildcard tripeaks accounts frontend leaderboard)
+	npx --no-install eslint .
+	npx --no-install tsc -p jsconfig.json
 
 test: $(STAMP_TEST) services
 	@$(MAKE) --no-print-directory lint

@@ -13,20 +13,18 @@ import hashlib
 import logging
 import threading
 import time
-from dataclasses import dataclass
-from datetime import datetime
 from importlib import import_module
 from typing import Any
 
 from django.conf import settings
-from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import AccessKind, AccessRecord, User
+from accounts.selectors import live_access, live_access_of
 from accounts.signals import access_ended
 
 log = logging.getLogger("tripeaks.events")
@@ -103,73 +101,10 @@ def record(*, user_id: int, kind: str, key: str, user_agent: str, address: str |
     return True
 
 
-def _live() -> Q:
-    """Records whose session or token still signs someone in."""
-    live_session = Session.objects.filter(
-        session_key=OuterRef("key"), expire_date__gt=timezone.now()
-    )
-    live_token = Token.objects.filter(key=OuterRef("key"), user_id=OuterRef("user_id"))
-    return Q(Exists(live_session), kind=AccessKind.SESSION) | Q(
-        Exists(live_token), kind=AccessKind.TOKEN
-    )
-
-
-def _alive(user: User) -> Any:
-    """The player's records whose session or token still signs them in."""
-    return AccessRecord.objects.filter(user=user).filter(_live())
-
-
 def forget_ended() -> int:
     """Drop the records (device, address) of sessions and tokens that ended. How many."""
-    deleted, _ = AccessRecord.objects.exclude(_live()).delete()
+    deleted, _ = AccessRecord.objects.exclude(live_access()).delete()
     return deleted
-
-
-@dataclass(frozen=True)
-class Access:
-    id: int
-    kind: str
-    device: str
-    address: str | None
-    created_at: datetime
-    last_seen: datetime
-    current: bool
-
-
-def describe_device(user_agent: str) -> str:
-    """ "Firefox 139 on Ubuntu", from a user agent (ua-parser); "Unknown device" when empty."""
-    if not user_agent.strip():
-        return "Unknown device"
-    from ua_parser import parse
-
-    parsed = parse(user_agent)
-    browser = parsed.user_agent
-    system = parsed.os
-    name = browser.family if browser else "Unknown browser"
-    if browser and browser.major:
-        name = f"{name} {browser.major}"
-    if system and system.family and system.family != "Other":
-        name = f"{name} on {system.family}"
-    return name
-
-
-def list_access(
-    *, user: User, current_session: str | None, current_token: str | None
-) -> list[Access]:
-    """The player's live sessions and token, most recently used first."""
-    rows = _alive(user).order_by("-last_seen", "-id")
-    return [
-        Access(
-            id=row.pk,
-            kind=row.kind,
-            device=describe_device(row.user_agent),
-            address=row.address,
-            created_at=row.created_at,
-            last_seen=row.last_seen,
-            current=row.key in {current_session, current_token} - {None},
-        )
-        for row in rows
-    ]
 
 
 def _session_store() -> Any:
@@ -212,7 +147,7 @@ def end_other_access(
     *, user: User, keep_session: str | None = None, keep_token: str | None = None
 ) -> int:
     """End every live session and token of the player but the ones kept. How many were ended."""
-    live = _alive(user)
+    live = live_access_of(user)
     sessions = [
         key
         for key in live.filter(kind=AccessKind.SESSION).values_list("key", flat=True)

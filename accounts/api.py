@@ -32,7 +32,7 @@ from accounts.serializers import (
     UserSerializer,
 )
 from accounts.throttling import SignInGuard, throttled_message
-from tripeaks.throttling import StrictAnonRateThrottle, StrictScopedRateThrottle
+from tripeaks.infra.throttling import StrictAnonRateThrottle, StrictScopedRateThrottle
 
 BAD_CREDENTIALS = "Unable to sign in with that username and password."
 
@@ -187,7 +187,11 @@ class MeView(generics.RetrieveUpdateAPIView[User]):
     def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = MeUpdateSerializer(self.get_object(), data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        user = serializer.save()
+        user = self.get_object()
+        if "display_name" in serializer.validated_data:
+            user = services.change_display_name(
+                user=user, display_name=serializer.validated_data["display_name"]
+            )
         return Response(UserSerializer(user).data)
 
     @extend_schema(

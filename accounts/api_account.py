@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts import access, deletion, email_verification, guests, passwords
+from accounts import access, deletion, email_verification, guests, passwords, selectors
 from accounts.account_serializers import (
     AccessSerializer,
     DetailSerializer,
@@ -37,8 +37,8 @@ from accounts.account_serializers import (
 from accounts.models import User
 from accounts.serializers import UserSerializer
 from accounts.throttling import SignInGuard, throttled_message
-from tripeaks.addresses import client_address
-from tripeaks.throttling import FailOpenAnonRateThrottle
+from tripeaks.infra.addresses import client_address
+from tripeaks.infra.throttling import FailOpenAnonRateThrottle
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 RESET_SENT = (
@@ -276,7 +276,7 @@ class EmailVerifyView(APIView):
 # --------------------------------------------------------------------------- sessions
 
 
-def access_payload(row: access.Access) -> dict[str, Any]:
+def access_payload(row: selectors.Access) -> dict[str, Any]:
     return AccessSerializer(asdict(row)).data
 
 
@@ -286,7 +286,7 @@ class SessionsView(APIView):
     @extend_schema(responses={200: AccessSerializer(many=True), 401: _ERROR})
     def get(self, request: Request) -> Response:
         session_key, token_key = _current_keys(request)
-        rows = access.list_access(
+        rows = selectors.list_access(
             user=_me(request), current_session=session_key, current_token=token_key
         )
         return Response([access_payload(row) for row in rows])

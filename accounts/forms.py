@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts import selectors
 from accounts.display_names import clean_display_name
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
@@ -32,7 +33,7 @@ class SignUpForm(BaseUserCreationForm[User]):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
-        if User.objects.username_taken(username):
+        if selectors.username_taken(username):
             raise forms.ValidationError(_("That username is taken."), code="unique")
         return username
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 from accounts import access
 from accounts.models import AccessRecord, User
 from accounts.services import UsernameTaken
-from tripeaks.throttling import Limit, check
+from tripeaks.infra.throttling import Limit, check
 
 GUEST_PREFIX = "guest."
 

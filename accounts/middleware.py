@@ -9,7 +9,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts import access
 from accounts.models import AccessKind
-from tripeaks.addresses import client_address, ip_or_none
+from tripeaks.infra.addresses import client_address, ip_or_none
 
 
 class RecordAccess:

@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import access, deletion, email_verification, guests, passwords
+from accounts import access, deletion, email_verification, guests, passwords, selectors
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
-from tripeaks.addresses import client_address
+from tripeaks.infra.addresses import client_address
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -185,7 +185,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 @login_required
 def sessions(request: HttpRequest) -> HttpResponse:
-    rows = access.list_access(
+    rows = selectors.list_access(
         user=_player(request), current_session=request.session.session_key, current_token=None
     )
     return render(request, "accounts/sessions.html", {"rows": rows})

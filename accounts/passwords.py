@@ -25,7 +25,7 @@ from django.utils.http import urlsafe_base64_decode
 from accounts import access
 from accounts.models import User
 from accounts.throttling import SignInGuard
-from tripeaks.socket_sessions import close_sockets_of_user
+from tripeaks.infra.socket_sessions import close_sockets_of_user
 
 RESET_SUBJECT = "accounts/mail/password_reset_subject.txt"
 RESET_BODY = "accounts/mail/password_reset.txt"

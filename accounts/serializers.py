@@ -6,6 +6,7 @@ from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from accounts import selectors
 from accounts.display_names import clean_display_name
 from accounts.models import User
 from accounts.validators import (
@@ -73,7 +74,7 @@ class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
     def validate_username(self, value: str) -> str:
-        if User.objects.username_taken(value):
+        if selectors.username_taken(value):
             raise serializers.ValidationError("That username is taken.", code="unique")
         return value
 

@@ -26,6 +26,14 @@ def sign_up(*, username: str, password: str, display_name: str = "") -> User:
         raise UsernameTaken(username) from exc
 
 
+def change_display_name(*, user: User, display_name: str) -> User:
+    """Set the player's display name (already cleaned and checked: ``MeUpdateSerializer``). One
+    UPDATE statement, atomic by itself (no savepoint inside a request's transaction)."""
+    user.display_name = display_name
+    user.save(update_fields=["display_name"])
+    return user
+
+
 def issue_token(*, user: User) -> Token:
     """The player's API token (one per player; made on first request)."""
     token, _ = Token.objects.get_or_create(user=user)

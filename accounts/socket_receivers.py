@@ -1,4 +1,4 @@
-"""Ending a session closes its sockets (the mechanism: tripeaks/socket_sessions.py)."""
+"""Ending a session closes its sockets (the mechanism: tripeaks/infra/socket_sessions.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from accounts.signals import access_ended
-from tripeaks.socket_sessions import close_sockets_of_session
+from tripeaks.infra.socket_sessions import close_sockets_of_session
 
 
 @receiver(access_ended, dispatch_uid="accounts.close_sockets_of_ended_sessions")

@@ -25,8 +25,8 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils.translation import gettext
 
-from tripeaks import throttling
-from tripeaks.addresses import client_address
+from tripeaks.infra import throttling
+from tripeaks.infra.addresses import client_address
 
 # KEYS: the counters; ARGV: each counter's limit, then each one's lifetime. Nothing is counted
 # unless every counter is below its limit; the answer is the 1-based index of a counter at its

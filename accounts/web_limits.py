@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from tripeaks.throttling import AtomicRate, StrictAnonRateThrottle, StrictScopedRateThrottle
+from tripeaks.infra.throttling import AtomicRate, StrictAnonRateThrottle, StrictScopedRateThrottle
 
 
 def form_wait(request: HttpRequest, *, scope: str | None = None) -> int | None:

@@ -38,7 +38,7 @@ def configure() -> str:
     os.environ.setdefault("DEBUG", "1")
     os.environ["THROTTLE_USER"] = "100000000/min"  # the bench is one player, on purpose
     os.environ["LOG_LEVEL"] = "WARNING"  # no request log line in either stack
-    os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks.settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks.config.settings"
     return urlunsplit(parts._replace(path="/postgres"))
 
 

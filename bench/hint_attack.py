@@ -4,7 +4,7 @@ fast answers while attackers ask for hints on a custom deal the solver cannot fi
     .venv/bin/python -m bench.hint_attack [--attackers 25] [--seconds 20] [--port 8790]
 
 It makes its own PostgreSQL database (tripeaks_bench_hint) and uses Redis database 3, starts one
-server (`python -m tripeaks.serve`, the production profile: DEBUG off, the Redis cache and
+server (`python -m tripeaks.stack.serve`, the production profile: DEBUG off, the Redis cache and
 broker; no worker is needed) and fills the `waves` no-wrap random pool ahead, as the worker would
 (with a lower par bound, only so that the setup is quick: par does not change a start). Then:
 

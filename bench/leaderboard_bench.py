@@ -50,7 +50,7 @@ def configure(database: str) -> str:
         redis._replace(path="/3")
     )
     os.environ.setdefault("DEBUG", "1")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks.settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tripeaks.config.settings"
     return urlunsplit(parts._replace(path="/postgres"))
 
 

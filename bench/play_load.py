@@ -4,7 +4,7 @@
 
 It makes its own PostgreSQL database (tripeaks_bench_play, or `BENCH_DATABASE_URL`) and uses
 Redis database 5 (or `BENCH_REDIS_URL`), starts
-`--servers` server processes (`python -m tripeaks.serve`, Uvicorn) on loopback (state lives in
+`--servers` server processes (`python -m tripeaks.stack.serve`, Uvicorn) on loopback (state lives in
 PostgreSQL, fan-out in Redis, so any number of them can serve one game), signs in `--players` players and has each play the daily
 deal move by move over /ws/games/{id}/. When a game ends the player starts the next one on the
 same socket, as the page does (`--starts rest`: over REST, with a new socket for each game). Every
@@ -60,7 +60,7 @@ def bench_env() -> dict[str, str]:
         SECURE_SSL_REDIRECT="0",
         LOG_LEVEL="WARNING",
         CONN_MAX_AGE="60",
-        DJANGO_SETTINGS_MODULE="tripeaks.settings",
+        DJANGO_SETTINGS_MODULE="tripeaks.config.settings",
     )
     # Every simulated player comes from 127.0.0.1 and moves at machine speed: the throttles meant
     # for people on the open internet would measure themselves, not the server.
@@ -93,8 +93,8 @@ def setup_players(count: int) -> list[tuple[str, str]]:
     django.setup()
     from django.core.cache import cache
 
-    from tripeaks.dealday import deal_day
     from tripeaks.engine.rules import Rules
+    from tripeaks.play.dealday import deal_day
     from tripeaks.play.deals import daily_deal
 
     cache.clear()
@@ -155,7 +155,7 @@ def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subpr
         command = [
             str(ROOT / ".venv/bin/python"),
             "-m",
-            "tripeaks.serve",
+            "tripeaks.stack.serve",
             "--port",
             str(base_port + i),
         ]
@@ -481,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         stop_servers(servers)
         # No worker runs here (the bench measures the servers): drop what they queued.
-        from tripeaks.celery import app as celery_app
+        from tripeaks.config.celery import app as celery_app
 
         dropped = celery_app.control.purge()
     print(

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from tripeaks.play.models import Game
+from tripeaks.play.selectors import has_unfinished_game
 
 
 def boot_data(request: HttpRequest) -> dict[str, Any]:
@@ -17,10 +17,9 @@ def boot_data(request: HttpRequest) -> dict[str, Any]:
     if not user.is_authenticated:
         return {"user": None}
     # Whether a deal is waiting lets the page offer Continue without asking (and a 404).
-    playing = Game.objects.filter(player_id=user.pk, finished_at__isnull=True).exists()
     return {
         "user": {"username": user.username, "public_name": user.public_name},
-        "has_game": playing,
+        "has_game": has_unfinished_game(player_id=user.pk),
     }
 
 

@@ -1,7 +1,7 @@
 """REST views of the leaderboard: thin, they parse the query, call one selector, shape the answer.
 
 Boards and a player's statistics are public; ``/api/me/stats`` needs a signed-in player. Bad
-parameters are 400s with a readable ``detail`` (see tripeaks.api_errors).
+parameters are 400s with a readable ``detail`` (see tripeaks.infra.api_errors).
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -19,11 +18,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaderboard import review, selectors, services
+from leaderboard import selectors, services
 from leaderboard.models import ALL_RULES
-from tripeaks.dealday import deal_day
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules, RulesError
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.deals import NUMBERED_DEALS
 
 
@@ -130,6 +129,8 @@ class DailyBoardView(APIView):
             )
         except selectors.BadCursor as error:
             raise _cursor_error(error) from None
+        if record is not None and page.cold:  # the viewer's rank was counted: fill the rank set
+            services.warm_board_cache(deal_id=record.deal_id, board=query["board"])
         return Response(
             _page_body(
                 page,
@@ -227,7 +228,7 @@ class PlayerStatsView(APIView):
         responses={200: STATS, 404: OpenApiResponse(description="No such player")},
     )
     def get(self, request: Request, username: str) -> Response:
-        user = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+        user = selectors.player_named(username)
         if user is None:
             raise NotFound("no such player")
         return Response(selectors.player_stats(user, owner=user.pk == request.user.pk))
@@ -262,7 +263,7 @@ class RemoveFromBoardsView(APIView):
     def post(self, request: Request, username: str) -> Response:
         serializer = RemovalSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = get_user_model().objects.filter(username__iexact=username).first()
+        user = selectors.player_named(username, active_only=False)
         if user is None:
             raise NotFound("no such player")
         deals = services.remove_player_from_boards(
@@ -286,20 +287,4 @@ class FlaggedRunsView(APIView):
         }
     )
     def get(self, request: Request) -> Response:
-        flagged = review.pending()[:100]
-        return Response(
-            {
-                "results": [
-                    selectors.result_payload(result)
-                    | {
-                        "player": selectors.player_payload(result.player),
-                        "game": str(result.game_id),
-                        "flagged": result.flagged,
-                        "reason": "; ".join(
-                            why for why in (result.hold_reason, result.flag_reason) if why
-                        ),
-                    }
-                    for result in flagged
-                ]
-            }
-        )
+        return Response({"results": selectors.runs_to_review()})

@@ -2,7 +2,8 @@
 
 PostgreSQL is the truth. The set only answers "what is this line's rank?" when it is marked
 ready; otherwise the rank is counted in PostgreSQL (exact, slower on a huge board) and a rebuild
-is queued. Members are fixed-width strings in board order (``boards.redis_member``) with score 0,
+is queued (``services.warm_board_cache``: after a finish's commit, or by the board's REST view;
+the selectors that counted queue nothing). Members are fixed-width strings in board order (``boards.redis_member``) with score 0,
 so Redis orders them lexicographically and ``ZRANK`` is the line's rank - 1. A hash maps each
 player to their member.
 

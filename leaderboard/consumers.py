@@ -20,9 +20,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from leaderboard.live import daily_group
-from tripeaks import throttle_async, throttling
 from tripeaks.engine.rules import Rules, RulesError
-from tripeaks.socket_sessions import SessionSocket
+from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra.socket_sessions import SessionSocket
 
 CLOSE_BAD_BOARD = 4404
 CLOSE_FLOOD = 4429
@@ -111,7 +111,7 @@ class DailyBoardConsumer(SessionSocket, AsyncWebsocketConsumer):
     @database_sync_to_async
     def _board(self) -> dict[str, Any]:
         from leaderboard.selectors import daily_record, deal_board
-        from tripeaks.dealday import deal_day
+        from tripeaks.play.dealday import deal_day
 
         day = deal_day()
         record = daily_record(day, self.rules_key)

@@ -29,20 +29,10 @@ from django.db.models import BooleanField, Field
 from django.db.models.expressions import Col
 
 from leaderboard import fairplay_model
-from tripeaks.dealday import day_start, deal_day
+from tripeaks.play.dealday import day_start, deal_day
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
-
-ANSWERS = (
-    "excluded",
-    "earlier",
-    "seen_answer",
-    "shared_device",
-    "shared_address",
-    "actions",
-    "ats",
-)
 
 
 @dataclass(frozen=True)

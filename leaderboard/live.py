@@ -39,12 +39,12 @@ def update_message(
     the line's `rank` and the board's `total` its finish learnt (every first try is a new line of
     the best-run board too, which bumps the version), else read again. The version also moves when
     a practice run betters a best line: a watcher then sees a gap and syncs, which is harmless."""
-    from leaderboard.selectors import _lines, first_try_standing, line_payload
+    from leaderboard.selectors import board_lines, first_try_standing, line_payload
 
     if version is not None:
         day = line.result.day
     else:
-        fresh = _lines(line.deal_id, line.mode, type(line)).filter(pk=line.pk).first()
+        fresh = board_lines(line.deal_id, line.mode, type(line)).filter(pk=line.pk).first()
         record = DealRecord.objects.filter(deal_id=line.deal_id).first()
         if fresh is None or record is None:
             return None

@@ -1,5 +1,6 @@
 """Server-rendered pages of fair play: the rules for players (``/fair-play/``) and the staff
-review queue (``/staff/review/``). Thin: they call ``review`` and render a template."""
+review queue (``/staff/review/``). Thin: they read through ``selectors``, decide through
+``review``, and render a template."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from leaderboard import fairplay_model, review
+from leaderboard import fairplay_model, review, selectors
 
 
 def staff_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
@@ -42,14 +43,7 @@ def fair_play(request: HttpRequest) -> HttpResponse:
 
 
 def _queue(request: HttpRequest, status: int = 200) -> HttpResponse:
-    runs = list(review.pending()[:100])
-    rows = [{"run": run, "sharing": review.sharing(run) if run.held else None} for run in runs]
-    return render(
-        request,
-        "leaderboard/review.html",
-        {"rows": rows, "decisions": review.recent_decisions()},
-        status=status,
-    )
+    return render(request, "leaderboard/review.html", selectors.review_page(), status=status)
 
 
 @require_GET

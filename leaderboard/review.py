@@ -4,16 +4,15 @@ a reason; every decision is kept (``RunReview``: who, what, why, when).
 A run waits for review when it was held (a possible second account) or flagged (its timing) and
 nobody has decided on it yet. Accepting puts it on the boards it qualifies for (unless staff took
 its player off the boards); hiding keeps it off them. Either way the deal's boards and the player's
-statistics are rebuilt from the results, so every board says the same.
+statistics are rebuilt from the results, so every board says the same. The queue itself is read
+by ``selectors.review_queue``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from leaderboard.models import BoardExclusion, Result, RunReview
 from leaderboard.recompute import rebuild_deal, recompute_stats
@@ -21,48 +20,6 @@ from leaderboard.recompute import rebuild_deal, recompute_stats
 
 class ReviewError(ValueError):
     """A decision that cannot be taken (shown to staff as it is)."""
-
-
-def pending() -> QuerySet[Result]:
-    """Runs waiting for a decision, newest first."""
-    return (
-        Result.objects.filter(Q(held=True) | Q(flagged=True))
-        .exclude(Exists(RunReview.objects.filter(result_id=OuterRef("pk"))))
-        .select_related("player", "deal", "game")
-        .order_by("-finished_at", "-id")
-    )
-
-
-def recent_decisions(limit: int = 50) -> QuerySet[RunReview]:
-    return RunReview.objects.select_related("result__player", "staff").order_by("-at", "-id")[
-        :limit
-    ]
-
-
-@dataclass(frozen=True)
-class Sharing:
-    """Other accounts that played the run's deal from the same device or network address."""
-
-    device: list[str]
-    address: list[str]
-
-
-def sharing(result: Result) -> Sharing:
-    """Who the held run's player shares a device or address with on its deal (for staff)."""
-    from tripeaks.play.models import Game
-
-    game = result.game
-    others = Game.objects.filter(deal_id=result.deal_id, started_at__isnull=False).exclude(
-        player_id=result.player_id
-    )
-
-    def names(games: QuerySet[Game]) -> list[str]:
-        return sorted(set(games.values_list("player__username", flat=True)))
-
-    return Sharing(
-        device=names(others.filter(device=game.device)) if game.device else [],
-        address=names(others.filter(address=game.address)) if game.address else [],
-    )
 
 
 @transaction.atomic

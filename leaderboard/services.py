@@ -25,6 +25,7 @@ there is logged and never fails the finishing move.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Sequence
@@ -49,7 +50,7 @@ from leaderboard.models import (
     Result,
 )
 from leaderboard.standing import Standing
-from tripeaks.row_locks import for_update
+from tripeaks.infra.row_locks import for_update
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
@@ -402,10 +403,13 @@ def _after_commit(standing: Standing) -> None:
     if line.mode != "daily":
         return
     from leaderboard.live import broadcast_line
-    from leaderboard.selectors import first_try_standing, rank_of_line
+    from leaderboard.selectors import first_try_lines, line_rank
 
     try:
-        standing.rank = rank_of_line(line)
+        rank = line_rank(line)
+        standing.rank = rank.value
+        if rank.cold:
+            warm_board_cache(deal_id=line.deal_id, board=cache.board_of(line))
     except Exception:  # best-effort: the view reads the rank again
         log.warning("could not rank a line", extra={"deal": line.deal_id}, exc_info=True)
     first = standing.first_try
@@ -414,7 +418,11 @@ def _after_commit(standing: Standing) -> None:
             first.player = line.player
         cache.merge_line(first)
         try:
-            standing.first_try_rank, standing.first_try_lines = first_try_standing(first)
+            first_rank = line_rank(first)
+            if first_rank.cold:
+                warm_board_cache(deal_id=first.deal_id, board=cache.board_of(first))
+            standing.first_try_rank = first_rank.value
+            standing.first_try_lines = first_try_lines(first)
         except Exception:  # best-effort: the view reads them again
             log.warning("could not rank a first try", extra={"deal": line.deal_id}, exc_info=True)
             return
@@ -426,18 +434,23 @@ def _after_commit(standing: Standing) -> None:
         )
 
 
-# --------------------------------------------------------------------------- hiding a run
+# --------------------------------------------------------------------------- the rank sets
 
 
-@transaction.atomic
-def hide_result(*, result: Result) -> None:
-    """Keep a run out of boards and records (issue 7: not humanly possible), the all-time boards
-    included (issue 15). Statistics keep it."""
-    Result.objects.filter(pk=result.pk).update(hidden=True)
-    from leaderboard.recompute import rebuild_deal, recompute_stats
+def warm_board_cache(*, deal_id: int, board: str = "best") -> None:
+    """Ask a worker to fill a daily board's Redis rank set from PostgreSQL (best effort: without
+    a broker the count in PostgreSQL still answers). Reads never ask (they queue nothing): a
+    finish whose rank was counted asks after its commit, and the board's REST edge when the
+    viewer's rank was."""
+    if cache.client() is None:
+        return
+    from leaderboard.tasks import rebuild_board_cache
 
-    rebuild_deal(result.deal_id)
-    recompute_stats([result.player_id])
+    with contextlib.suppress(Exception):
+        rebuild_board_cache.delay(deal_id, board)
+
+
+# --------------------------------------------------------------------------- taking a player off
 
 
 @transaction.atomic

@@ -7,8 +7,8 @@ from typing import Any
 
 from leaderboard.models import ALL_RULES, DealBest, DealRecord, PlayerStats, Result
 from leaderboard.selectors import rank_of_line, stats_payload
-from tripeaks.dealday import deal_day
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Game
 
 

@@ -41,6 +41,49 @@ def clear_test_cache() -> None:
         client.delete(*keys)
 
 
+def _django_order(item: pytest.Item) -> int:
+    """pytest-django's order of a test, as its own collection hook gives it (Django's order): 0
+    database tests in a rolled-back transaction, 1 transactional database tests, 2 the rest."""
+    from pytest_django.plugin import validate_django_db
+
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    transactional = bool(marker and any(validate_django_db(marker)[:2]))
+    transactional = transactional or "transactional_db" in fixtures or "live_server" in fixtures
+    if transactional:
+        return 1
+    return 0 if marker or "db" in fixtures else 2
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first, so that at the end of a parallel run (`-n 2`) both workers finish
+    on short tests rather than one waiting for the other's last bench; Django's order of the
+    database tests (pytest-django's: rolled-back ones before transactional ones) is kept.
+
+    1. `slow` tests that use no test database (the benches, `make run`, the private-stack faults);
+    2. database tests, then transactional ones, each `slow` first, then `e2e` (the browser);
+    3. the rest (the engine's tests, mostly: many and short)."""
+
+    def key(item: pytest.Item) -> tuple[int, int]:
+        order = _django_order(item)
+        slow = item.get_closest_marker("slow") is not None
+        group = (0 if slow else 3) if order == 2 else 1 + order
+        return (group, 0 if slow else 1 if item.get_closest_marker("e2e") else 2)
+
+    items.sort(key=key)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_flush() -> Iterator[None]:
+    """Transactional tests end with the database emptied as Django's flush leaves it, by a cheaper
+    route when that gives the same state (see tests/fast_flush.py)."""
+    from tests import fast_flush
+
+    undo = fast_flush.install()
+    yield
+    undo()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Every test starts with an empty cache (throttle counts, sign-in failures, cached data), and
@@ -50,6 +93,18 @@ def _fresh_cache() -> Iterator[None]:
     clear_test_cache()
     forget_daily_deals()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _celery_join_flag_cleared() -> Iterator[None]:
+    """Eager `apply_async` saves, sets and restores a process-wide "a join would block" flag; two
+    threads queuing at once (concurrent-finish tests) can leave it set, and a later test's
+    `.get()` then raises "Never call result.get() within a task!". Only eager mode (tests) runs
+    tasks in the caller's threads."""
+    yield
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
 
 
 @pytest.fixture(autouse=True)

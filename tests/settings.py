@@ -1,4 +1,4 @@
-"""Settings for the test suite: ``tripeaks.settings`` read with the test environment.
+"""Settings for the test suite: ``tripeaks.config.settings`` read with the test environment.
 
 pytest-django loads this module (``DJANGO_SETTINGS_MODULE`` in pyproject.toml) before any
 conftest, so this is where the environment is shaped. The suite runs against the real
@@ -18,7 +18,7 @@ PostgreSQL and Redis (``make test`` starts them if needed):
   ``/api/health`` checks a real broker. Eager Celery is a test-only setting: the application
   never runs tasks in-process (tests/reliability runs real workers).
 - The secrets are random for each run: with DEBUG off, a value written in the repository is
-  refused (tripeaks/local_secrets.py).
+  refused (tripeaks/config/local_secrets.py).
 - DEBUG is off (the production profile), without the HTTPS redirect and the static manifest
   (which would need ``collectstatic`` first).
 """
@@ -49,7 +49,7 @@ os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ["DEBUG"] = "0"
 os.environ["SECURE_SSL_REDIRECT"] = "0"
 
-from tripeaks.settings import *  # noqa: E402, F403
+from tripeaks.config.settings import *  # noqa: E402, F403
 
 # No worker answers here: health's wait for one stays short (test servers are probed with it).
 HEALTH_WORKER_PING_SECONDS = 0.2

@@ -16,9 +16,9 @@ from leaderboard.models import DealBest, PlayerStats, Result
 from tests.accounts.helpers import STRONG, Browser
 from tests.leaderboard.helpers import T0, daily, finish
 from tests.play.helpers import solution
-from tripeaks.dealday import deal_day
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Game
 
 pytestmark = pytest.mark.django_db

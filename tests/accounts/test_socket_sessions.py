@@ -14,8 +14,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from tests.play.helpers import client_for, start_custom, winnable_code
-from tripeaks.asgi import application
-from tripeaks.socket_sessions import CLOSE_SESSION_ENDED, close_sockets_of_user
+from tripeaks.config.asgi import application
+from tripeaks.infra.socket_sessions import CLOSE_SESSION_ENDED, close_sockets_of_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 def socket_for(arena_id: str, user: Any = None) -> WebsocketCommunicator:
-    from tripeaks.asgi import application
+    from tripeaks.config.asgi import application
 
     communicator = WebsocketCommunicator(
         application, f"/ws/arenas/{arena_id}/", headers=[(b"origin", b"http://localhost")]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.reliability.stack import free_port
-from tripeaks.run import EmbeddedRedis
+from tripeaks.stack.run import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable

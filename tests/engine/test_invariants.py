@@ -5,6 +5,7 @@ earlier states, so the engine is checked against something it does not compute i
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,6 +78,7 @@ def games(draw: st.DrawFn) -> tuple[Layout, int, Rules]:
     return layout, draw(SEEDS), draw(st.sampled_from(ALL_RULES))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(game=games(), data=st.data())
 def test_random_legal_play_keeps_every_invariant(

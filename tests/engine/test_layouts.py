@@ -141,6 +141,7 @@ def _binomial_tails(wins: int, deals: int, p: float) -> tuple[float, float]:
     return sum(pmf[: wins + 1]), sum(pmf[wins:])
 
 
+@pytest.mark.slow
 def test_recorded_solvability_is_plausible_on_fresh_deals() -> None:
     """Solve 30 deals outside the measured seeds for the hardest layouts and the classic."""
     winnable = _winnable()

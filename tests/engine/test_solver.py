@@ -204,6 +204,7 @@ def test_unwinnable_classic_deals_give_no_line_par_or_hint(seed: int) -> None:
 # --------------------------------------------------------------------------- lines
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1), rules=st.sampled_from(RULE_SETS))
 def test_every_solver_line_replays_to_a_win(seed: int, rules: Rules) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -151,6 +152,7 @@ def test_layout_view_is_the_public_shape() -> None:
     json.dumps(view)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     layout=st.sampled_from(sorted(LAYOUTS.values(), key=lambda layout: layout.name)),

@@ -10,8 +10,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import HttpCommunicator, WebsocketCommunicator
 
-from tripeaks.asgi import application
-from tripeaks.logging_json import JsonFormatter
+from tripeaks.config.asgi import application
+from tripeaks.config.logging_json import JsonFormatter
 
 pytestmark = pytest.mark.django_db
 

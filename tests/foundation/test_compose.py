@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def names_settings_read() -> set[str]:
-    """Every variable name tripeaks/settings.py reads through `env.<kind>("NAME", ...)`."""
-    tree = ast.parse((ROOT / "tripeaks" / "settings.py").read_text())
+    """Every variable name tripeaks/config/settings.py reads through `env.<kind>("NAME", ...)`."""
+    tree = ast.parse((ROOT / "tripeaks" / "config" / "settings.py").read_text())
     names: set[str] = set()
     for node in ast.walk(tree):
         if (
@@ -111,7 +111,7 @@ def test_every_variable_compose_sets_is_one_the_settings_read(
 def test_web_serves_asgi_and_the_worker_and_beat_run_celery(compose: dict[str, Any]) -> None:
     services = compose["services"]
     web_cmd = " ".join(services["web"]["command"])
-    assert "-m tripeaks.serve" in web_cmd and "--host 0.0.0.0" in web_cmd
+    assert "-m tripeaks.stack.serve" in web_cmd and "--host 0.0.0.0" in web_cmd
     assert "worker" in services["worker"]["command"]
     assert "beat" in services["beat"]["command"]
     assert services["beat"].get("deploy", {}).get("replicas", 1) == 1

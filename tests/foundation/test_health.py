@@ -86,7 +86,7 @@ def test_health_is_503_naming_the_broker_when_it_is_down(client: Client, setting
 def test_health_is_503_when_the_database_fails(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tripeaks import health
+    from tripeaks.infra import health
 
     def broken() -> dict[str, str]:
         raise RuntimeError("database is gone")

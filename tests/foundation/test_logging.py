@@ -12,7 +12,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from tripeaks.logging_json import JsonFormatter
+from tripeaks.config.logging_json import JsonFormatter
 
 pytestmark = pytest.mark.django_db
 

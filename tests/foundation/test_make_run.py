@@ -1,4 +1,4 @@
-"""`make run` (python -m tripeaks.run): the real stack on embedded PostgreSQL and Redis.
+"""`make run` (python -m tripeaks.stack.run): the real stack on embedded PostgreSQL and Redis.
 
 One test, run for real: first start in an empty VAR_DIR, the worker precomputes today's daily
 deals at once (beat queues its schedule at start), Ctrl-C stops every process, and a second start
@@ -51,8 +51,13 @@ def health(port: int) -> dict[str, Any] | None:
         return None
 
 
-def solved_daily_deals(var: Path) -> int:
-    with psycopg.connect(host=str(var / "postgres"), user="postgres", dbname="tripeaks") as conn:
+def solved_daily_deals(var: Path, conninfo: str | None = None) -> int:
+    connect = (
+        psycopg.connect(conninfo)
+        if conninfo
+        else psycopg.connect(host=str(var / "postgres"), user="postgres", dbname="tripeaks")
+    )
+    with connect as conn:
         row = conn.execute(
             "SELECT count(*) FROM play_deal WHERE source = 'daily' AND winnable IS NOT NULL"
         ).fetchone()
@@ -60,7 +65,9 @@ def solved_daily_deals(var: Path) -> int:
     return int(row[0])
 
 
-def start(var: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start(
+    var: Path, port: int, log: Path, services: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     env = {
         name: value
         for name, value in os.environ.items()
@@ -77,10 +84,11 @@ def start(var: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
         "CELERY_WORKER_CONCURRENCY": "1",
         "DAILY_DEALS_DAYS_AHEAD": "0",
         "RANDOM_POOL_SIZE": "0",
+        **(services or {}),
     }
     with log.open("ab") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "tripeaks.run", "--port", str(port)],
+            [sys.executable, "-m", "tripeaks.stack.run", "--port", str(port)],
             cwd=ROOT,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -132,3 +140,34 @@ def test_make_run_starts_the_real_stack_embedded_and_restarts_with_its_data(
         assert (var / "secrets.json").read_text() == secrets_first
     finally:
         interrupt(process, log)
+
+
+@pytest.fixture
+def own_database() -> Any:
+    """A fresh database on the machine's PostgreSQL, dropped afterwards."""
+    name = f"make_run_{os.getpid()}"
+    admin = "postgresql://postgres@127.0.0.1:5432/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_make_run_uses_the_database_and_redis_it_is_given(
+    tmp_path: Path, own_database: str
+) -> None:
+    var, log, port = tmp_path / "var", tmp_path / "run.log", free_port()
+    services = {"DATABASE_URL": own_database, "REDIS_URL": "redis://127.0.0.1:6379/8"}
+
+    process = start(var, port, log, services)
+    try:
+        body = wait_until(lambda: health(port), 240, "healthy stack", log)
+        assert body["database"]["embedded"] is False and body["redis"]["embedded"] is False
+        assert body["worker"]["ok"] is True
+        # The worker, beat and the server share the given services: today's deals land there.
+        wait_until(lambda: solved_daily_deals(var, own_database), 120, "solved daily deal", log)
+    finally:
+        interrupt(process, log)
+    assert not (var / "postgres").exists() and not (var / "redis").exists()

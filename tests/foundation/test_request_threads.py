@@ -11,7 +11,7 @@ from channels.testing import HttpCommunicator
 from django.core.handlers.asgi import ASGIHandler
 
 from tests.foundation import thread_urls
-from tripeaks.request_threads import ReusedThreadsASGIHandler
+from tripeaks.infra.request_threads import ReusedThreadsASGIHandler
 
 pytestmark = pytest.mark.django_db
 

@@ -48,7 +48,7 @@ def run_python(code: str, env: dict[str, str], *args: str) -> subprocess.Complet
     return subprocess.run(
         [sys.executable, *args, *(["-c", code] if code else [])],
         cwd=ROOT,
-        env={**base, "DJANGO_SETTINGS_MODULE": "tripeaks.settings", **env},
+        env={**base, "DJANGO_SETTINGS_MODULE": "tripeaks.config.settings", **env},
         capture_output=True,
         text=True,
         timeout=120,
@@ -60,7 +60,7 @@ def test_embedded_defaults_are_postgresql_and_redis_on_sockets_in_var(tmp_path: 
 
     assert result.returncode == 0, result.stderr
     got = json.loads(result.stdout)
-    # The servers `make run` embeds (tripeaks/run.py): the same kinds as tests and production.
+    # The servers `make run` embeds (tripeaks/stack/run.py): the same kinds as tests and production.
     assert got["engine"] == "django.db.backends.postgresql"
     assert got["host"] == str(tmp_path / "var" / "postgres")
     assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
@@ -71,6 +71,7 @@ def test_embedded_defaults_are_postgresql_and_redis_on_sockets_in_var(tmp_path: 
     assert got["deal_secret_type"] == "bytes"
 
 
+@pytest.mark.slow
 def test_a_development_run_makes_random_secrets_once_and_keeps_them(tmp_path: Path) -> None:
     env = {"DEBUG": "1", "VAR_DIR": str(tmp_path / "var")}
 

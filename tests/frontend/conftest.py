@@ -1,4 +1,4 @@
-"""Browser tests against a real ASGI server (Uvicorn with the options of `tripeaks.serve`: HTTP
+"""Browser tests against a real ASGI server (Uvicorn with the options of `tripeaks.stack.serve`: HTTP
 and WebSockets) on loopback.
 
 The server runs in a forked process against this test process's own test database and Redis
@@ -94,14 +94,14 @@ def _serve(port: int, static_root: Path) -> None:
     import uvicorn
     from channels.testing.live import make_application
 
-    from tripeaks.serve import uvicorn_options
+    from tripeaks.stack.serve import uvicorn_options
 
     _in_the_server_process()
     _collect_static(static_root)
-    # A handler made before the fork (an in-process socket test imports tripeaks.asgi) holds a
+    # A handler made before the fork (an in-process socket test imports tripeaks.config.asgi) holds a
     # WhiteNoise that never saw these files: the server's HTTP side gets a fresh one.
-    from tripeaks import asgi
-    from tripeaks.request_threads import ReusedThreadsASGIHandler
+    from tripeaks.config import asgi
+    from tripeaks.infra.request_threads import ReusedThreadsASGIHandler
 
     asgi.application.application_mapping["http"] = ReusedThreadsASGIHandler()
     application = make_application(static_wrapper=None)

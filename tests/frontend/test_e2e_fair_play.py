@@ -10,7 +10,7 @@ import pytest
 
 from tests.frontend.conftest import DESKTOP, api_post, needs_chromium, sign_up
 from tests.frontend.helpers import open_game
-from tripeaks.devices import DEVICE_COOKIE
+from tripeaks.infra.devices import DEVICE_COOKIE
 from tripeaks.play.models import Game
 
 pytestmark = [pytest.mark.e2e, needs_chromium]

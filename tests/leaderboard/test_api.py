@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from leaderboard.models import PlayerStats
 from tests.leaderboard.helpers import T0, daily, finish, numbered, other
-from tripeaks.dealday import deal_day
+from tripeaks.play.dealday import deal_day
 
 pytestmark = pytest.mark.django_db
 

@@ -11,13 +11,13 @@ from rest_framework.test import APIClient
 
 from leaderboard.models import DealBest, FirstTry, PlayerStats, Result
 from leaderboard.recompute import recompute_stats
-from leaderboard.services import hide_result
+from leaderboard.review import review_run
 from tests.leaderboard.helpers import daily, finish, numbered
 from tests.leaderboard.test_game_over import winnable_numbered
 from tests.play.helpers import client_for, move, solution
-from tripeaks.dealday import deal_day
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
+from tripeaks.play.dealday import deal_day
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +95,7 @@ def test_bad_board_parameter_is_a_400(api_client: APIClient) -> None:
     for bad in ("worst", "FIRST", "first,best"):
         response = api_client.get("/api/leaderboards/daily", {"board": bad})
         assert response.status_code == 400 and "board" in response.json()["errors"], bad
-    # A NUL is refused before any view runs (tripeaks/nul_guard.py).
+    # A NUL is refused before any view runs (tripeaks/infra/nul_guard.py).
     assert api_client.get("/api/leaderboards/daily", {"board": "first\x00"}).status_code == 400
 
 
@@ -163,8 +163,17 @@ def test_all_time_boards_count_clean_first_tries_only(make_user: Any) -> None:
     for _ in range(20):
         finish(cheat, numbered(), assisted=True)
         finish(honest, numbered(), won=True)
+    # Held (as a possible second account's run would be), then hidden by staff: the one path
+    # that hides a single run.
     hidden = finish(honest, daily(today - timedelta(days=5)))
-    hide_result(result=hidden)
+    Result.objects.filter(pk=hidden.pk).update(held=True)
+    review_run(
+        result_id=hidden.pk,
+        staff=make_user("staff"),
+        decision="hide",
+        reason="not humanly possible",
+    )
+    assert Result.objects.filter(pk=hidden.pk, hidden=True, held=False).exists()
     practice_deal = daily(today - timedelta(days=6))
     finish(honest, practice_deal, won=False)
     finish(honest, practice_deal, won=True)  # practice: a win, not a daily won

@@ -8,10 +8,10 @@ import pytest
 
 from leaderboard.models import FirstTry, Result
 from tests.play.helpers import api_moves, client_for, move, solution
-from tripeaks.dealday import deal_day
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.solver import solve
 from tripeaks.play import deals
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Deal
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.utils import timezone
 from leaderboard.models import Result
 from tests.factories import UserFactory
 from tests.leaderboard.helpers import daily, finish
-from tripeaks.asgi import application
-from tripeaks.dealday import deal_day
+from tripeaks.config.asgi import application
+from tripeaks.play.dealday import deal_day
 
 
 def watcher(rules: str = "wrap-closed") -> WebsocketCommunicator:

@@ -15,10 +15,10 @@ from leaderboard.models import Result, RunReview
 from tests.leaderboard.test_first_try import LOSS, board, lines, play, start
 from tests.leaderboard.test_game_over import winnable_numbered
 from tests.play.helpers import solution
-from tripeaks.dealday import deal_day
-from tripeaks.devices import DEVICE_COOKIE
 from tripeaks.engine.rules import Rules
+from tripeaks.infra.devices import DEVICE_COOKIE
 from tripeaks.play import deals
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Game
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from leaderboard.models import PlayerStats
 from leaderboard.recompute import recompute_stats
 from leaderboard.selectors import stats_payload
 from tests.leaderboard.helpers import T0, daily, finish, other
-from tripeaks.dealday import deal_day
+from tripeaks.play.dealday import deal_day
 
 pytestmark = pytest.mark.django_db
 

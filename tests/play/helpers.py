@@ -23,7 +23,7 @@ def client_for(user: Any) -> APIClient:
 
 async def connect(user: Any, game_id: str) -> WebsocketCommunicator:
     """A game socket of `user`, signed in, not yet connected."""
-    from tripeaks.asgi import application
+    from tripeaks.config.asgi import application
 
     communicator = WebsocketCommunicator(
         application, f"/ws/games/{game_id}/", headers=[(b"origin", b"http://localhost")]

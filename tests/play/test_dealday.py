@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from tripeaks.dealday import deal_day, next_day_start
+from tripeaks.play.dealday import deal_day, next_day_start
 
 
 def test_the_deal_day_turns_at_1815_utc() -> None:

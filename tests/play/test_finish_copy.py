@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from leaderboard.models import Result
 from tests.play.helpers import solution
-from tripeaks.dealday import deal_day
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals, services
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Game, Move
 from tripeaks.play.payloads import game_payload
 from tripeaks.play.replay import matches_log

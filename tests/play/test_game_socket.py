@@ -12,7 +12,7 @@ from django.db import connections
 from psycopg import sql
 
 from tests.play.helpers import client_for, connect, start_custom, winnable_code
-from tripeaks.asgi import application
+from tripeaks.config.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from tripeaks.dealday import deal_day
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
+from tripeaks.play.dealday import deal_day
 
 
 @pytest.mark.django_db(transaction=True)

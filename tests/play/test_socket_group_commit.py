@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connection
 
 from tests.play.helpers import client_for, move, start_custom, winnable_code
-from tripeaks.asgi import application
+from tripeaks.config.asgi import application
 from tripeaks.play import move_writer
 from tripeaks.play.models import Game, Move
 from tripeaks.play.replay import matches_log

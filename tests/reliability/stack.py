@@ -1,9 +1,9 @@
 """A private TriPeaks stack for fault tests: its own PostgreSQL cluster and Redis server on free
-ports, ASGI servers (tripeaks.serve) and a Celery worker as subprocesses, all owned (and torn down) by the test
+ports, ASGI servers (tripeaks.stack.serve) and a Celery worker as subprocesses, all owned (and torn down) by the test
 process that made it. The shared PostgreSQL and Redis (5432, 6379) are never touched.
 
     stack = Stack.create()          # initdb + pg_ctl start, redis-server, migrate
-    server = stack.start_server()   # tripeaks.serve on a free port; server.kill() is SIGKILL
+    server = stack.start_server()   # tripeaks.stack.serve on a free port; server.kill() is SIGKILL
     stack.stop_postgres(); stack.start_postgres()
     stack.stop_redis(); stack.start_redis()
     worker = stack.start_worker()
@@ -159,7 +159,7 @@ class Stack:
             if not key.startswith(("PYTEST", "DJANGO", "DATABASE", "REDIS", "CELERY", "THROTTLE"))
         }
         env.update(
-            DJANGO_SETTINGS_MODULE="tripeaks.settings",
+            DJANGO_SETTINGS_MODULE="tripeaks.config.settings",
             DATABASE_URL=self.database_url,
             REDIS_URL=self.redis_url,
             DEBUG="0",
@@ -381,7 +381,10 @@ class Stack:
         """`env`: more environment for this server only (e.g. a smaller pool)."""
         port = port or free_port()
         server = self._spawn(
-            name, [str(BIN / "python"), "-m", "tripeaks.serve", "--port", str(port)], port, env
+            name,
+            [str(BIN / "python"), "-m", "tripeaks.stack.serve", "--port", str(port)],
+            port,
+            env,
         )
 
         def answers() -> bool:
@@ -399,7 +402,7 @@ class Stack:
     def start_worker(self, name: str = "worker") -> Process:
         worker = self._spawn(
             name,
-            [str(BIN / "celery"), "-A", "tripeaks", "worker", "--pool=solo", "-l", "INFO"]
+            [str(BIN / "celery"), "-A", "tripeaks.config", "worker", "--pool=solo", "-l", "INFO"]
             + ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}@%h"],
         )
         wait_until(lambda: "ready" in worker.log_text(), 40, f"celery {name}", interval=0.2)

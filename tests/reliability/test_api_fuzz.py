@@ -28,7 +28,7 @@ SEEN: dict[str, int] = {}
 
 def _load_schema() -> Any:
     """The schema the WSGI app serves (loaded at collection: drf-spectacular needs no database)."""
-    from tripeaks.wsgi import application
+    from tripeaks.config.wsgi import application
 
     return schemathesis.openapi.from_wsgi("/api/schema", application)
 
@@ -113,7 +113,7 @@ def test_fuzzed_requests_get_no_500_and_readable_json_errors(
     _aim_at_the_real_game(case, fuzz_player["game"])
     with keeping_the_test_connection():
         # identity: the in-process transport hands back the body as sent, and the game API's
-        # JSON is gzipped for clients that accept it (tripeaks/compression.py).
+        # JSON is gzipped for clients that accept it (tripeaks/infra/compression.py).
         response = case.call(
             headers={
                 "Authorization": f"Token {fuzz_player['token']}",

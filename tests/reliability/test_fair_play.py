@@ -26,11 +26,11 @@ from leaderboard.models import DealBest, PlayerStats, Result
 from tests.leaderboard.helpers import daily, finish, numbered
 from tests.leaderboard.test_game_over import winnable_numbered
 from tests.play.helpers import client_for, move
-from tripeaks.dealday import deal_day
 from tripeaks.engine.deal import from_seed
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Game, Move
 
 pytestmark = pytest.mark.django_db

@@ -28,12 +28,12 @@ from rest_framework.test import APIClient
 
 from leaderboard.models import FirstTry, Result
 from tests.play.helpers import connect, solution
-from tripeaks.dealday import deal_day
-from tripeaks.devices import DEVICE_COOKIE
 from tripeaks.engine.rules import Rules
+from tripeaks.infra.devices import DEVICE_COOKIE
 from tripeaks.play import deals
+from tripeaks.play.dealday import deal_day
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture(autouse=True)

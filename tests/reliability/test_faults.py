@@ -302,7 +302,7 @@ def test_redis_down_rest_play_goes_on_live_boards_degrade_and_health_says_so(
 def test_a_worker_killed_mid_precompute_duplicates_and_loses_nothing(stack: Stack) -> None:
     from datetime import timedelta
 
-    from tripeaks.dealday import deal_day
+    from tripeaks.play.dealday import deal_day
 
     days_ahead = 7
     expected = (days_ahead + 1) * 4

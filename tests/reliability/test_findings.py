@@ -1,5 +1,5 @@
 """Issue #16's findings table, row by row, against a real server (tests/reliability/stack.py:
-`python -m tripeaks.serve` in the production profile on a private PostgreSQL and Redis), each
+`python -m tripeaks.stack.serve` in the production profile on a private PostgreSQL and Redis), each
 attack as it was measured and the fix shown. (The solver row is tests/reliability's solver
 tests' business.)
 

@@ -28,9 +28,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.play.helpers import client_for, start_custom, winnable_code
-from tripeaks.asgi import application
+from tripeaks.config.asgi import application
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 REST_EXAMPLES = 40
 SOCKET_EXAMPLES = 50

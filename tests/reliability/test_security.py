@@ -24,8 +24,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from tests.play.helpers import client_for, move, start_custom, winnable_code
-from tripeaks.asgi import application
-from tripeaks.logging_json import JsonFormatter
+from tripeaks.config.asgi import application
+from tripeaks.config.logging_json import JsonFormatter
 from tripeaks.play.models import Deal, Game
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +168,7 @@ def test_https_settings_of_the_production_profile() -> None:
         "ALLOWED_HOSTS": "tripeaks.example",
     }
     code = (
-        "import json; from tripeaks import settings as s; print(json.dumps([s.SECURE_SSL_REDIRECT,"
+        "import json; from tripeaks.config import settings as s; print(json.dumps([s.SECURE_SSL_REDIRECT,"
         " s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS,"
         " s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SESSION_COOKIE_HTTPONLY, s.DEBUG]))"
     )

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from tests.play.helpers import client_for, start_custom, winnable_code
 from tests.play.test_restart_and_replay import replay_log
-from tripeaks.asgi import application
+from tripeaks.config.asgi import application
 from tripeaks.play.models import Game
 from tripeaks.play.services import load_game_state
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 EXAMPLES = 60
 FRAMES: list[int] = []

@@ -1,4 +1,4 @@
-"""The game socket's frames are counted in batches (tripeaks/throttle_async.py): one Redis call
+"""The game socket's frames are counted in batches (tripeaks/infra/throttle_async.py): one Redis call
 for all the frames that arrive while a count is in flight, with the same counts as one by one."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tripeaks import throttle_async, throttling
+from tripeaks.infra import throttle_async, throttling
 
 pytestmark = pytest.mark.asyncio
 

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from tests.play.helpers import client_for, move, start_custom, winnable_code
-from tripeaks.asgi import application
+from tripeaks.config.asgi import application
 
 pytestmark = pytest.mark.django_db
 
@@ -45,12 +45,12 @@ def rates(settings: Any) -> dict[str, str | None]:
 
 
 def test_production_rates_are_far_above_a_human_and_far_below_a_flood() -> None:
-    from tripeaks import settings as production
+    from tripeaks.config import settings as production
 
     assert production.PLAY_THROTTLE_RATES == PRODUCTION_RATES
     assert production.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] == [
-        "tripeaks.throttling.FailOpenAnonRateThrottle",
-        "tripeaks.throttling.FailOpenUserRateThrottle",
+        "tripeaks.infra.throttling.FailOpenAnonRateThrottle",
+        "tripeaks.infra.throttling.FailOpenUserRateThrottle",
     ]
 
 

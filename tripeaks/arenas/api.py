@@ -11,18 +11,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tripeaks.addresses import client_address
 from tripeaks.arenas import selectors, services
 from tripeaks.arenas.errors import ArenaNotFound
 from tripeaks.arenas.models import Arena
-from tripeaks.devices import request_device
-from tripeaks.play.api import error_response, view_of
-from tripeaks.play.errors import PlayError
-from tripeaks.throttling import (
+from tripeaks.infra.addresses import client_address
+from tripeaks.infra.devices import request_device
+from tripeaks.infra.throttling import (
     FailOpenAnonRateThrottle,
     FailOpenUserRateThrottle,
     GameStartThrottle,
 )
+from tripeaks.play.api import error_response, view_of
+from tripeaks.play.errors import PlayError
 
 ARENA = OpenApiResponse(description="The arena, its standings, your line, its podium when over.")
 REFUSED = OpenApiResponse(description="Not now: the arena is over, not running, or not joined.")

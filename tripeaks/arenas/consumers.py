@@ -16,8 +16,8 @@ from uuid import UUID
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tripeaks import throttle_async, throttling
-from tripeaks.socket_sessions import SessionSocket
+from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra.socket_sessions import SessionSocket
 
 CLOSE_NO_ARENA = 4404
 CLOSE_FLOOD = 4429

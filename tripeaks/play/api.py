@@ -13,23 +13,23 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tripeaks.addresses import client_address
-from tripeaks.dealday import deal_day, next_day_start
-from tripeaks.devices import request_device
 from tripeaks.engine.layouts import DEFAULT_LAYOUT, LAYOUTS
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
 from tripeaks.engine.view import layout_outline, layout_view
-from tripeaks.play import services
-from tripeaks.play.errors import GameNotFound, PlayError
-from tripeaks.play.models import Game
-from tripeaks.play.payloads import game_payload, rules_payload
-from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
-from tripeaks.throttling import (
+from tripeaks.infra.addresses import client_address
+from tripeaks.infra.devices import request_device
+from tripeaks.infra.throttling import (
     FailOpenAnonRateThrottle,
     FailOpenUserRateThrottle,
     GameStartThrottle,
     MoveThrottle,
 )
+from tripeaks.play import selectors, services
+from tripeaks.play.dealday import deal_day, next_day_start
+from tripeaks.play.errors import GameNotFound, PlayError
+from tripeaks.play.models import Game
+from tripeaks.play.payloads import game_payload, rules_payload
+from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
 
 
 def error_response(error: PlayError) -> Response:
@@ -77,11 +77,7 @@ class CurrentGameView(APIView):
         responses={200: GAME_VIEW, 404: OpenApiResponse(description="No unfinished game")}
     )
     def get(self, request: Request) -> Response:
-        game = (
-            Game.objects.select_related("deal")
-            .filter(player_id=request.user.pk, finished_at__isnull=True)
-            .first()
-        )
+        game = selectors.unfinished_game(player_id=request.user.pk)
         if game is None:
             return error_response(GameNotFound("you have no unfinished game"))
         return Response(view_of(game))
@@ -90,11 +86,7 @@ class CurrentGameView(APIView):
 class GameView(APIView):
     @extend_schema(responses={200: GAME_VIEW, 404: OpenApiResponse(description="No such game")})
     def get(self, request: Request, game_id: str) -> Response:
-        game = (
-            Game.objects.select_related("deal")
-            .filter(pk=game_id, player_id=request.user.pk)
-            .first()
-        )
+        game = selectors.players_game(game_id=game_id, player_id=request.user.pk)
         if game is None:
             return error_response(GameNotFound("no such game"))
         return Response(view_of(game))

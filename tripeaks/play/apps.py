@@ -9,4 +9,4 @@ class PlayConfig(AppConfig):
 
     def ready(self) -> None:
         # Every `@shared_task` of the project binds to this app when queued from a server process.
-        import tripeaks.celery  # noqa: F401
+        import tripeaks.config.celery  # noqa: F401

@@ -10,14 +10,14 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
-from tripeaks import throttle_async, throttling
+from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
+from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.play import services
 from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_view
 from tripeaks.play.errors import PlayError
 from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
 from tripeaks.play.socket_moves import SocketGame
-from tripeaks.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
-from tripeaks.socket_sessions import SessionSocket
 
 MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
@@ -78,7 +78,7 @@ class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
-        # Signing out closes this socket (tripeaks/socket_sessions.py).
+        # Signing out closes this socket (tripeaks/infra/socket_sessions.py).
         if not await self.join_session_groups():
             return
         self.moves = SocketGame(self.game_id, user)

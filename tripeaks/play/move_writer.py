@@ -25,9 +25,9 @@ import orjson
 import psycopg
 from django.db import connections
 
+from tripeaks.infra.socket_outage import UNAVAILABLE
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game, Move
-from tripeaks.socket_outage import UNAVAILABLE
 
 if TYPE_CHECKING:
     from tripeaks.play.services import LoggedMove

@@ -16,22 +16,22 @@ from django.utils import timezone
 
 from leaderboard.models import Result
 from leaderboard.services import record_result
-from tripeaks.addresses import ip_or_none
-from tripeaks.dealday import deal_day
 from tripeaks.engine import game as engine
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.scoring import score
+from tripeaks.infra.addresses import ip_or_none
+from tripeaks.infra.row_locks import for_update
 from tripeaks.play import deals, solver_guard
 from tripeaks.play.broadcast import broadcast_view
 from tripeaks.play.clock import clock_ms, start_clock, stop_clock
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConflict
 from tripeaks.play.models import Deal, Game, Move, Source
 from tripeaks.play.payloads import game_payload
 from tripeaks.play.progress import publish_progress
 from tripeaks.play.signals import game_finished
 from tripeaks.play.state_codec import dump_next_state, dump_state, load_state
-from tripeaks.row_locks import for_update
 
 log = logging.getLogger("tripeaks.events")
 

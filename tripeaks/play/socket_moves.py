@@ -27,8 +27,8 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from leaderboard import live as live_board
-from tripeaks.devices import scope_device
 from tripeaks.engine import game as engine
+from tripeaks.infra.devices import scope_device
 from tripeaks.play import move_writer, services
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game

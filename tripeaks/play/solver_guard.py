@@ -29,9 +29,9 @@ from typing import Any, Final
 from django.conf import settings
 from django.core.cache import cache
 
-from tripeaks import throttling
 from tripeaks.engine import game as engine
 from tripeaks.engine.solver import Budget, BudgetExceeded, Hint, hint, solve
+from tripeaks.infra import throttling
 from tripeaks.play.errors import PlayError
 from tripeaks.play.payloads import hint_payload
 

@@ -9,9 +9,9 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 
-from tripeaks.dealday import deal_day
 from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules
 from tripeaks.play import deals
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Deal
 
 DAYS_AHEAD = 7

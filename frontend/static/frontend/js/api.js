@@ -1,19 +1,29 @@
 // fetch() for the JSON API: CSRF header from the cookie, JSON errors as ApiError.
 
 export class ApiError extends Error {
+  /** @param {number} status @param {ErrorBody | null} body */
   constructor(status, body) {
     super((body && body.detail) || `HTTP ${status}`);
     this.status = status;
+    /** @type {ErrorBody} */
     this.body = body || {};
   }
 }
 
+/** @param {string} name */
 function cookie(name) {
   const m = document.cookie.match(new RegExp('(?:^|; )' + name + '=([^;]*)'));
   return m ? decodeURIComponent(m[1]) : '';
 }
 
+/**
+ * The JSON answer to `path` under /api/ (any: each caller says what it expects), or ApiError.
+ * @param {string} path
+ * @param {{method?: string, body?: unknown}} [options]
+ * @returns {Promise<any>}
+ */
 export async function api(path, { method = 'GET', body } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') headers['X-CSRFToken'] = cookie('csrftoken');
@@ -30,19 +40,23 @@ export async function api(path, { method = 'GET', body } = {}) {
 }
 
 // Every layout's outline for the picker: slots as {x, y, z} (sent as [x, y, z], the light form).
+/** @type {Promise<{layouts: Layout[]}> | null} */
 let layoutsPromise = null;
+/** @returns {Promise<{layouts: Layout[]}>} */
 export function layouts() {
   layoutsPromise ||= api('layouts?form=outline')
-    .then((d) => ({ ...d, layouts: d.layouts.map((l) => ({ ...l, slots: l.slots.map(([x, y, z], position) => ({ position, x, y, z })) })) }))
+    .then((/** @type {{layouts: Outline[]}} */ d) => ({ ...d, layouts: d.layouts.map((l) => ({ ...l, slots: l.slots.map(([x, y, z], position) => ({ position, x, y, z })) })) }))
     .catch((e) => { layoutsPromise = null; throw e; });
   return layoutsPromise;
 }
 
 // One layout in full, the table's: only the layout in play is sent.
+/** @type {Map<string, Promise<Layout>>} */
 const layoutCache = new Map();
+/** @param {string} name @returns {Promise<Layout>} */
 export function layoutNamed(name) {
   if (!layoutCache.has(name)) {
     layoutCache.set(name, api(`layouts/${encodeURIComponent(name)}`).catch((e) => { layoutCache.delete(name); throw e; }));
   }
-  return layoutCache.get(name);
+  return /** @type {Promise<Layout>} */ (layoutCache.get(name));
 }

@@ -4,13 +4,18 @@ import { api, ApiError, layouts } from './api.js';
 import { sprite } from './cards.js';
 import { _, serverText } from './i18n.js';
 
-const boot = JSON.parse(document.getElementById('boot').textContent);
-const root = document.getElementById('app');
-const title = document.getElementById('page-title');
+// The page's boot data (frontend/views.py boot_data) and its fixed elements (base.html, home.html).
+/** @type {{user: User | null, has_game?: boolean}} */
+const boot = JSON.parse(/** @type {HTMLElement} */ (document.getElementById('boot')).textContent || '{}');
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+const title = /** @type {HTMLElement} */ (document.getElementById('page-title'));
+/** @type {GameView | null} a game just started, for the play page to take */
 let pendingGame = null;
+/** @type {(() => void) | null} the mounted page's */
 let cleanup = null;
 let routeId = 0;
 
+/** @type {Record<string, [string, () => string]>} page module and heading, by the hash's first part */
 const ROUTES = {
   '': ['start', () => 'TriPeaks Online'],
   play: ['play', () => _('Play')],
@@ -21,15 +26,19 @@ const ROUTES = {
   stats: ['stats', () => _('Statistics')],
   help: ['help', () => _('How to play')],
   custom: ['custom', () => _('Custom deal')],
+  ratings: ['ratings', () => _('Ratings')],
 };
 
 // ---------------------------------------------------------------- theme: system, light, dark
 const THEMES = ['system', 'light', 'dark'];
+/** @type {Record<string, () => string>} */
+const THEME_LABELS = { system: () => _('Theme: system'), light: () => _('Theme: light'), dark: () => _('Theme: dark') };
+/** @param {string} t */
 function applyTheme(t) {
   if (t === 'system') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = t;
   const b = document.getElementById('theme-toggle');
-  if (b) b.textContent = { system: _('Theme: system'), light: _('Theme: light'), dark: _('Theme: dark') }[t];
+  if (b && THEME_LABELS[t]) b.textContent = THEME_LABELS[t]();
 }
 function cycleTheme() {
   const now = localStorage.getItem('tp.theme') || 'system';
@@ -43,13 +52,14 @@ document.getElementById('theme-toggle')?.addEventListener('click', cycleTheme);
 // ---------------------------------------------------------------- language: chosen, remembered
 // The form posts to Django's set_language (a cookie); with scripts it goes at once, back to the
 // same screen (hash included).
-const langForm = document.querySelector('[data-testid=language-form]');
-langForm?.querySelector('select').addEventListener('change', () => {
-  langForm.querySelector('[name=next]').value = location.pathname + location.hash;
+const langForm = /** @type {HTMLFormElement | null} */ (document.querySelector('[data-testid=language-form]'));
+langForm?.querySelector('select')?.addEventListener('change', () => {
+  /** @type {HTMLInputElement} */ (langForm.querySelector('[name=next]')).value = location.pathname + location.hash;
   langForm.submit();
 });
 
 // ---------------------------------------------------------------- what pages share
+/** @type {AppContext} */
 const ctx = {
   user: boot.user,
   hasGame: Boolean(boot.has_game),
@@ -81,6 +91,7 @@ const ctx = {
 };
 
 // What a refused start says to a player: the server's field errors are for programs.
+/** @param {unknown} e what starting threw @returns {string} */
 export function startError(e) {
   if (!(e instanceof ApiError)) return _('Could not start the deal: check your connection and try again.');
   const errors = e.body.errors || {};
@@ -92,8 +103,9 @@ export function startError(e) {
   return e.body.code ? serverText(e.message, _('Could not start the deal.')) : _('Could not start the deal.');
 }
 
+/** @param {string} text none hides the notice */
 export function notice(text) {
-  const n = document.getElementById('notice');
+  const n = /** @type {HTMLElement} */ (document.getElementById('notice'));
   n.textContent = text;
   n.hidden = !text;
 }

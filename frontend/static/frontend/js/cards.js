@@ -18,8 +18,10 @@ export function sprite() {
     '<rect width="12" height="12" class="bk1"/><rect width="6" height="6" class="bk2"/></pattern></defs></svg>';
 }
 
+/** @type {Record<string, string>} */
 const RANK_TEXT = { T: '10' };
 
+/** @param {string} token such as "TD" */
 export function face(token) {
   const r = RANK_TEXT[token[0]] || token[0];
   const s = token[1];

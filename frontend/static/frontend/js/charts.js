@@ -10,6 +10,7 @@ const WEEK = 7 * 86400000;
 // Bars for the recent ranked results, oldest on the left (custom deals and hinted runs are not
 // ranked and left out). Wins rise above the line (taller is slower), losses hang below it, in
 // another colour and striped, so a quick win never looks like a loss.
+/** @param {Run[]} recent newest first */
 export function recentChart(recent) {
   const runs = [...recent].filter((r) => r.ranked).reverse();
   if (!runs.length) return `<p class="empty">${_('No ranked games finished yet.')}</p>`;
@@ -34,7 +35,9 @@ export function recentChart(recent) {
 }
 
 // Win rate per week (Monday to Sunday, UTC) for the weeks with ranked runs, as a line.
+/** @param {Run[]} runs */
 export function weeklyRates(runs) {
+  /** @type {Map<number, {start: number, played: number, won: number}>} */
   const weeks = new Map();
   for (const r of runs) {
     if (!r.ranked) continue;
@@ -48,6 +51,7 @@ export function weeklyRates(runs) {
   return [...weeks.values()].sort((a, b) => a.start - b.start).map((w) => ({ ...w, rate: w.won / w.played }));
 }
 
+/** @param {Run[]} runs */
 export function rateChart(runs) {
   const weeks = weeklyRates(runs).slice(-26);
   if (!weeks.length) return `<p class="empty">${_('No ranked games yet.')}</p>`;
@@ -63,7 +67,9 @@ export function rateChart(runs) {
 }
 
 // The last ten weeks of daily deals, a square a day: won, lost or not played (newest last).
+/** @param {Run[]} runs @param {string} today ISO day */
 export function calendar(runs, today) {
+  /** @type {Map<string, 'won' | 'lost'>} */
   const days = new Map();
   for (const r of runs) {
     if (r.mode !== 'daily' || !r.day) continue;
@@ -85,6 +91,7 @@ export function calendar(runs, today) {
 }
 
 // How long wins take: bars of 30 s (or wider, to keep a dozen bars), the best time marked.
+/** @param {Run[]} runs */
 export function timesChart(runs) {
   const times = runs.filter((r) => r.won && r.ranked).map((r) => r.time_ms);
   if (!times.length) return `<p class="empty">${_('No ranked wins yet.')}</p>`;

@@ -1,5 +1,6 @@
 // One modal <dialog> at a time: title, body HTML and buttons; Esc runs the cancel action.
 
+/** @type {HTMLDialogElement | null} */
 let current = null;
 
 export function closeDialog() {
@@ -11,6 +12,16 @@ export function closeDialog() {
   }
 }
 
+/**
+ * @param {object} spec
+ * @param {string} spec.title HTML
+ * @param {string} [spec.body] HTML
+ * @param {DialogButton[]} [spec.buttons]
+ * @param {(() => void) | null} [spec.cancel] Esc (and P)
+ * @param {string} [spec.id] its data-testid
+ * @param {boolean} [spec.wide]
+ * @returns {HTMLDialogElement}
+ */
 export function openDialog({ title, body = '', buttons = [], cancel = null, id = 'dialog', wide = false }) {
   closeDialog();
   const d = document.createElement('dialog');
@@ -18,7 +29,7 @@ export function openDialog({ title, body = '', buttons = [], cancel = null, id =
   d.dataset.testid = id;
   d.setAttribute('aria-labelledby', `${id}-title`);
   d.innerHTML = `<h2 id="${id}-title">${title}</h2><div class="dlg-body">${body}</div><div class="dlg-buttons"></div>`;
-  const row = d.querySelector('.dlg-buttons');
+  const row = /** @type {HTMLElement} */ (d.querySelector('.dlg-buttons'));
   for (const b of buttons) {
     const el = document.createElement('button');
     el.type = 'button';
@@ -40,12 +51,17 @@ export function openDialog({ title, body = '', buttons = [], cancel = null, id =
   current = d;
   d.showModal();
   const first = d.querySelector('.dlg-buttons .button:not(.secondary)') || d.querySelector('button');
-  if (first) first.focus();
+  if (first instanceof HTMLElement) first.focus();
   return d;
 }
 
+/** @param {string} [id] @returns {boolean} this one (or any) is open */
 export const dialogOpen = (id) => Boolean(current && (!id || current.dataset.testid === id));
 
+/** @type {Record<string, string>} */
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** @param {unknown} text @returns {string} HTML-escaped */
 export function esc(text) {
-  return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  return String(text ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }

@@ -7,6 +7,7 @@ const PAD = 0.06; // padding around the table, in card widths
 const UNDO = 0.8; // the round Undo beside the waste, in card widths
 const PILES = 2 * (1.35 + UNDO); // width of the stock, waste and Undo row, centred, in card widths
 
+/** @param {SlotPlace[]} slots @returns {Bounds} */
 export function bounds(slots) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const s of slots) {
@@ -19,6 +20,7 @@ export function bounds(slots) {
 
 // Card width for one arrangement: "below" puts stock and waste in a row under the layout,
 // "beside" puts them in a column to its right (phones held sideways).
+/** @param {Bounds} b @param {number} w @param {number} h @param {'below' | 'beside'} mode */
 function widthFor(b, w, h, mode) {
   const layoutW = b.cols / 2, layoutH = (b.rows / 2) * RATIO;
   if (mode === 'below') {
@@ -32,6 +34,13 @@ function widthFor(b, w, h, mode) {
 // cards[p] = {left, top, z}; every box is in pixels from the table's top-left corner.
 // stretch: with room to spare under the layout, the piles go to the bottom of the area (at thumb
 // reach on a phone held upright) and the layout stays near the top.
+/**
+ * @param {SlotPlace[]} slots
+ * @param {number} width
+ * @param {number} height
+ * @param {{maxCard?: number, stretch?: boolean}} [options]
+ * @returns {Fit}
+ */
 export function fit(slots, width, height, { maxCard = 140, stretch = false } = {}) {
   const b = bounds(slots);
   const below = widthFor(b, width, height, 'below');
@@ -81,6 +90,7 @@ export function fit(slots, width, height, { maxCard = 140, stretch = false } = {
 }
 
 // A small drawing of a layout's shape for the picker: rectangles in a viewBox.
+/** @param {SlotPlace[]} slots */
 export function thumbnail(slots) {
   const b = bounds(slots);
   const rects = [...slots]

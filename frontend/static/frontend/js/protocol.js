@@ -10,14 +10,25 @@
 export class MoveQueue {
   // transmit(move) sends {seq, action, position?}; the answer comes back through receive().
   // onNewError(detail, msg): the server refused a new deal; the current game goes on.
+  /**
+   * @param {object} handlers
+   * @param {(move: SentMove) => void} handlers.transmit
+   * @param {(view: GameView, extra: ViewExtra) => void} [handlers.onView]
+   * @param {(move: SentMove, detail: string | undefined) => void} [handlers.onRefused]
+   * @param {(detail: string, move: SentMove | null) => void} [handlers.onError]
+   * @param {(detail: string, msg: ErrorMessage) => void} [handlers.onNewError]
+   */
   constructor({ transmit, onView = () => {}, onRefused = () => {}, onError = () => {}, onNewError = () => {} }) {
     this.transmit = transmit;
     this.onView = onView;
     this.onRefused = onRefused;
     this.onError = onError;
     this.onNewError = onNewError;
+    /** @type {GameView | null} */
     this.view = null;
+    /** @type {SentMove | null} */
     this.inflight = null;
+    /** @type {Move[]} */
     this.queue = [];
     this.online = true;
     this.starting = false;
@@ -27,10 +38,11 @@ export class MoveQueue {
 
   // A view from anywhere (page load, REST, socket). Returns true when it was taken. A view of
   // another game is taken whatever its seq: the moves made on the old game are dropped.
+  /** @param {GameView | null | undefined} game @param {ViewExtra} [extra] */
   accept(game, extra = {}) {
     if (!game) return false;
-    const same = Boolean(this.view) && this.view.id === game.id;
-    if (same && game.seq < this.view.seq) return false;
+    const same = this.view !== null && this.view.id === game.id;
+    if (same && this.view && game.seq < this.view.seq) return false;
     if (this.view && !same) {
       this.inflight = null;
       this.queue = [];
@@ -42,7 +54,9 @@ export class MoveQueue {
     return true;
   }
 
+  /** @param {Action} action @param {number | null} [position] */
   push(action, position) {
+    /** @type {Move} */
     const move = { action };
     if (position !== undefined && position !== null) move.position = position;
     this.queue.push(move);
@@ -51,7 +65,7 @@ export class MoveQueue {
 
   pump() {
     if (this.inflight || this.starting || !this.online || !this.view || !this.queue.length) return;
-    const move = this.queue.shift();
+    const move = /** @type {Move} */ (this.queue.shift());
     this.inflight = { seq: this.view.seq, ...move };
     this.transmit(this.inflight);
   }
@@ -72,8 +86,10 @@ export class MoveQueue {
   }
 
   // Word about a game this page has left (a late broadcast of the old game) is dropped.
+  /** @param {GameView} game */
   mine(game) { return !this.view || game.id === this.view.id; }
 
+  /** @param {ServerMessage | null | undefined} msg */
   receive(msg) {
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'started') {

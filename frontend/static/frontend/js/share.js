@@ -4,6 +4,7 @@
 import { _, fill, num } from './i18n.js';
 import { clock, movesText, rulesTitle, cardsLeftText } from './format.js';
 
+/** @param {string} text @param {HTMLElement} button */
 export async function copyText(text, button) {
   const was = button.textContent;
   try {
@@ -16,6 +17,10 @@ export async function copyText(text, button) {
 }
 
 // The spoiler-free word on a daily deal: day, rule set, result, time, moves, rank; no card.
+/**
+ * @param {GameView} v a finished daily deal
+ * @param {BoardPlace | null | undefined} board
+ */
 export function dailyShareText(v, board) {
   const result = v.status === 'won'
     ? fill(_('Won in %(time)s with %(moves)s'), { time: clock(v.elapsed_ms), moves: movesText(v.moves) })

@@ -1,25 +1,36 @@
 // A WebSocket that reconnects by itself (backing off up to 5 s) and says when it is up or down.
 
 export class LiveSocket {
+  /**
+   * @param {string} path
+   * @param {object} handlers
+   * @param {(msg: any) => void} handlers.onMessage each message parsed (the receiver checks it)
+   * @param {() => void} [handlers.onOpen]
+   * @param {(code: number) => void} [handlers.onClose]
+   */
   constructor(path, { onMessage, onOpen = () => {}, onClose = () => {} }) {
+    this.path = path;
+    this.url = '';
     this.retarget(path);
     this.onMessage = onMessage;
     this.onOpen = onOpen;
     this.onClose = onClose;
     this.delay = 250;
     this.closed = false;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.connect();
   }
 
   // Where the next connection goes (a new deal started over this one belongs to a new game): the
   // connection that is up stays up.
+  /** @param {string} path */
   retarget(path) {
     this.path = path;
     this.url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + path;
   }
 
-  get open() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
+  get open() { return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN); }
 
   connect() {
     if (this.closed) return;
@@ -27,7 +38,7 @@ export class LiveSocket {
     this.ws = ws;
     ws.onopen = () => { this.delay = 250; this.onOpen(); };
     ws.onmessage = (e) => {
-      let msg = null;
+      let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       this.onMessage(msg);
     };
@@ -42,8 +53,9 @@ export class LiveSocket {
     ws.onerror = () => {};
   }
 
+  /** @param {object} obj @returns {boolean} sent (the socket is up) */
   send(obj) {
-    if (!this.open) return false;
+    if (!this.ws || !this.open) return false;
     this.ws.send(JSON.stringify(obj));
     return true;
   }

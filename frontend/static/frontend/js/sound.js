@@ -1,10 +1,12 @@
 // Short sounds generated with the Web Audio API; off by default until the player turns them on.
 
+/** @type {AudioContext | null} */
 let ctx = null;
 let enabled = localStorage.getItem('tp.sound') === 'on';
 
 export const soundOn = () => enabled;
 
+/** @param {boolean} on */
 export function setSound(on) {
   enabled = on;
   localStorage.setItem('tp.sound', on ? 'on' : 'off');
@@ -21,6 +23,14 @@ function audio() {
   return ctx;
 }
 
+/**
+ * @param {AudioContext} ac
+ * @param {number} freq Hz
+ * @param {number} start s from now
+ * @param {number} length s
+ * @param {OscillatorType} [type]
+ * @param {number} [gain]
+ */
 function tone(ac, freq, start, length, type = 'triangle', gain = 0.15) {
   const osc = ac.createOscillator();
   const amp = ac.createGain();
@@ -33,6 +43,7 @@ function tone(ac, freq, start, length, type = 'triangle', gain = 0.15) {
   osc.stop(ac.currentTime + start + length + 0.02);
 }
 
+/** @type {Record<SoundName, (ac: AudioContext) => void>} */
 const SOUNDS = {
   play: (ac) => tone(ac, 660, 0, 0.09),
   draw: (ac) => { tone(ac, 330, 0, 0.06, 'square', 0.05); tone(ac, 440, 0.04, 0.06, 'square', 0.04); },
@@ -42,6 +53,7 @@ const SOUNDS = {
   stuck: (ac) => [392, 311].forEach((f, i) => tone(ac, f, i * 0.15, 0.25, 'sine')),
 };
 
+/** @param {SoundName} name */
 export function play(name) {
   if (!enabled) return;
   try {

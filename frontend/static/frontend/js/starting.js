@@ -6,6 +6,7 @@ import { openDialog, closeDialog, esc } from './dialog.js';
 import { dealTitle, movesText } from './format.js';
 import { _, fill } from './i18n.js';
 
+/** @param {AppContext} ctx @returns {Promise<GameView | null>} the deal in progress */
 async function waiting(ctx) {
   if (!ctx.user || !ctx.hasGame) return null;
   try {
@@ -18,6 +19,13 @@ async function waiting(ctx) {
 }
 
 // `from`: the control that asked, focused again when the player cancels.
+/**
+ * @param {AppContext} ctx
+ * @param {DealRequest} body
+ * @param {HTMLElement | null} [from]
+ * @param {GameView | null} [current] the deal in progress when the page knows it (else asked)
+ * @returns {Promise<void | null>}
+ */
 export async function startAsking(ctx, body, from = null, current = undefined) {
   const game = current === undefined ? await waiting(ctx) : current;
   if (!game || game.moves === 0) return ctx.startGame(body);

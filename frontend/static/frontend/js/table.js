@@ -11,9 +11,17 @@ const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matc
 
 // How many of each motion the table has played (tests read it: motions are too quick to catch).
 const motions = { deal: 0, flip: 0, fly: 0, draw: 0 };
-globalThis.__tpMotion = motions;
+window.__tpMotion = motions;
 
 export class Table {
+  /**
+   * @param {HTMLElement} wrap where the table goes (it takes that element's size)
+   * @param {Layout} layout
+   * @param {object} handlers
+   * @param {(position: number, opts?: {dropFrom?: Point}) => void} handlers.onCard a card clicked, or dragged onto the waste
+   * @param {() => void} handlers.onStock
+   * @param {() => void} [handlers.onUndo] the round Undo
+   */
   constructor(wrap, layout, { onCard, onStock, onUndo }) {
     this.wrap = wrap;
     this.layout = layout;
@@ -27,7 +35,7 @@ export class Table {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'pc';
-      b.dataset.pos = s.position;
+      b.dataset.pos = String(s.position);
       b.tabIndex = -1;
       b.addEventListener('click', (e) => {
         if (this.dragged) { this.dragged = false; return; }
@@ -57,10 +65,16 @@ export class Table {
     this.undo.addEventListener('click', () => onUndo && onUndo());
     this.el.append(this.stock, this.waste, this.undo);
     wrap.replaceChildren(this.el);
+    /** @type {PlaceId | null} where the keyboard is on the table */
     this.focusId = null;
+    /** @type {GameView | null} */
     this.view = null;
-    this.geo = null;
+    this.dragged = false;
+    /** @type {Fit} */
+    this.geo = /** @type {Fit} */ (/** @type {unknown} */ (null)); // place() below sets it
+    /** @type {Record<string, string>} what each place shows now, by position, 'stock', 'waste' */
     this.shown = {};
+    /** @type {Set<string>} the cards seen face up (the win bounce throws them) */
     this.seen = new Set();
     this.resize = () => this.place();
     window.addEventListener('resize', this.resize);
@@ -78,12 +92,13 @@ export class Table {
     this.el.style.height = g.height + 'px';
     this.el.style.setProperty('--cw', g.cardW + 'px');
     this.el.classList.toggle('beside', g.mode === 'beside');
+    /** @param {HTMLElement} el @param {{left: number, top: number}} box @param {number} [z] */
     const put = (el, box, z) => {
       el.style.left = box.left + 'px';
       el.style.top = box.top + 'px';
       el.style.width = g.cardW + 'px';
       el.style.height = g.cardH + 'px';
-      if (z !== undefined) el.style.zIndex = z;
+      if (z !== undefined) el.style.zIndex = String(z);
     };
     this.cards.forEach((b, p) => put(b, g.cards[p], g.cards[p].z + 1));
     put(this.stock, g.stock, 1);
@@ -92,9 +107,11 @@ export class Table {
   }
 
   // Places the arrow keys move between: free cards still on the table, and the stock.
+  /** @returns {Place[]} */
   places() {
     const v = this.view, g = this.geo;
     if (!v || !g) return [];
+    /** @type {Place[]} */
     const list = [];
     v.positions.forEach((p) => {
       if (!p.removed && p.free) list.push({ id: p.position, x: g.cards[p.position].left + g.cardW / 2, y: g.cards[p.position].top + g.cardH / 2 });
@@ -103,8 +120,10 @@ export class Table {
     return list;
   }
 
+  /** @param {PlaceId} id */
   elementOf(id) { return id === 'stock' ? this.stock : this.cards[id]; }
 
+  /** @param {string} dir left, right, up, down */
   move(dir) {
     const places = this.places();
     if (!places.length) return;
@@ -113,6 +132,7 @@ export class Table {
     this.roving(true);
   }
 
+  /** @param {boolean} focus move the page's focus there too */
   roving(focus) {
     const places = this.places();
     if (!places.some((p) => p.id === this.focusId)) this.focusId = places.length ? ordered(places)[0].id : null;
@@ -124,12 +144,17 @@ export class Table {
     }
   }
 
+  /**
+   * @param {GameView} view
+   * @param {{dropFrom?: Point | null}} [opts] where a card dragged to the waste was let go
+   */
   render(view, { dropFrom } = {}) {
     const prev = this.view;
     this.view = view;
     const dealt = !prev || prev.id !== view.id;
     if (prev && prev.id !== view.id) this.seen.clear(); // a new deal on this table
     const hidden = view.paused;
+    /** @type {HTMLElement[]} */
     const flips = [];
     this.el.classList.toggle('paused', hidden);
     view.positions.forEach((p) => {
@@ -188,8 +213,10 @@ export class Table {
   }
 
   // The new waste card arrives from where it was: a layout card or the stock.
+  /** @param {GameView} prev @param {GameView} view @param {Point | null | undefined} dropFrom */
   flyIn(prev, view, dropFrom) {
     if (reduced()) return;
+    /** @type {{left: number, top: number} | null} */
     let from = null;
     const played = prev.positions.find((p, i) => !p.removed && view.positions[i].removed && p.card === view.waste);
     if (dropFrom) from = dropFrom;
@@ -197,7 +224,7 @@ export class Table {
     else if (view.stock_left < prev.stock_left) from = this.geo.stock;
     if (!from) return;
     const to = this.geo.waste;
-    this.waste.style.zIndex = 60;
+    this.waste.style.zIndex = '60';
     // A card drawn from the stock turns face up on its way; a played card just flies.
     const turn = from === this.geo.stock ? ' rotateY(90deg)' : '';
     motions[turn ? 'draw' : 'fly'] += 1;
@@ -205,13 +232,14 @@ export class Table {
       [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)${turn}` }, { transform: 'translate(0,0)' }],
       { duration: turn ? 260 : 220, easing: 'cubic-bezier(.2,.7,.3,1)' },
     );
-    anim.onfinish = () => { this.waste.style.zIndex = 1; };
+    anim.onfinish = () => { this.waste.style.zIndex = '1'; };
   }
 
+  /** @param {PlaceId} id */
   shake(id) {
     const el = this.elementOf(id);
     if (!el) return;
-    el.dataset.shaken = Number(el.dataset.shaken || 0) + 1; // a count tests can wait on
+    el.dataset.shaken = String(Number(el.dataset.shaken || 0) + 1); // a count tests can wait on
     el.classList.add('refused');
     setTimeout(() => el.classList.remove('refused'), 450);
     if (reduced()) return;
@@ -221,6 +249,7 @@ export class Table {
     );
   }
 
+  /** @param {PlaceId | null | undefined} id the hinted place; none clears the glow */
   hint(id) {
     for (const b of [...this.cards, this.stock]) b.classList.remove('hinted');
     if (id === null || id === undefined) return;
@@ -229,10 +258,12 @@ export class Table {
   }
 
   // Dragging a free card onto the waste plays it.
+  /** @param {PointerEvent} e @param {HTMLElement} b @param {number} position */
   dragStart(e, b, position) {
     if (e.button !== 0 || !this.view || !this.view.positions[position].free) return;
     const sx = e.clientX, sy = e.clientY;
     let moving = false;
+    /** @param {PointerEvent} ev */
     const onMove = (ev) => {
       const dx = ev.clientX - sx, dy = ev.clientY - sy;
       if (!moving && Math.hypot(dx, dy) < 8) return;
@@ -240,6 +271,7 @@ export class Table {
       b.classList.add('dragging');
       b.style.transform = `translate(${dx}px, ${dy}px)`;
     };
+    /** @param {PointerEvent} ev */
     const onUp = (ev) => {
       window.removeEventListener('pointermove', onMove);
       window.removeEventListener('pointerup', onUp);
@@ -261,6 +293,7 @@ export class Table {
   }
 
   // A win: the cards bounce off the table (skipped when motion is reduced). Resolves when done.
+  /** @returns {Promise<unknown>} */
   bounce() {
     if (reduced()) return Promise.resolve();
     const g = this.geo;
@@ -272,14 +305,16 @@ export class Table {
       el.innerHTML = face(token);
       Object.assign(el.style, { left: g.waste.left + 'px', top: g.waste.top + 'px', width: g.cardW + 'px', height: g.cardH + 'px', zIndex: 80 + i });
       this.el.append(el);
-      let x = 0, y = 0, vx = (i % 2 ? 1 : -1) * (4 + (i * 7) % 6), vy = -10 - (i % 4) * 2;
+      const vx = (i % 2 ? 1 : -1) * (4 + (i * 7) % 6);
+      let x = 0, y = 0, vy = -10 - (i % 4) * 2;
+      /** @type {Keyframe[]} */
       const frames = [];
       for (let t = 0; t < 70; t++) {
         x += vx; y += vy; vy += 1.2;
         if (g.waste.top + y > floor) { y = floor - g.waste.top; vy = -vy * 0.7; }
         frames.push({ transform: `translate(${Math.round(x)}px, ${Math.round(y)}px) rotate(${Math.round(x / 4)}deg)` });
       }
-      frames.push({ transform: frames.at(-1).transform, opacity: 0 });
+      frames.push({ transform: frames[frames.length - 1].transform, opacity: 0 });
       const anim = el.animate(frames, { duration: 1400, delay: i * 70, easing: 'linear', fill: 'forwards' });
       return anim.finished.catch(() => {}).then(() => el.remove());
     });

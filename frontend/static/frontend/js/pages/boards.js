@@ -8,16 +8,19 @@ import { esc } from '../dialog.js';
 import { _, fill, num } from '../i18n.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
+/** @type {Record<string, () => string>} */
 const ALLTIME = { 'daily-wins': () => _('Daily deals won'), 'daily-streak': () => _('Best daily streak'), 'win-rate': () => _('Win rate (20+ games)') };
 
+/** @param {DealLine} l @param {string | undefined} me the viewer's username */
 function dealRow(l, me) {
   const mine = me && l.player.username === me ? ' class="mine"' : '';
   const result = l.won ? _('Won') : fill(_('%(n)s left'), { n: num(l.cards_left) });
   return `<tr${mine}><td>${l.rank == null ? '–' : num(l.rank)}</td><td>${esc(l.player.display_name)}</td><td>${result}</td><td>${clock(l.time_ms)}</td><td>${num(l.moves)}</td><td>${num(l.score)}</td></tr>`;
 }
 
+/** @param {DealPage} page @param {Viewer} user */
 export function dealBoard(page, user) {
-  const me = user && user.username;
+  const me = user ? user.username : undefined;
   const lines = page.lines || [];
   const own = page.me && !lines.some((l) => l.player.username === me) ? `<tfoot>${dealRow(page.me, me)}</tfoot>` : '';
   if (!lines.length) return `<p class="empty">${_('Nobody has finished this deal yet.')}</p>` + (page.me ? `<table class="board">${own}</table>` : '');
@@ -25,8 +28,10 @@ export function dealBoard(page, user) {
     <tbody>${lines.map((l) => dealRow(l, me)).join('')}</tbody>${own}</table>`;
 }
 
+/** @param {AlltimePage} page @param {Viewer} user @param {string} name the board */
 function alltimeBoard(page, user, name) {
-  const me = user && user.username;
+  const me = user ? user.username : undefined;
+  /** @param {AlltimeLine} l */
   const row = (l) => `<tr${l.player.username === me ? ' class="mine"' : ''}><td>${num(l.rank)}</td><td>${esc(l.player.display_name)}</td><td>${name === 'win-rate' ? pct(l.value) : num(l.value)}</td><td>${num(l.played)}</td><td>${num(l.won)}</td></tr>`;
   const lines = page.lines || [];
   const own = page.me && !lines.some((l) => l.player.username === me) ? `<tfoot>${row(page.me)}</tfoot>` : '';
@@ -34,23 +39,31 @@ function alltimeBoard(page, user, name) {
   return `<table class="board"><thead><tr><th scope="col">#</th><th scope="col">${_('Player')}</th><th scope="col">${ALLTIME[name]()}</th><th scope="col">${_('Played')}</th><th scope="col">${_('Won')}</th></tr></thead><tbody>${lines.map(row).join('')}</tbody>${own}</table>`;
 }
 
+/** @param {string[]} list @param {string} sel @param {(x: string) => string} [label] */
 const options = (list, sel, label = (x) => x) => list.map((x) => `<option value="${x}"${x === sel ? ' selected' : ''}>${esc(label(x))}</option>`).join('');
 
+/** @type {Mount} */
 export async function mount(root, ctx, params) {
   const tab = params[0] || 'today';
   const tabs = { today: _('Today'), past: _('Past days'), numbered: _('Numbered'), alltime: _('All time') };
   root.innerHTML = `<nav class="tabs" aria-label="${_('Boards')}">${Object.entries(tabs).map(([k, v]) => `<a href="#/boards/${k}"${k === tab ? ' aria-current="page"' : ''}>${v}</a>`).join('')}</nav>
     <form class="board-form"></form><div class="board-out" aria-live="polite"></div>`;
-  const form = root.querySelector('.board-form');
+  const form = /** @type {HTMLFormElement} */ (root.querySelector('.board-form'));
   form.addEventListener('submit', (e) => e.preventDefault());  // not an inline handler: the CSP blocks those
-  const out = root.querySelector('.board-out');
+  const out = /** @type {HTMLElement} */ (root.querySelector('.board-out'));
+  /** @type {LiveSocket | null} */
   let socket = null;
+  /** @type {(DealPage & {rules: string, date: string, version: number}) | null} */
   let live = null;
 
   const rulesSelect = `<label>${_('Rules')} <select name="rules">${options(RULES, 'wrap-closed', rulesTitle)}</select></label>`;
   if (tab === 'today') {
     form.innerHTML = rulesSelect + ` <span class="live-dot" data-testid="live">${_('live')}</span>`;
-    const drawLive = () => { out.innerHTML = `<h2>${esc(rulesTitle(live.rules))} · ${esc(dayText(live.date))}</h2>` + dealBoard(live, ctx.user); };
+    const drawLive = () => {
+      if (!live) return;
+      out.innerHTML = `<h2>${esc(rulesTitle(live.rules))} · ${esc(dayText(live.date))}</h2>` + dealBoard(live, ctx.user);
+    };
+    /** @param {string} rules */
     const watch = (rules) => {
       if (socket) socket.close();
       live = null;
@@ -60,11 +73,12 @@ export async function mount(root, ctx, params) {
           if (m.type === 'board') { live = m; drawLive(); return; }
           // An update names the changed line; lines below it move too, so take the whole page
           // again (the socket answers sync with the board): simple, and never out of order.
-          if (m.type === 'update' && live && m.version > live.version) socket.send({ type: 'sync' });
+          if (m.type === 'update' && live && socket && m.version > live.version) socket.send({ type: 'sync' });
         },
       });
     };
-    form.querySelector('select').addEventListener('change', (e) => watch(e.target.value));
+    const select = /** @type {HTMLSelectElement} */ (form.querySelector('select'));
+    select.addEventListener('change', () => watch(select.value));
     watch('wrap-closed');
   } else if (tab === 'past') {
     const y = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
@@ -91,7 +105,7 @@ export async function mount(root, ctx, params) {
     const show = async () => {
       const f = new FormData(form);
       const page = await api(`leaderboards/alltime/${f.get('board')}?rules=${f.get('rules')}`);
-      out.innerHTML = alltimeBoard(page, ctx.user, f.get('board'));
+      out.innerHTML = alltimeBoard(page, ctx.user, String(f.get('board')));
     };
     form.addEventListener('change', show);
     show();

@@ -11,6 +11,7 @@ const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 const CARD = /^(?:[A2-9TJQK])[CDHS]$/;
 
 // The cards of a pasted code, or a message saying what is wrong with it.
+/** @param {string} text @returns {{cards: string[], error?: undefined} | {error: string, cards?: undefined}} */
 export function readCode(text) {
   const cards = String(text).toUpperCase().split(/[\s,;-]+/).filter(Boolean);
   if (cards.length !== 52) return { error: fill(_('A deal code has 52 cards; this one has %(n)s.'), { n: cards.length }) };
@@ -21,6 +22,7 @@ export function readCode(text) {
   return { cards };
 }
 
+/** @type {Mount} */
 export async function mount(root, ctx, [rulesIn, layoutIn, cardsIn] = []) {
   const shared = Boolean(cardsIn);
   const rules = RULES.includes(rulesIn) ? rulesIn : RULES[0];
@@ -36,8 +38,8 @@ export async function mount(root, ctx, [rulesIn, layoutIn, cardsIn] = []) {
       <button type="button" class="button" data-play>${_('Play this deal')}</button>
     </form>
     <div class="custom-out" aria-live="polite"></div></section>`;
-  const form = root.querySelector('form');
-  const out = root.querySelector('.custom-out');
+  const form = /** @type {HTMLFormElement} */ (root.querySelector('form'));
+  const out = /** @type {HTMLElement} */ (root.querySelector('.custom-out'));
   const read = () => {
     const got = readCode(form.code.value);
     if (got.error) out.innerHTML = `<p class="error" data-testid="custom-error">${esc(got.error)}</p>`;
@@ -50,13 +52,15 @@ export async function mount(root, ctx, [rulesIn, layoutIn, cardsIn] = []) {
     const link = `${location.origin}/#/custom/${got.rules}/${encodeURIComponent(layout)}/${got.cards.join('-')}`;
     out.innerHTML = `<p>${_('Anyone with this link can play the deal:')}</p><p class="share-link"><a href="${esc(link)}" data-testid="custom-link">${esc(link)}</a></p>
       <button type="button" class="button secondary" data-copy>${_('Copy link')}</button>`;
-    out.querySelector('[data-copy]').addEventListener('click', (ev) => copyText(link, ev.currentTarget));
+    const copy = /** @type {HTMLElement} */ (out.querySelector('[data-copy]'));
+    copy.addEventListener('click', () => copyText(link, copy));
   });
-  form.querySelector('[data-play]').addEventListener('click', (e) => {
+  const play = /** @type {HTMLElement} */ (form.querySelector('[data-play]'));
+  play.addEventListener('click', () => {
     const got = read();
     if (!got) return;
     const r = parseKey(got.rules);
-    startAsking(ctx, { mode: 'custom', deal: got.cards.join(' '), rules: { wrap: r.wrap, open: r.open }, layout }, e.currentTarget);
+    startAsking(ctx, { mode: 'custom', deal: got.cards.join(' '), rules: { wrap: r.wrap, open: r.open }, layout }, play);
   });
   return null;
 }

@@ -2,10 +2,14 @@
 
 import { _ } from '../i18n.js';
 
+/** @param {string} id @param {string} title @param {string} body */
 const section = (id, title, body) => `<section class="panel help-page" aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${body}</section>`;
+/** @param {string} text */
 const p = (text) => `<p>${text}</p>`;
+/** @param {string[]} items */
 const list = (items) => `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
 
+/** @type {Mount} */
 export async function mount(root) {
   const keys = [
     ['D, Space', _('draw a card from the stock')],

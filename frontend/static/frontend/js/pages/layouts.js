@@ -6,11 +6,13 @@ import { esc } from '../dialog.js';
 import { startAsking } from '../starting.js';
 import { _, fill, num } from '../i18n.js';
 
+/** @param {Layout} layout */
 function svg(layout) {
   const t = thumbnail(layout.slots);
   return `<svg viewBox="0 0 ${t.width} ${t.height}" aria-hidden="true" focusable="false">${t.rects.map((r) => `<rect x="${r.x}" y="${r.y}" width="${r.w}" height="${r.h}" rx="2"/>`).join('')}</svg>`;
 }
 
+/** @type {Mount} */
 export async function mount(root, ctx) {
   const data = await ctx.layouts();
   const chosen = ctx.layoutName();
@@ -20,11 +22,12 @@ export async function mount(root, ctx) {
     <div class="layout-grid" role="group" aria-label="${_('Layouts')}">${data.layouts.map((l) => `
       <button type="button" class="thumb" data-name="${esc(l.name)}" aria-pressed="${l.name === chosen}">
         ${svg(l)}<span>${esc(l.title)}</span><small>${esc(fill(_('%(n)s cards'), { n: num(l.size) }))}</small></button>`).join('')}</div>`;
-  const play = root.querySelector('[data-testid=play-layout]');
-  root.querySelector('.layout-grid').addEventListener('click', (e) => {
-    const b = e.target.closest('.thumb');
-    if (!b) return;
+  const play = /** @type {HTMLElement} */ (root.querySelector('[data-testid=play-layout]'));
+  /** @type {HTMLElement} */ (root.querySelector('.layout-grid')).addEventListener('click', (e) => {
+    const b = /** @type {Element} */ (e.target).closest('.thumb');
+    if (!(b instanceof HTMLElement)) return;
     const l = data.layouts.find((x) => x.name === b.dataset.name);
+    if (!l) return;
     localStorage.setItem('tp.layout', l.name);
     localStorage.setItem('tp.layoutTitle', l.title);
     root.querySelectorAll('.thumb').forEach((t) => t.setAttribute('aria-pressed', String(t === b)));

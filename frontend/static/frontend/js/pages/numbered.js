@@ -8,12 +8,15 @@ import { copyText } from '../share.js';
 import { startAsking } from '../starting.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
+/** @param {number} n */
 const inRange = (n) => Number.isInteger(n) && n >= 1 && n <= 50000;
+/** @param {{won: boolean, player: {display_name: string}, cards_left: number, moves: number, time_ms: number} | null | undefined} l a board's line */
 const line = (l) => (l ? esc(fill(l.won ? _('%(player)s: won in %(moves)s, %(time)s') : _('%(player)s: %(left)s in %(moves)s, %(time)s'), { player: l.player.display_name, left: cardsLeftText(l.cards_left), moves: movesText(l.moves), time: clock(l.time_ms) })) : '–');
 
 const outOfRange = () => _('There is no deal with that number: numbered deals go from 1 to 50,000.');
 
 // #/numbered/<number>/<rules>: a challenge link opens on that deal.
+/** @type {Mount} */
 export async function mount(root, ctx, [asked, askedRules] = []) {
   const start = asked !== undefined ? Number(asked) : Math.floor(Math.random() * 50000) + 1;
   const rulesNow = RULES.includes(askedRules) ? askedRules : RULES[0];
@@ -24,9 +27,9 @@ export async function mount(root, ctx, [asked, askedRules] = []) {
       <button class="button" type="button" data-play>${_('Play this deal')}</button>
       <p class="small">${esc(fill(_('Layout: %(layout)s'), { layout: ctx.layoutTitle() }))} (<a href="#/layouts">${_('change')}</a>). ${_('Numbered deals rank by fewest cards left, then fewest moves.')}</p>
     </form><div class="numbered-out" aria-live="polite"></div>`;
-  const form = root.querySelector('form');
-  const out = root.querySelector('.numbered-out');
-  const read = () => { const f = new FormData(form); return { number: Number(f.get('number')), rules: f.get('rules') }; };
+  const form = /** @type {HTMLFormElement} */ (root.querySelector('form'));
+  const out = /** @type {HTMLElement} */ (root.querySelector('.numbered-out'));
+  const read = () => { const f = new FormData(form); return { number: Number(f.get('number')), rules: String(f.get('rules')) }; };
   const look = async () => {
     const { number, rules } = read();
     if (!inRange(number)) { out.innerHTML = `<p class="error" data-testid="numbered-error">${outOfRange()}</p>`; return; }
@@ -42,15 +45,16 @@ export async function mount(root, ctx, [asked, askedRules] = []) {
     }
   };
   out.addEventListener('click', (e) => {
-    const b = e.target.closest('[data-copy]');
-    if (b) copyText(b.dataset.copy, b);
+    const b = /** @type {Element} */ (e.target).closest('[data-copy]');
+    if (b instanceof HTMLElement) copyText(b.dataset.copy || '', b);
   });
   form.addEventListener('submit', (e) => { e.preventDefault(); look(); });
-  form.querySelector('[data-play]').addEventListener('click', (e) => {
+  const play = /** @type {HTMLElement} */ (form.querySelector('[data-play]'));
+  play.addEventListener('click', () => {
     const { number, rules } = read();
     if (!inRange(number)) { out.innerHTML = `<p class="error" data-testid="numbered-error">${outOfRange()}</p>`; return; }
     const r = parseKey(rules);
-    startAsking(ctx, { mode: 'numbered', number, rules: { wrap: r.wrap, open: r.open }, layout: ctx.layoutName() }, e.currentTarget);
+    startAsking(ctx, { mode: 'numbered', number, rules: { wrap: r.wrap, open: r.open }, layout: ctx.layoutName() }, play);
   });
   look();
   return null;

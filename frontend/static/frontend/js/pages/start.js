@@ -7,6 +7,10 @@ import { esc } from '../dialog.js';
 import { startAsking } from '../starting.js';
 import { _, ngettext, fill, num, lang, digits } from '../i18n.js';
 
+/**
+ * Today's deal of one rule set for the player (GET /api/me/today).
+ * @param {{state: 'not_played' | 'playing' | 'won' | 'lost', time_ms: number, moves: number, cards_left: number, rank: number | null, lines: number} | undefined} entry
+ */
 function todayLine(entry) {
   if (!entry || entry.state === 'not_played') return `<p class="today-state" data-state="not_played">${_('Not played yet')}</p>`;
   if (entry.state === 'playing') return `<p class="today-state" data-state="playing">${_('In progress')}</p>`;
@@ -17,18 +21,22 @@ function todayLine(entry) {
   return `<p class="today-state" data-state="${entry.state}"><strong>${esc(how)}</strong> · ${esc(rank)}</p>`;
 }
 
+/** @type {Mount} */
 export async function mount(root, ctx) {
   const [today, mine] = await Promise.all([
     api('today'),
     ctx.user ? api('me/today').catch(() => null) : Promise.resolve(null),
   ]);
+  /** @type {GameView | null} */
   let current = null;
   if (ctx.user && ctx.hasGame) {
     try { current = await api('games/current'); } catch (e) { if (!(e instanceof ApiError) || e.status !== 404) throw e; ctx.hasGame = false; }
   }
   const next = new Date(today.next_day_at);
   const skew = Date.parse(today.server_time) - Date.now();
-  const sets = today.rule_sets.filter((r) => r.start === 'waste');
+  /** @type {Rules[]} */
+  const ruleSets = today.rule_sets;
+  const sets = ruleSets.filter((r) => r.start === 'waste');
   const streak = mine ? `<p class="streak" data-testid="daily-streak">${esc(fill(ngettext('Daily streak: %(n)s day won in a row', 'Daily streak: %(n)s days won in a row', mine.daily_streak), { n: num(mine.daily_streak) }))}${mine.best_daily_streak ? ` · ${esc(fill(_('best %(n)s'), { n: num(mine.best_daily_streak) }))}` : ''}</p>` : '';
   root.innerHTML = `
     <p class="lede">${_('Clear the three peaks one card higher or lower at a time. Play today\'s deal, chase records on numbered deals, and see how you rank.')} <a href="#/help">${_('How to play')}</a></p>
@@ -45,15 +53,17 @@ export async function mount(root, ctx) {
         <button type="button" class="button secondary" data-random="${r.key}">${_('New deal')}</button></div>`).join('')}</div>
       <p class="small">${fill(_('New deals use the layout %(layout)s'), { layout: `<strong>${esc(ctx.layoutTitle())}</strong>` })} · <a href="#/layouts">${_('choose a layout')}</a> · <a href="#/numbered">${_('numbered deals')}</a> · <a href="#/custom">${_('play a deal code')}</a></p>
     </section>`;
-  const cd = root.querySelector('[data-testid=countdown]');
+  const cd = /** @type {HTMLElement} */ (root.querySelector('[data-testid=countdown]'));
   const tick = () => { cd.textContent = countdown(next.getTime() - (Date.now() + skew)); };
   tick();
   const timer = setInterval(tick, 1000);
   root.addEventListener('click', (e) => {
-    const b = e.target.closest('button[data-daily], button[data-random]');
-    if (!b) return;
-    const r = today.rule_sets.find((x) => x.key === (b.dataset.daily || b.dataset.random));
+    const b = /** @type {Element} */ (e.target).closest('button[data-daily], button[data-random]');
+    if (!(b instanceof HTMLElement)) return;
+    const r = ruleSets.find((x) => x.key === (b.dataset.daily || b.dataset.random));
+    if (!r) return;
     const rules = { wrap: r.wrap, open: r.open };
+    /** @type {DealRequest} */
     const body = b.dataset.daily ? { mode: 'daily', rules, layout: 'classic' } : { mode: 'random', rules, layout: ctx.layoutName() };
     // Today's deal already on the table: carry on with it.
     if (current && body.mode === 'daily' && current.mode === 'daily' && current.rules.key === r.key) { location.hash = '#/play'; return; }

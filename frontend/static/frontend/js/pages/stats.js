@@ -9,19 +9,23 @@ import { recentChart, rateChart, calendar, timesChart } from '../charts.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 
+/** @param {FullStats} s */
 function statsBlock(s) {
+  /** @param {string} k @param {string} v */
   const d = (k, v) => `<div><dt>${k}</dt><dd>${v}</dd></div>`;
   return `<dl class="results">${d(_('Played'), num(s.played))}${d(_('Won'), num(s.won))}${d(_('Lost'), num(s.lost))}${d(_('Win rate'), pct(s.win_rate))}
     ${d(_('Streak'), num(s.current_streak))}${d(_('Best streak'), num(s.best_streak))}${d(_('Best time'), s.best_win_ms ? clock(s.best_win_ms) : '–')}
     ${d(_('Average win'), s.average_win_ms ? clock(s.average_win_ms) : '–')}${d(_('Daily deals won'), num(s.daily_won))}${d(_('Daily streak'), num(s.daily_streak))}${d(_('Best daily streak'), num(s.best_daily_streak))}</dl>`;
 }
 
+/** @type {Mount} */
 export async function mount(root, ctx) {
   if (!ctx.user) {
     root.innerHTML = `<p class="panel">${_('Your statistics appear here once you sign in.')} <a href="/accounts/login/?next=/%23/stats">${_('Sign in')}</a></p>`;
     return null;
   }
   const [s, today, history] = await Promise.all([api('me/stats'), api('today'), api('me/history')]);
+  /** @param {string[]} list @param {(x: string) => string} label */
   const options = (list, label) => list.map((x) => `<option value="${esc(x)}">${esc(label(x))}</option>`).join('');
   root.innerHTML = `<section class="panel"><h2>${_('Overall')}</h2>${statsBlock(s.overall)}</section>
     <section class="panel"><h2>${_('Recent results')}</h2>${recentChart(s.recent)}</section>
@@ -31,11 +35,12 @@ export async function mount(root, ctx) {
         <label>${_('Layout')} <select name="layout"><option value="">${_('All layouts')}</option>${options(history.layouts, (x) => x)}</select></label>
       </form>
       <div class="glance-out" aria-live="polite"></div></section>
-    ${Object.entries(s.rules).map(([k, v]) => `<section class="panel"><h2>${esc(rulesTitle(k))}</h2>${statsBlock(v)}</section>`).join('')}`;
-  const form = root.querySelector('[data-testid=glance-form]');
-  const out = root.querySelector('.glance-out');
+    ${Object.entries(/** @type {Record<string, FullStats>} */ (s.rules)).map(([k, v]) => `<section class="panel"><h2>${esc(rulesTitle(k))}</h2>${statsBlock(v)}</section>`).join('')}`;
+  const form = /** @type {HTMLFormElement} */ (root.querySelector('[data-testid=glance-form]'));
+  const out = /** @type {HTMLElement} */ (root.querySelector('.glance-out'));
+  /** @param {{fields: string[], runs: unknown[][]}} data runs as rows of `fields` (the light form) */
   const draw = (data) => {
-    const runs = data.runs.map((row) => Object.fromEntries(data.fields.map((f, i) => [f, row[i]])));
+    const runs = /** @type {Run[]} */ (data.runs.map((row) => Object.fromEntries(data.fields.map((f, i) => [f, row[i]]))));
     out.innerHTML = `<div class="glance-grid">
       <div><h3>${_('Win rate over time')}</h3>${rateChart(runs)}</div>
       <div><h3>${_('Daily deals')}</h3>${calendar(runs, today.day)}<p class="small">${_('Daily streak')}: <strong data-testid="glance-streak">${num(s.overall.daily_streak)}</strong></p></div>
@@ -45,8 +50,10 @@ export async function mount(root, ctx) {
   form.addEventListener('change', async () => {
     const f = new FormData(form);
     const q = new URLSearchParams();
-    if (f.get('rules')) q.set('rules', f.get('rules'));
-    if (f.get('layout')) q.set('layout', f.get('layout'));
+    for (const name of ['rules', 'layout']) {
+      const value = f.get(name);
+      if (value) q.set(name, String(value));
+    }
     draw(await api(`me/history?${q}`));
   });
   return null;

@@ -8,8 +8,10 @@ import * as sound from '../../sound.js';
 import { copyText } from '../../share.js';
 import { resultsContent } from './results.js';
 
+/** @param {DialogGame} game */
 export function gameDialogs(game) {
   const { ctx } = game;
+  /** @param {string} hash */
   const go = (hash) => () => { closeDialog(); location.hash = hash; };
 
   // The first hint of a ranked run asks first: it takes the run off the boards.
@@ -27,6 +29,7 @@ export function gameDialogs(game) {
   }
 
   // `after`: the dialog to go back to when the player thinks better of it.
+  /** @param {(() => void) | null} [after] */
   function restartFirst(after = null) {
     const back = () => { closeDialog(); if (after) after(); else game.focusTable(); };
     openDialog({
@@ -93,8 +96,10 @@ export function gameDialogs(game) {
         ${unfinished ? `<p class="warn">${_('This deal is not finished: it will count as lost.')}</p>` : ''}`,
       buttons: [
         { label: _('Deal'), primary: true, run: async () => {
-          const d = document.querySelector('dialog[open]');
-          const rules = { wrap: d.querySelector('[name=wrap]').checked, open: d.querySelector('[name=open]').checked };
+          const d = /** @type {HTMLDialogElement} */ (document.querySelector('dialog[open]'));
+          /** @param {string} name */
+          const ticked = (name) => /** @type {HTMLInputElement} */ (d.querySelector(`[name=${name}]`)).checked;
+          const rules = { wrap: ticked('wrap'), open: ticked('open') };
           localStorage.setItem('tp.rules', JSON.stringify(rules)); // the layout picker's PLAY deals with them
           closeDialog();
           await game.startDeal({ mode: 'random', rules, layout: ctx.layoutName() });
@@ -105,13 +110,14 @@ export function gameDialogs(game) {
     });
   }
 
+  /** @param {GameView} v @param {Stats | null} stats */
   function results(v, stats) {
     const { title, body, share } = resultsContent(v, stats, game.layout.title);
     openDialog({
       id: 'results', wide: true, title, body,
       buttons: [
         { label: _('New deal'), primary: true, run: () => newDeal() },
-        ...(share ? [{ label: _('Copy result'), id: 'copy-result', run: () => copyText(share, document.querySelector('[data-testid=copy-result]')) }] : []),
+        ...(share ? [{ label: _('Copy result'), id: 'copy-result', run: () => copyText(share, /** @type {HTMLElement} */ (document.querySelector('[data-testid=copy-result]'))) }] : []),
         { label: _('Leaderboards'), run: go('#/boards') },
         { label: _('Home'), run: go('#/') },
       ],

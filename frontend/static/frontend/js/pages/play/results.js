@@ -6,10 +6,18 @@ import { clock, pct, movesText } from '../../format.js';
 import { _, fill, num } from '../../i18n.js';
 import { dailyShareText } from '../../share.js';
 
+/** @param {string} k @param {unknown} val @param {string} [tid] */
 const row = (k, val, tid) => `<div><dt>${k}</dt><dd${tid ? ` data-testid="${tid}"` : ''}>${esc(val)}</dd></div>`;
 
 // -> {title, body, share}; `stats` (the player's overall statistics) may be null.
+/**
+ * @param {GameView} v
+ * @param {Stats | null} stats
+ * @param {string} layoutTitle
+ * @returns {{title: string, body: string, share: string | null}}
+ */
 export function resultsContent(v, stats, layoutTitle) {
+  /** @type {GameResult} */
   const res = v.result || {};
   const board = res.board;
   const rank = board ? fill(_('#%(rank)s of %(lines)s'), { rank: num(board.rank), lines: num(board.lines) }) : res.held ? _('Held for review') : res.ranked === false ? _('Not ranked (custom deal or hint)') : '–';

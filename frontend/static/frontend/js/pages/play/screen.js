@@ -10,6 +10,7 @@ export const signInFirst = () => `<section class="panel narrow"><h2>${_('Sign in
 
 export const noGame = () => `<section class="panel narrow"><h2>${_('No deal in progress')}</h2><p><a class="button" href="#/">${_('Choose a deal')}</a></p></section>`;
 
+/** @param {string} act @param {string} icon @param {string} label @param {string} [keys] */
 const tool = (act, icon, label, keys = '') => `<button type="button" class="tool" data-act="${act}"${keys ? ` aria-keyshortcuts="${keys}"` : ''}><span class="ico" aria-hidden="true">${icon}</span><span class="lbl">${label}</span></button>`;
 
 export const gameScreen = () => `<section class="play" aria-label="${_('Game')}">
@@ -36,15 +37,20 @@ export const gameScreen = () => `<section class="play" aria-label="${_('Game')}"
   </section>`;
 
 // The game bar and the Undo button after a view.
+/** @type {Record<string, () => string>} */
+const RANKINGS = { 'first-try': () => _('Ranked: first try'), practice: () => _('Practice'), unranked: () => _('Unranked') };
+
+/** @param {HTMLElement} root @param {GameView} v */
 export function showScores(root, v) {
-  const $ = (sel) => root.querySelector(sel);
+  /** @param {string} sel */
+  const $ = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
   $('[data-testid=score]').textContent = digits(v.score);
   $('[data-testid=moves]').textContent = digits(v.moves);
   $('[data-testid=stock-left]').textContent = digits(v.stock_left);
   $('[data-testid=deal-title]').textContent = dealTitle(v);
   // Fair play: what this run counts for, said before the first move (the full reason on hover).
   const ranking = $('[data-testid=ranking]');
-  ranking.textContent = { 'first-try': _('Ranked: first try'), practice: _('Practice'), unranked: _('Unranked') }[v.ranking] || '';
+  ranking.textContent = RANKINGS[v.ranking] ? RANKINGS[v.ranking]() : '';
   ranking.title = v.ranking_reason || '';
   $('[data-act=undo]').setAttribute('aria-disabled', String(!v.can_undo));
 }

@@ -1,0 +1,91 @@
+"""Reads of accounts: plain functions that return rows or answers; they write nothing.
+
+The views and forms call them; the write paths (``services``, ``access``, ``guests``,
+``passwords``, ``email_verification``, ``deletion``) use the same definitions, so "a live
+session" means one thing everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.sessions.models import Session
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from accounts.models import AccessKind, AccessRecord, User
+
+
+def username_taken(username: str, *, exclude_pk: Any = None) -> bool:
+    """Whether an account (or a name still held after a deletion) has this username, compared
+    without case."""
+    return User.objects.username_taken(username, exclude_pk=exclude_pk)
+
+
+# --------------------------------------------------------------------------- sessions and token
+
+
+def live_access() -> Q:
+    """Records whose session or token still signs someone in."""
+    live_session = Session.objects.filter(
+        session_key=OuterRef("key"), expire_date__gt=timezone.now()
+    )
+    live_token = Token.objects.filter(key=OuterRef("key"), user_id=OuterRef("user_id"))
+    return Q(Exists(live_session), kind=AccessKind.SESSION) | Q(
+        Exists(live_token), kind=AccessKind.TOKEN
+    )
+
+
+def live_access_of(user: User) -> QuerySet[AccessRecord]:
+    """The player's records whose session or token still signs them in."""
+    return AccessRecord.objects.filter(user=user).filter(live_access())
+
+
+@dataclass(frozen=True)
+class Access:
+    id: int
+    kind: str
+    device: str
+    address: str | None
+    created_at: datetime
+    last_seen: datetime
+    current: bool
+
+
+def describe_device(user_agent: str) -> str:
+    """ "Firefox 139 on Ubuntu", from a user agent (ua-parser); "Unknown device" when empty."""
+    if not user_agent.strip():
+        return "Unknown device"
+    from ua_parser import parse
+
+    parsed = parse(user_agent)
+    browser = parsed.user_agent
+    system = parsed.os
+    name = browser.family if browser else "Unknown browser"
+    if browser and browser.major:
+        name = f"{name} {browser.major}"
+    if system and system.family and system.family != "Other":
+        name = f"{name} on {system.family}"
+    return name
+
+
+def list_access(
+    *, user: User, current_session: str | None, current_token: str | None
+) -> list[Access]:
+    """The player's live sessions and token, most recently used first (one query)."""
+    rows = live_access_of(user).order_by("-last_seen", "-id")
+    return [
+        Access(
+            id=row.pk,
+            kind=row.kind,
+            device=describe_device(row.user_agent),
+            address=row.address,
+            created_at=row.created_at,
+            last_seen=row.last_seen,
+            current=row.key in {current_session, current_token} - {None},
+        )
+        for row in rows
+    ]

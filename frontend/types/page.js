@@ -1,0 +1,153 @@
+// The front end's own shapes, as JSDoc types for TypeScript's checker (`make lint`), by the module
+// that makes or takes them; and its classes under their names. Like game.js a script, not a
+// module, so the names are global to the checked modules, and outside static/ (never downloaded).
+
+/**
+ * @typedef {import('../static/frontend/js/socket.js').LiveSocket} LiveSocket
+ * @typedef {import('../static/frontend/js/protocol.js').MoveQueue} MoveQueue
+ */
+
+// api.js
+
+/** @typedef {{detail?: string, code?: string, errors?: Record<string, unknown>, game?: GameView, [key: string]: unknown}} ErrorBody */
+
+// A layout's outline as the picker gets it (GET /api/layouts?form=outline).
+/** @typedef {{name: string, title: string, size: number, slots: [number, number, number][]}} Outline */
+
+// charts.js
+
+/**
+ * A finished run as GET /api/me/history and me/stats `recent` list it.
+ * @typedef {object} Run
+ * @property {boolean} ranked
+ * @property {boolean} won
+ * @property {number} time_ms
+ * @property {number} moves
+ * @property {number} cards_left
+ * @property {string} finished_at ISO
+ * @property {string} [mode]
+ * @property {string | null} [day]
+ */
+
+// dialog.js
+
+/**
+ * @typedef {object} DialogButton
+ * @property {string} label
+ * @property {() => void} run
+ * @property {boolean} [primary]
+ * @property {string} [key] aria-keyshortcuts
+ * @property {string} [id] its data-testid
+ */
+
+// geometry.js
+
+/**
+ * @typedef {{x: number, y: number, z: number}} SlotPlace a slot in half-card units
+ * @typedef {{minX: number, minY: number, cols: number, rows: number}} Bounds
+ * @typedef {{left: number, top: number}} Box
+ * @typedef {object} Fit
+ * @property {'below' | 'beside'} mode
+ * @property {number} cardW
+ * @property {number} cardH
+ * @property {number} width
+ * @property {number} height
+ * @property {{left: number, top: number, z: number}[]} cards by position
+ * @property {Box} stock
+ * @property {Box} waste
+ * @property {{left: number, top: number, size: number}} undo
+ */
+
+// nav.js
+
+/**
+ * @typedef {number | 'stock'} PlaceId a layout position or the stock
+ * @typedef {{id: PlaceId, x: number, y: number}} Place
+ */
+
+// pages/boards.js
+
+/**
+ * @typedef {{username: string, display_name: string}} Player
+ * @typedef {{rank: number | null, player: Player, won: boolean, cards_left: number, time_ms: number, moves: number, score: number}} DealLine
+ * @typedef {{lines?: DealLine[], me?: DealLine | null}} DealPage a daily or numbered board
+ * @typedef {{rank: number, player: Player, value: number, played: number, won: number}} AlltimeLine
+ * @typedef {{lines?: AlltimeLine[], me?: AlltimeLine | null}} AlltimePage
+ * @typedef {{username?: string} | null} Viewer who is looking (their line is marked)
+ */
+
+// pages/play/controls.js
+
+/**
+ * @typedef {'left' | 'right' | 'up' | 'down'} Direction
+ * @typedef {{act: Action} | {move: Direction} | {play: number} | {newDeal: true} | null} Command
+ */
+
+/**
+ * @typedef {object} Commands
+ * @property {(action: Action) => void} act
+ * @property {(position: number) => void} playCard
+ * @property {() => void} newDeal
+ * @property {(dir: Direction) => void} move the table's focus
+ * @property {() => number | 'stock' | null} focusId
+ * @property {() => GameView} view
+ */
+
+// pages/play/dialogs.js
+
+/**
+ * @typedef {object} DialogGame what the dialogs act on
+ * @property {() => GameView} view
+ * @property {(action: Action) => void} act through the page's checks
+ * @property {(action: Action) => void} push straight to the move queue
+ * @property {() => void} focusTable
+ * @property {(body: DealRequest) => Promise<void>} startDeal
+ * @property {AppContext} ctx
+ * @property {Layout} layout
+ */
+
+// pages/play/feedback.js
+
+/**
+ * @typedef {object} Feedback
+ * @property {'draw' | 'play' | 'undo' | null} sound
+ * @property {string | null} say for the screen reader's live region (null: nothing new)
+ * @property {number | 'stock' | null | undefined} glow the hinted place; null: none; undefined: no hint asked
+ */
+
+// pages/play/game.js
+
+/**
+ *
+ * @typedef {object} GameParts
+ * @property {HTMLElement} root the game screen
+ * @property {AppContext} ctx
+ * @property {Layout} layout the table's
+ * @property {GameView} view the first view
+ * @property {import('../static/frontend/js/table.js').Table} table
+ * @property {import('../static/frontend/js/protocol.js').MoveQueue} queue
+ * @property {import('../static/frontend/js/pages/play/clock.js').GameClock} clock
+ * @property {import('../static/frontend/js/pages/play/new_deal.js').NewDealRequest} newDeal
+ * @property {() => import('../static/frontend/js/socket.js').LiveSocket} socket
+ * @property {() => ReturnType<typeof import('../static/frontend/js/pages/play/dialogs.js').gameDialogs>} dialogs
+ */
+
+// pages/play/moves.js
+
+/**
+ * @typedef {{busy: boolean, starting: boolean}} QueueState the move queue: moves in flight or queued, a new deal awaited
+ * @typedef {{kind: 'send'}
+ *   | {kind: 'ignore'}
+ *   | {kind: 'refuse', shake: number | 'stock' | null, say: string}
+ *   | {kind: 'ask', first: 'hint' | 'restart'}} Verdict
+ */
+
+// pages/stats.js
+
+/**
+ * @typedef {Stats & {played: number, average_win_ms: number | null, daily_won: number, best_daily_streak: number}} FullStats
+ */
+
+// sound.js
+
+/** @typedef {'play' | 'draw' | 'undo' | 'shake' | 'win' | 'stuck'} SoundName */

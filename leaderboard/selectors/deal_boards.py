@@ -1,0 +1,167 @@
+"""The daily and numbered deals' boards: a page of lines, a line's rank, the viewer's own line.
+
+A page is a bounded number of queries whatever its length (no N+1): the lines with their players
+in one query, the board's record row, and the viewer's own line and rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from django.db.models import QuerySet
+from django.db.models.fields.tuple_lookups import (  # type: ignore[import-untyped]
+    Tuple,
+    TupleGreaterThan,
+    TupleLessThan,
+)
+
+from leaderboard import cache
+from leaderboard.boards import line_key, order_of
+from leaderboard.models import BoardLine, DealBest, DealRecord, FirstTry
+from leaderboard.selectors.cursors import decode_cursor, encode_cursor
+from leaderboard.selectors.shapes import line_payload
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+
+
+def daily_record(day: date, rules_key: str) -> DealRecord | None:
+    return DealRecord.objects.filter(
+        mode="daily", day=day, rules_key=rules_key, layout="classic"
+    ).first()
+
+
+def numbered_record(number: int, rules_key: str, layout: str) -> DealRecord | None:
+    return DealRecord.objects.filter(
+        mode="numbered", number=number, rules_key=rules_key, layout=layout
+    ).first()
+
+
+def _cursor_types(mode: str) -> tuple[type, ...]:
+    types = {"lost": bool, "finished_at": datetime}
+    return tuple(types.get(column, int) for column in order_of(mode))
+
+
+# The daily deal's two boards: every player's first try (ranked), and their best run.
+DAILY_BOARDS: dict[str, type[Any]] = {"first": FirstTry, "best": DealBest}
+
+
+def board_lines(deal_id: int, mode: str, model: type[Any] = DealBest) -> QuerySet[Any]:
+    lines: QuerySet[Any] = (
+        model._default_manager.filter(deal_id=deal_id, mode=mode)
+        .select_related("player")
+        .only(
+            "player__username",
+            "player__display_name",
+            "mode",
+            "lost",
+            "cards_left",
+            "moves",
+            "time_ms",
+            "score",
+            "finished_at",
+            "result_id",
+            "deal_id",
+        )
+    )
+    return lines
+
+
+@dataclass(frozen=True)
+class Rank:
+    """A line's 1-based rank, and whether its board's rank set was cold (a daily board whose
+    Redis set is not ready, so the rank was counted in PostgreSQL): a read never fills the set,
+    the caller may ask ``services.warm_board_cache`` to."""
+
+    value: int
+    cold: bool
+
+
+def line_rank(line: BoardLine) -> Rank:
+    """The line's rank: from the Redis set when it is ready (daily deals' boards), else counted
+    in PostgreSQL."""
+    if line.mode == "daily":
+        cached = cache.rank(line)
+        if cached is not None:
+            return Rank(cached, cold=False)
+    columns = order_of(line.mode)
+    ahead = (
+        type(line)
+        ._default_manager.filter(deal_id=line.deal_id, mode=line.mode)
+        .filter(TupleLessThan(Tuple(*columns), line_key(line.mode, line)))
+    )
+    return Rank(ahead.count() + 1, cold=line.mode == "daily")
+
+
+def rank_of_line(line: BoardLine) -> int:
+    """The line's 1-based rank (``line_rank`` without the set's state)."""
+    return line_rank(line).value
+
+
+def first_try_lines(line: FirstTry) -> int:
+    """How many lines the first try's board has: from its rank set when it is ready, else
+    counted."""
+    total = cache.size(line)
+    if total is None:
+        total = board_lines(line.deal_id, line.mode, FirstTry).count()
+    return total
+
+
+def first_try_standing(line: FirstTry) -> tuple[int, int]:
+    """A first try's rank and its board's size: from the rank set when it is ready, else
+    counted."""
+    return rank_of_line(line), first_try_lines(line)
+
+
+@dataclass(frozen=True)
+class Page:
+    lines: list[dict[str, Any]]
+    next_cursor: str | None
+    me: dict[str, Any] | None
+    total: int
+    # The viewer's rank was counted because the board's rank set is cold (see ``Rank``).
+    cold: bool = False
+
+
+def deal_board(
+    record: DealRecord | None,
+    *,
+    limit: int = DEFAULT_LIMIT,
+    cursor: str | None = None,
+    viewer: Any = None,
+    board: str = "best",
+) -> Page:
+    """One page of a daily or numbered deal's board, and the viewer's own line and rank.
+    `board`: a daily deal's ``first`` (first tries) or ``best`` (best runs) board."""
+    if record is None:
+        if cursor:
+            decode_cursor("deal-none", cursor, ())
+        return Page([], None, None, 0)
+    mode = record.mode
+    model = DAILY_BOARDS[board] if mode == "daily" else DealBest
+    kind = f"deal-{record.deal_id}" if model is DealBest else f"first-{record.deal_id}"
+    columns = order_of(mode)
+    lines = board_lines(record.deal_id, mode, model).order_by(*columns)
+    start = 0
+    if cursor:
+        start, key = decode_cursor(kind, cursor, _cursor_types(mode))
+        lines = lines.filter(TupleGreaterThan(Tuple(*columns), key))
+    rows = list(lines[: limit + 1])
+    page = [line_payload(line, start + i + 1) for i, line in enumerate(rows[:limit])]
+    next_cursor = None
+    if len(rows) > limit:
+        next_cursor = encode_cursor(kind, start + limit, line_key(mode, rows[limit - 1]))
+    me = None
+    cold = False
+    if viewer is not None and viewer.is_authenticated:
+        mine = next((p for p, r in zip(page, rows, strict=False) if r.player_id == viewer.pk), None)
+        if mine is None:
+            own = board_lines(record.deal_id, mode, model).filter(player_id=viewer.pk).first()
+            if own is not None:
+                rank = line_rank(own)
+                mine, cold = line_payload(own, rank.value), rank.cold
+        me = mine
+    total = record.lines if model is DealBest else board_lines(record.deal_id, mode, model).count()
+    return Page(page, next_cursor, me, total, cold)

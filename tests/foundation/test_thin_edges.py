@@ -1,0 +1,129 @@
+"""Reads in selectors, writes in services, thin edges: the REST views and pages parse, call one
+selector or service and shape the answer. None of them builds a query or touches SQL, and no
+selector writes, locks, queues a task or sends to a socket. This reads their source (the AST, so
+a word in a docstring or a comment does not count)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+EDGES = (
+    "tripeaks/play/api.py",
+    "frontend/views.py",
+    "leaderboard/api.py",
+    "leaderboard/api_me.py",
+    "leaderboard/api_export.py",
+    "leaderboard/pages.py",
+    "accounts/api.py",
+    "accounts/api_account.py",
+    "accounts/pages.py",
+    "accounts/views.py",
+)
+
+# A manager, a queryset being built, or SQL by hand.
+QUERY_ATTRIBUTES = {
+    "objects",
+    "_default_manager",
+    "_base_manager",
+    "filter",
+    "exclude",
+    "select_related",
+    "prefetch_related",
+    "annotate",
+    "aggregate",
+    "select_for_update",
+    "values_list",
+    "raw",
+    "extra",
+    "cursor",
+}
+QUERY_NAMES = {"connection", "connections", "RawSQL"}
+
+SELECTORS = (
+    "tripeaks/play/selectors.py",
+    "accounts/selectors.py",
+    "leaderboard/today.py",
+    "leaderboard/history.py",
+    "leaderboard/export.py",
+    *sorted(str(path.relative_to(ROOT)) for path in (ROOT / "leaderboard/selectors").glob("*.py")),
+)
+
+# A write, a row lock, a task queued, a socket told.
+WRITE_ATTRIBUTES = {
+    "save",
+    "create",
+    "get_or_create",
+    "update_or_create",
+    "bulk_create",
+    "bulk_update",
+    "delete",
+    "select_for_update",
+    "delay",
+    "apply_async",
+    "send_task",
+    "on_commit",
+    "group_send",
+}
+
+
+def query_building(source: str) -> list[str]:
+    """Where `source` builds a query: ``line: what``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in QUERY_ATTRIBUTES:
+            found.append(f"{node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.Name) and node.id in QUERY_NAMES:
+            found.append(f"{node.lineno}: {node.id}")
+        elif isinstance(node, ast.ImportFrom) and node.module in ("django.db", "django.db.models"):
+            found.append(f"{node.lineno}: from {node.module} import ...")
+    return found
+
+
+@pytest.mark.parametrize("path", EDGES)
+def test_an_edge_builds_no_query(path: str) -> None:
+    assert query_building((ROOT / path).read_text()) == [], f"{path}: use a selector"
+
+
+def writing(source: str) -> list[str]:
+    """Where `source` writes, locks, queues or sends: ``line: what``."""
+    return [
+        f"{node.lineno}: .{node.attr}"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr in WRITE_ATTRIBUTES
+    ]
+
+
+@pytest.mark.parametrize("path", SELECTORS)
+def test_a_selector_writes_queues_and_sends_nothing(path: str) -> None:
+    assert writing((ROOT / path).read_text()) == [], f"{path}: that belongs in a service"
+
+
+def test_every_selector_module_is_checked() -> None:
+    assert len(SELECTORS) >= 10 and "leaderboard/selectors/deal_boards.py" in SELECTORS
+
+
+def test_the_check_sees_what_it_forbids() -> None:
+    source = """
+from django.db import connection
+def view(request):
+    '''Game.objects.filter(...) in a docstring is fine.'''
+    game = Game.objects.select_related("deal").first()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return request.user.games.filter(finished_at=None)
+"""
+    assert sorted(query_building(source)) == [
+        "2: from django.db import ...",
+        "5: .objects",
+        "5: .select_related",
+        "6: .cursor",
+        "6: connection",
+        "8: .filter",
+    ]
+    queued = "def rank(line):\n    rebuild.delay(line.deal_id)\n    Line.objects.create(x=1)\n"
+    assert sorted(writing(queued)) == ["2: .delay", "3: .create"]

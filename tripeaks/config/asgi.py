@@ -1,0 +1,45 @@
+"""ASGI entry point: HTTP (Django) and WebSocket (Channels) on one server.
+
+WebSocket routes are collected from every installed project app that has a ``routing`` module
+with a ``websocket_urlpatterns`` list, so apps plug in without editing this file.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks.config.settings")
+
+# Initialise Django (apps, models) before importing anything that touches models.
+django.setup(set_prefix=False)
+
+from tripeaks.infra.request_threads import ReusedThreadsASGIHandler  # noqa: E402
+
+django_asgi_app = ReusedThreadsASGIHandler()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from tripeaks.config.routing import websocket_urlpatterns  # noqa: E402
+from tripeaks.infra.socket_outage import OutageGuard  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            OutageGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
+    }
+)
+
+# Everything loaded by now lives as long as the process: frozen out of the cyclic collector, it is
+# not walked again at every full collection, which holds the event loop and so every socket of the
+# process. In the play bench: 1.3-1.6 s of collecting per server in 45 s instead of 2.0 s, and the
+# longest pause 51-125 ms instead of 155-229 ms. (A larger first generation cut collecting to
+# 0.24 s but let cyclic garbage pile up: +5 MB a minute in a soak.)
+gc.collect()
+gc.freeze()

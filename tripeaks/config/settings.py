@@ -1,0 +1,473 @@
+"""The one settings module of TriPeaks Online, read from the environment.
+
+One stack everywhere: PostgreSQL, Redis (cache, channel layer, Celery broker) and Celery
+workers. ``make run`` (``python -m tripeaks.stack.run``) starts an embedded PostgreSQL and Redis with
+their data in ``VAR_DIR`` and points ``DATABASE_URL``/``REDIS_URL`` at them; set those two to
+use servers of your own. Unset, they default to the embedded servers' sockets in ``VAR_DIR``.
+
+Every variable read here is listed in ``docs/operations.md``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+import django_stubs_ext
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+from tripeaks.config import local_secrets
+
+# Lets Django's generic classes be subscripted at run time, as the type stubs allow:
+# `admin.ModelAdmin[Deal]`, `forms.ModelForm[User]`, `QuerySet[Game]`.
+django_stubs_ext.monkeypatch()
+
+env = environ.Env()
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+# Local state of a development run (the embedded servers' data, the development secrets, beat's
+# schedule); never committed.
+VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
+
+# --------------------------------------------------------------------------- core
+# DEBUG is off unless asked for: a forgotten variable must never expose debug pages.
+DEBUG: bool = env.bool("DEBUG", default=False)
+
+# Development runs that set no secrets get random ones, kept in VAR_DIR (tripeaks/config/local_secrets.py);
+# with DEBUG off they must be set, long, and written nowhere in the repository.
+_SECRETS: dict[str, str] = {
+    "SECRET_KEY": env.str("SECRET_KEY", default=""),
+    "DEAL_SECRET": env.str("DEAL_SECRET", default=""),
+}
+if DEBUG and not all(_SECRETS.values()):
+    _SECRETS = local_secrets.load_or_create(VAR_DIR / "secrets.json") | {
+        name: value for name, value in _SECRETS.items() if value
+    }
+if not DEBUG:
+    for _name, _value in _SECRETS.items():
+        try:
+            local_secrets.check(_name, _value, local_secrets.checkouts(BASE_DIR, Path.cwd()))
+        except local_secrets.UnsafeSecret as unsafe:
+            raise ImproperlyConfigured(str(unsafe)) from None
+SECRET_KEY: str = _SECRETS["SECRET_KEY"]
+
+ALLOWED_HOSTS: list[str] = env.list(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
+)
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# The secret that turns public deal numbers and days into shuffles. A player must never be able
+# to derive a ranked deal (docs/operations.md says how to rotate it).
+DEAL_SECRET: bytes = _SECRETS["DEAL_SECRET"].encode()
+
+# --------------------------------------------------------------------------- applications
+# This project's own apps. >>> Apps other rooms are building are installed as soon as their
+# package exists (once they all exist this can become a plain list). An app's `urls.py` is
+# included at the site root (tripeaks/config/urls.py) and its `routing.py` (`websocket_urlpatterns`)
+# in the ASGI router (tripeaks/config/routing.py) automatically.
+PROJECT_APPS: list[str] = ["accounts", "frontend"]
+for _app in ("tripeaks.play", "leaderboard"):
+    if importlib.util.find_spec(_app) is not None:
+        PROJECT_APPS.append(_app)
+PROJECT_APPS.append("tripeaks.ratings")  # Glicko-2 ratings per rule set (docs/ratings.md)
+PROJECT_APPS.append("tripeaks.arenas")  # arena tournaments (docs/arenas.md)
+# <<<
+
+INSTALLED_APPS: list[str] = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    *PROJECT_APPS,
+]
+
+AUTH_USER_MODEL = "accounts.User"
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    # A NUL in the URL, a cookie or a header: 400 before anything reaches PostgreSQL with it.
+    "tripeaks.infra.nul_guard.NulGuardMiddleware",
+    "tripeaks.infra.security.ContentSecurityPolicyMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything that reads the body; JSON of the public and game API only (BREACH).
+    "tripeaks.infra.compression.JsonGZipMiddleware",
+    "tripeaks.config.logging_json.RequestLogMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the django_language cookie (set by /i18n/setlang/), else Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Each session's and token's device, address and last use, once a minute (accounts.access).
+    "accounts.middleware.RecordAccess",
+    # Fair play: a long-lived device id (tripeaks/infra/devices.py).
+    "tripeaks.infra.devices.device_cookie_middleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # An unreachable database or cache: 503 + Retry-After on HTML pages too (not a 500).
+    "tripeaks.infra.unavailable.UnavailableMiddleware",
+    # Last: see its docstring.
+    "tripeaks.infra.one_thread.OneThreadPerRequest",
+]
+
+ROOT_URLCONF = "tripeaks.config.urls"
+ASGI_APPLICATION = "tripeaks.config.asgi.application"
+WSGI_APPLICATION = "tripeaks.config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --------------------------------------------------------------------------- database
+# Which servers `make run` started itself (tripeaks/stack/run.py), for /api/health to name.
+EMBEDDED_SERVICES: list[str] = env.list("EMBEDDED_SERVICES", default=[])
+# The embedded servers' sockets (tripeaks/stack/run.py), when no URL says otherwise.
+EMBEDDED_POSTGRES_DIR = VAR_DIR / "postgres"
+EMBEDDED_REDIS_SOCKET = VAR_DIR / "redis" / "redis.sock"
+DATABASES = {
+    "default": env.db_url(
+        "DATABASE_URL",
+        default=f"postgres://postgres@{quote(str(EMBEDDED_POSTGRES_DIR), safe='')}/tripeaks",
+    ),
+}
+# A Unix socket's folder is written percent-encoded in the URL's host.
+DATABASES["default"]["HOST"] = unquote(DATABASES["default"]["HOST"])
+if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    raise ImproperlyConfigured("DATABASE_URL must name a PostgreSQL database (postgres://...).")
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+# A persistent connection is checked before reuse, so one broken by a database restart is
+# replaced instead of failing the next request.
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+# A database that does not answer fails the request fast (503) rather than hanging it.
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+    "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=3)
+)
+# Django runs each request's synchronous part in a thread of its own, each with its own
+# connection: a burst of requests would exhaust PostgreSQL's max_connections. A pool per
+# process caps them; a request waits up to DB_POOL_TIMEOUT for one, then gets a 503.
+DB_POOL_MAX: int = env.int("DB_POOL_MAX", default=20)
+if DB_POOL_MAX:
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": min(2, DB_POOL_MAX),
+        "max_size": DB_POOL_MAX,
+        "timeout": env.float("DB_POOL_TIMEOUT", default=3.0),
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django must not
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --------------------------------------------------------------------------- redis: cache, channels
+REDIS_URL: str = env.str("REDIS_URL", default=f"unix://{EMBEDDED_REDIS_SOCKET}")
+
+CACHES: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "tripeaks",
+        "OPTIONS": {
+            "socket_connect_timeout": 2,
+            "socket_timeout": 2,
+            "pool_class": "tripeaks.infra.redis_pool.SharedConnectionPool",
+        },
+    }
+}
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            # Above the layer's 5 s blocking pop: redis-py 8's default read timeout is 5 s too,
+            # and an idle socket's consumer would die with a TimeoutError (channels_redis#422).
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+            "prefix": "tripeaks:channels",
+        },
+    }
+}
+
+
+def _celery_url(redis_url: str) -> str:
+    """Kombu names a Redis Unix socket ``redis+socket://``, redis-py ``unix://``."""
+    return (
+        "redis+socket://" + redis_url.removeprefix("unix://")
+        if redis_url.startswith("unix://")
+        else redis_url
+    )
+
+
+# --------------------------------------------------------------------------- celery
+CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=_celery_url(REDIS_URL))
+CELERY_RESULT_BACKEND: str = env.str("CELERY_RESULT_BACKEND", default=_celery_url(REDIS_URL))
+CELERY_TASK_ACKS_LATE = True
+# A worker killed mid-task leaves its message unacknowledged: the child's death requeues it at
+# once, the whole worker's death after the visibility timeout (tasks are idempotent).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    # Look for such orphaned messages every this many seconds (kombu's default is every 100).
+    "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": 1,
+}
+# Publishing while the broker is down fails fast (the caller logs it) rather than hanging a request.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Every task is fire-and-forget (nobody waits on a result): not subscribing to results keeps a
+# down result store from stalling `.delay()` for its 20 reconnection attempts.
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {
+    "retry_policy": {
+        "max_retries": 1,
+        "interval_start": 0,
+        "interval_step": 0.2,
+        "interval_max": 0.5,
+    }
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Processes each worker runs tasks in; unset, one per core.
+CELERY_WORKER_CONCURRENCY: int | None = env.int("CELERY_WORKER_CONCURRENCY", default=None)
+CELERY_TASK_TIME_LIMIT = 300
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+# Workers and beat log through Django's LOGGING (JSON lines) instead of Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# How long /api/health waits for a worker to answer its ping (tripeaks/infra/health.py).
+HEALTH_WORKER_PING_SECONDS: float = env.float("HEALTH_WORKER_PING_SECONDS", default=1.0)
+# The one beat's schedule (seconds between runs).
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+if "tripeaks.play" in PROJECT_APPS:
+    CELERY_BEAT_SCHEDULE |= {
+        # Today's and the next days' daily deals (the day turns in DEAL_DAY_TIME_ZONE).
+        "precompute-daily-deals": {
+            "task": "tripeaks.play.tasks.precompute_daily_deals",
+            "schedule": 30 * 60,
+            "kwargs": {"days_ahead": env.int("DAILY_DEALS_DAYS_AHEAD", default=7)},
+        },
+        # Solver-proven winnable random deals, so starting a game never waits for the solver.
+        "refill-random-pools": {
+            "task": "tripeaks.play.tasks.refill_random_pools",
+            "schedule": 60,
+        },
+    }
+
+# Accounts (accounts.guests, accounts.deletion): idle guests and deleted accounts' usernames.
+CELERY_BEAT_SCHEDULE |= {
+    # Arenas (docs/arenas.md): the coming ones made ahead; started and finished on time.
+    "schedule-arenas": {"task": "tripeaks.arenas.tasks.schedule_arenas", "schedule": 10 * 60},
+    "tick-arenas": {"task": "tripeaks.arenas.tasks.tick_arenas", "schedule": 10},
+    "remove-idle-guests": {"task": "accounts.tasks.remove_idle_guests", "schedule": 60 * 60},
+    "release-usernames": {"task": "accounts.tasks.release_usernames", "schedule": 60 * 60},
+    "forget-ended-access": {"task": "accounts.tasks.forget_ended_access", "schedule": 60 * 60},
+}
+
+# --------------------------------------------------------------------------- game (play)
+# Winnable random deals kept ready per rule set and layout, and the layouts that get a pool.
+RANDOM_POOL_SIZE: int = env.int("RANDOM_POOL_SIZE", default=20)
+# "*": every layout (54 x 4 rule sets x 2 starts; see docs/solver.md).
+RANDOM_POOL_LAYOUTS: list[str] = env.list("RANDOM_POOL_LAYOUTS", default=["*"])
+# Solver work where a request waits (tripeaks/play/solver_guard.py): each call's budget, and how
+# many calls the whole service runs at once.
+SOLVER_BUDGET_MS: int = env.int("SOLVER_BUDGET_MS", default=200)
+SOLVER_BUDGET_NODES: int = env.int("SOLVER_BUDGET_NODES", default=300_000)
+SOLVER_MAX_CONCURRENT: int = env.int("SOLVER_MAX_CONCURRENT", default=2)
+# Solving a new deal's par and topping up a pool are queued for a Celery worker from the request
+# path. The test suite runs no worker (its tasks run in-process, in the request) and turns it off.
+QUEUE_SOLVER_TASKS: bool = env.bool("QUEUE_SOLVER_TASKS", default=True)
+
+# --------------------------------------------------------------------------- auth
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "frontend:home"
+LOGOUT_REDIRECT_URL = "frontend:home"
+
+# Failed sign-ins counted in the default cache (Redis), in fixed windows.
+SIGNIN_THROTTLE: dict[str, int] = {
+    "per_username": env.int("SIGNIN_FAILURES_PER_USERNAME", default=5),
+    "per_address": env.int("SIGNIN_FAILURES_PER_ADDRESS", default=20),
+    "window_seconds": env.int("SIGNIN_THROTTLE_WINDOW", default=15 * 60),
+}
+
+# Accounts (docs/operations.md): retention and links. A guest unused this long is deleted with
+# what it played; a deleted account's username is held this long; links expire (seconds).
+GUEST_IDLE_DAYS: int = env.int("GUEST_IDLE_DAYS", default=30)
+USERNAME_HOLD_DAYS: int = env.int("USERNAME_HOLD_DAYS", default=30)
+EMAIL_VERIFICATION_MAX_AGE: int = env.int("EMAIL_VERIFICATION_MAX_AGE", default=3 * 24 * 3600)
+PASSWORD_RESET_TIMEOUT: int = env.int("PASSWORD_RESET_TIMEOUT", default=60 * 60)
+
+# --------------------------------------------------------------------------- mail
+# EMAIL_URL (django-environ): smtp+tls://user:password@host:587, smtps://...; the embedded
+# default prints mail on the console.
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL: str = env.str(
+    "DEFAULT_FROM_EMAIL", default="TriPeaks Online <noreply@localhost>"
+)
+EMAIL_TIMEOUT: int = env.int("EMAIL_TIMEOUT", default=10)
+
+# --------------------------------------------------------------------------- REST API
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first, so an anonymous request gets 401 with `WWW-Authenticate: Token`.
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    # DRF's JSON parser with a nesting limit (tripeaks/infra/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["tripeaks.infra.parsers.JSONBodyParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "tripeaks.infra.api_errors.exception_handler",
+    # DRF's own rates, letting requests through when Redis is down (tripeaks/infra/throttling.py).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "tripeaks.infra.throttling.FailOpenAnonRateThrottle",
+        "tripeaks.infra.throttling.FailOpenUserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("THROTTLE_ANON", default="300/min"),
+        "user": env.str("THROTTLE_USER", default="1200/min"),
+        "signup": env.str("THROTTLE_SIGNUP", default="30/hour"),
+        "export": env.str("THROTTLE_EXPORT", default="30/hour"),
+    },
+    # 0: the client address is REMOTE_ADDR; X-Forwarded-For is trusted only when this says how
+    # many proxies add to it (otherwise anyone could dodge per-address throttles).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+}
+
+# Play limits (tripeaks/infra/throttling.py), per player and per client address, over REST and the
+# game socket alike; 429 with Retry-After (an error frame on the socket). A human plays a few
+# moves a second at most and starts a game every minute or so.
+PLAY_THROTTLE_RATES: dict[str, str | None] = {
+    "move": env.str("THROTTLE_MOVES", default="20/s"),
+    "move_address": env.str("THROTTLE_MOVES_ADDRESS", default="100/s"),
+    "game_start": env.str("THROTTLE_GAME_STARTS", default="30/min"),
+    "game_start_address": env.str("THROTTLE_GAME_STARTS_ADDRESS", default="300/min"),
+    # New guest accounts per client address (accounts.guests).
+    "guest_address": env.str("THROTTLE_GUESTS_ADDRESS", default="10/hour"),
+    # The live board socket: every connect and frame, per player and per address (anonymous
+    # watchers too). A page connects once and syncs when it comes back to the front.
+    "board": env.str("THROTTLE_BOARD", default="60/min"),
+    "board_address": env.str("THROTTLE_BOARD_ADDRESS", default="120/min"),
+    # Hints and fallback starts: solver calls per player (tripeaks/play/solver_guard.py).
+    "solver": env.str("THROTTLE_SOLVER", default="20/min"),
+}
+
+# Fair play: a finished ranked run whose think times (from its move log's server timestamps) no
+# human produces is held off the boards and flagged for staff (docs/fair-play.md). False: off.
+FAIR_PLAY_TIMING_CHECK: bool = env.bool("FAIR_PLAY_TIMING_CHECK", default=True)
+# A board run by an account that shares a device (cookie id) or a public network address with
+# another account that played the deal today is held for staff review. False: off.
+FAIR_PLAY_HOLD_SHARED: bool = env.bool("FAIR_PLAY_HOLD_SHARED", default=True)
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "TriPeaks Online API",
+    "DESCRIPTION": "Multiplayer TriPeaks Solitaire: accounts, games, deals and leaderboards.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --------------------------------------------------------------------------- i18n, time
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+# English, German, Nepali: locale/<lang>/LC_MESSAGES/django.po (pages) and djangojs.po (the app's
+# JavaScript, served by /jsi18n/); the .mo files are compiled and committed.
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ne", "नेपाली")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_TZ = True
+# The daily deal turns over at midnight in this zone.
+DEAL_DAY_TIME_ZONE = "Asia/Kathmandu"
+
+# --------------------------------------------------------------------------- static files
+STATIC_URL = "/static/"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+# Hashed, compressed names, served by WhiteNoise with far-future caching. They need
+# `collectstatic` first (`make run` and the Dockerfile do it); with DEBUG on, WhiteNoise serves
+# straight from the apps' static folders.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# --------------------------------------------------------------------------- security
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# HTML pages only (tripeaks/infra/security.py). Enforced; CSP_REPORT_ONLY=1 only reports what it would
+# block (Content-Security-Policy-Report-Only), e.g. to try a stricter policy.
+CONTENT_SECURITY_POLICY: str = env.str(
+    "CONTENT_SECURITY_POLICY",
+    default="default-src 'self'; script-src 'self' 'nonce-{nonce}'; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'",
+)
+CSP_REPORT_ONLY: bool = env.bool("CSP_REPORT_ONLY", default=False)
+if not DEBUG:
+    # Production profile: HTTPS only. Behind a TLS-terminating proxy, set
+    # SECURE_PROXY_SSL_HEADER_ENABLED=1 so Django trusts X-Forwarded-Proto.
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+    if env.bool("SECURE_PROXY_SSL_HEADER_ENABLED", default=False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # /api/health must answer plain HTTP probes from the orchestrator.
+    SECURE_REDIRECT_EXEMPT = [r"^api/health$"]
+
+# --------------------------------------------------------------------------- logging
+LOG_LEVEL: str = env.str("LOG_LEVEL", default="INFO")
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "tripeaks.config.logging_json.JsonFormatter"}},
+    "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
+    "loggers": {
+        # Replaces Django's default console handler (plain text, DEBUG only) with JSON lines.
+        "django": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
+        # One line per request comes from tripeaks.requests; these would repeat it.
+        "django.server": {"level": "WARNING"},
+        "django.request": {"level": "ERROR"},
+        "tripeaks.requests": {"level": "INFO"},
+        "tripeaks.events": {"level": "INFO"},
+    },
+}

