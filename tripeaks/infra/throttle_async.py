@@ -1,4 +1,5 @@
-"""`throttling.check` for the game socket, from its event loop, batched.
+"""`throttling.check` for the sockets, from their event loop, batched; and the flood guard the
+game and board sockets share (`FloodGuard`).
 
 Every socket frame is counted against the player's and the address's move rate. One Redis call per
 frame cost the socket path a fifth of its time, so frames that arrive while a count is in flight
@@ -12,14 +13,20 @@ import asyncio
 import logging
 import weakref
 from dataclasses import dataclass
+from typing import Any
 
+import orjson
 import redis.asyncio
 from asgiref.sync import sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from tripeaks.infra import throttling
 
 log = logging.getLogger("tripeaks.throttle")
+
+# The close code of a socket that kept sending over its rates.
+CLOSE_FLOOD = 4429
 
 
 @dataclass
@@ -88,3 +95,36 @@ async def check_async(limits: list[throttling.Limit]) -> int | None:
     if counter is None:
         counter = _counters[loop] = _Counter()
     return await counter.check(windows)
+
+
+def throttled(what: str, wait: int) -> dict[str, Any]:
+    """The frame that refuses a socket's message over a rate: `what` were too many."""
+    return {
+        "type": "error",
+        "detail": f"Too many {what}. Try again in {wait} seconds.",
+        "code": "throttled",
+        "retry_after": wait,
+    }
+
+
+class FloodGuard:
+    """One socket's frames against its rates: a frame over them is refused with a `throttled`
+    frame, and the socket is closed (`CLOSE_FLOOD`) once more than `most_in_a_row` frames in a row
+    were refused."""
+
+    def __init__(self, most_in_a_row: int) -> None:
+        self.most_in_a_row = most_in_a_row
+        self.refused_in_a_row = 0
+
+    async def admit(self, socket: AsyncWebsocketConsumer, limits: list[throttling.Limit]) -> bool:
+        """Count a frame; whether the socket may handle it (if not, the socket has been told)."""
+        wait = await check_async(limits)
+        if wait is None:
+            self.refused_in_a_row = 0
+            return True
+        self.refused_in_a_row += 1
+        if self.refused_in_a_row > self.most_in_a_row:
+            await socket.close(code=CLOSE_FLOOD)
+        else:
+            await socket.send(text_data=orjson.dumps(throttled("messages", wait)).decode())
+        return False

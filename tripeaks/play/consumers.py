@@ -22,7 +22,7 @@ from tripeaks.play.socket_moves import SocketGame
 MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
-CLOSE_FLOOD = 4429
+CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
 # Frames refused in a row for going over the move rate before the socket is closed as a flood.
 MAX_THROTTLED_IN_A_ROW = 50
 
@@ -60,7 +60,10 @@ class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
     last_view: dict[str, Any] | None = None
     # Whether another socket has the game open; alone, a socket has nobody to tell of its moves.
     peers = False
-    throttled_in_a_row = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every message, a hop to the sync
@@ -106,15 +109,8 @@ class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # Every frame counts against the player's move rate, junk included.
-        wait = await throttle_async.check_async(self._limits())
-        if wait is not None:
-            self.throttled_in_a_row += 1
-            if self.throttled_in_a_row > MAX_THROTTLED_IN_A_ROW:
-                await self.close(code=CLOSE_FLOOD)
-                return
-            await self._throttled("messages", wait)
+        if not await self.flood.admit(self, self._limits()):
             return
-        self.throttled_in_a_row = 0
         try:
             await self._receive(text_data, bytes_data)
         except DatabaseError:
@@ -125,16 +121,6 @@ class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
         client = self.scope.get("client") or [None]
         return throttling.play_limits(
             kind, user_id=self.scope["user"].pk, address=client[0] if client else None
-        )
-
-    async def _throttled(self, what: str, wait: int) -> None:
-        await self._send(
-            {
-                "type": "error",
-                "detail": f"Too many {what}. Try again in {wait} seconds.",
-                "code": "throttled",
-                "retry_after": wait,
-            }
         )
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
@@ -172,7 +158,7 @@ class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
             return
         wait = await throttle_async.check_async(self._limits("game_start"))
         if wait is not None:
-            await self._throttled("new games", wait)
+            await self._send(throttle_async.throttled("new games", wait))
             return
         try:
             moves, view = await SocketGame.start(

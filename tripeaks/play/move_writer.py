@@ -2,11 +2,12 @@
 
 Each event loop (one per server process) has one writer with its own connection. Moves queue
 while the batch before them commits; the next batch takes them all, one per game, and stores them
-in a single statement that is its own transaction. A move is applied only where its game is still
-at the seq the move was worked out from (and unfinished), so a move stored by another tab, server
-or the REST API in between makes this one miss; the caller then takes the locked path. One commit,
-one WAL flush, covers the whole batch: that is what lets a process store thousands of moves a
-second, each durable before it is acknowledged.
+in a single statement that is its own transaction (`move_store.batch_statement`: the columns of
+the locked path's `move_store.store_move`, from the models). A move is applied only where its
+game is still at the seq the move was worked out from (and unfinished), so a move stored by
+another tab, server or the REST API in between makes this one miss; the caller then takes the
+locked path. One commit, one WAL flush, covers the whole batch: that is what lets a process store
+thousands of moves a second, each durable before it is acknowledged.
 """
 
 from __future__ import annotations
@@ -17,20 +18,17 @@ import logging
 import weakref
 from collections import deque
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
-import orjson
 import psycopg
 from django.db import connections
 
 from tripeaks.infra.socket_outage import UNAVAILABLE
+from tripeaks.play import move_store
 from tripeaks.play.errors import PlayError
-from tripeaks.play.models import Game, Move
-
-if TYPE_CHECKING:
-    from tripeaks.play.services import LoggedMove
+from tripeaks.play.models import Game
+from tripeaks.play.move_store import LoggedMove
 
 log = logging.getLogger("tripeaks.events")
 
@@ -54,70 +52,6 @@ class MoveRow:
     move: LoggedMove
 
 
-_COLUMNS = (
-    ("id", "uuid"),
-    ("player_id", "bigint"),
-    ("expected_seq", "integer"),
-    ("state", "jsonb"),
-    ("moves", "integer"),
-    ("cards_left", "smallint"),
-    ("status", "varchar"),
-    ("score", "integer"),
-    ("started_at", "timestamptz"),
-    ("running_since", "timestamptz"),
-    ("action", "varchar"),
-    ("position", "smallint"),
-    ("at", "timestamptz"),
-    ("elapsed_ms", "bigint"),
-)
-
-
-def _statement() -> str:
-    columns = ", ".join(f"{name} {kind}" for name, kind in _COLUMNS)
-    games, moves = Game._meta.db_table, Move._meta.db_table
-    # The batch travels as one JSON document: encoding it beats adapting 14 arrays.
-    return f"""
-WITH incoming AS (SELECT * FROM json_to_recordset(%s::json) AS m({columns})),
-applied AS (
-    UPDATE {games} AS g
-    SET seq = m.expected_seq + 1, state = m.state, moves = m.moves, cards_left = m.cards_left,
-        status = m.status, score = m.score, started_at = m.started_at,
-        running_since = m.running_since
-    FROM incoming AS m
-    WHERE g.id = m.id AND g.player_id = m.player_id AND g.seq = m.expected_seq
-        AND g.finished_at IS NULL
-    RETURNING g.id
-)
-INSERT INTO {moves} (game_id, seq, action, position, at, elapsed_ms)
-SELECT m.id, m.expected_seq + 1, m.action, m.position, m.at, m.elapsed_ms
-FROM incoming AS m JOIN applied USING (id)
-RETURNING game_id"""
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
-
-
-def _record(row: MoveRow) -> dict[str, Any]:
-    game, move = row.game, row.move
-    return {
-        "id": str(game.pk),
-        "player_id": game.player_id,
-        "expected_seq": row.expected_seq,
-        "state": game.state,
-        "moves": game.moves,
-        "cards_left": game.cards_left,
-        "status": game.status,
-        "score": game.score,
-        "started_at": _iso(game.started_at),
-        "running_since": _iso(game.running_since),
-        "action": move.action,
-        "position": move.position,
-        "at": _iso(move.at),
-        "elapsed_ms": move.elapsed_ms,
-    }
-
-
 @dataclass
 class _Waiting:
     row: MoveRow
@@ -129,7 +63,7 @@ class MoveWriter:
         self._queue: deque[_Waiting] = deque()
         self._connection: psycopg.AsyncConnection[Any] | None = None
         self._draining: asyncio.Task[None] | None = None
-        self._statement = _statement()
+        self._statement = move_store.batch_statement()
         self.batches_written = 0
 
     async def store(self, row: MoveRow) -> bool:
@@ -189,7 +123,9 @@ class MoveWriter:
 
     async def _write(self, rows: list[MoveRow]) -> set[UUID]:
         connection = await self._connect()
-        batch = orjson.dumps([_record(row) for row in rows]).decode()
+        batch = move_store.batch_document(
+            [move_store.batch_record(row.game, row.expected_seq, row.move) for row in rows]
+        )
         cursor = await connection.execute(self._statement, [batch])
         return {game_id for (game_id,) in await cursor.fetchall()}
 

@@ -28,6 +28,7 @@ from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConflict
 from tripeaks.play.models import Deal, Game, Move, Source
+from tripeaks.play.move_store import LoggedMove, store_move
 from tripeaks.play.payloads import game_payload
 from tripeaks.play.progress import publish_progress
 from tripeaks.play.signals import game_finished
@@ -200,16 +201,23 @@ def _queue_solve(deal_id: int) -> None:
 
 def _resign(game: Game, now: datetime) -> None:
     step = advance(game, load_game_state(game), action="resign", position=None, now=now)
-    _finish(game, step, now)
+    _store_step(game, step, now)
 
 
-def _finish(game: Game, step: Step, now: datetime) -> Result | None:
+def _store_step(game: Game, step: Step, now: datetime) -> Result | None:
+    """Store a move `advance` worked out on `game`, whose row the caller holds locked at the seq
+    it was read at: every locked path ends here. A move that ends the game stops its clock,
+    records its result and tells the apps above (`game_finished`), all in the caller's
+    transaction; the result, if any, is returned."""
+    if not step.state.over:
+        store_move(game=game, move=step.move)
+        return None
     stop_clock(game, now)
     game.status = step.state.status
     game.finished_at = now
     game.paused = False
     game.score = score(step.state, game.elapsed_ms / 1000)
-    step.move.store(game)
+    store_move(game=game, move=step.move)
     # Last, so that the deal's shared record row, which ranking locks, is held only to the commit.
     result = record_result(game=game) if game.started_at is not None else None
     game_finished.send(sender=Game, game=game, result=result)
@@ -225,55 +233,6 @@ def _engine_move(action: str, position: int | None) -> engine.Move:
 def _is_retry(game: Game, seq: int, action: str, position: int | None) -> bool:
     applied = Move.objects.filter(game=game, seq=seq + 1).first()
     return applied is not None and applied.action == action and applied.position == position
-
-
-@dataclass(frozen=True, slots=True)
-class LoggedMove:
-    """A move-log row worked out in memory (a plain record: the socket's moves are stored by the
-    move writer, which needs its fields, not a model instance)."""
-
-    seq: int
-    action: str
-    position: int | None
-    at: datetime
-    elapsed_ms: int
-
-    def store(self, game: Game) -> None:
-        """This move-log row and the game row as it now stands, in one statement: in the locked path every round trip waits, under load, for its thread to win the GIL
-        back from the busy event loop (2-3 ms each in the play bench)."""
-        fields = _game_fields()
-        row = [field.get_db_prep_save(field.pre_save(game, False), connection) for field in fields]
-        with connection.cursor() as cursor:
-            cursor.execute(
-                _store_statement(),
-                [
-                    game.pk,
-                    self.seq,
-                    self.action,
-                    self.position,
-                    self.at,
-                    self.elapsed_ms,
-                    *row,
-                    game.pk,
-                ],
-            )
-
-
-@functools.cache
-def _game_fields() -> list[Any]:
-    return [field for field in Game._meta.concrete_fields if not field.primary_key]
-
-
-@functools.cache
-def _store_statement() -> str:
-    """Insert the move-log row, update every field of the game row (as `Game.save` does)."""
-    quote = connection.ops.quote_name
-    columns = ", ".join(f"{quote(field.column)} = %s" for field in _game_fields())
-    return (
-        f"WITH logged AS (INSERT INTO {quote(Move._meta.db_table)} "
-        "(game_id, seq, action, position, at, elapsed_ms) VALUES (%s, %s, %s, %s, %s, %s)) "
-        f"UPDATE {quote(Game._meta.db_table)} SET {columns} WHERE id = %s"
-    )
 
 
 @dataclass
@@ -341,8 +300,9 @@ def advance(
 
 def finish_copy(*, game: Game, step: Step, seq: int, now: datetime) -> MoveOutcome | None:
     """A game-ending move that `advance` worked out on a caller's copy of the game (the game
-    socket's), stored and its result recorded with the game row locked, or None, with nothing
-    stored, when the row is no longer at `seq` and unfinished: the caller then takes `apply_move`.
+    socket's), stored by `_store_step` as `apply_move` stores one, with the game row locked, or
+    None, with nothing stored, when the row is no longer at `seq` and unfinished: the caller then
+    takes `apply_move`.
 
     Every write of a game moves its seq on, so a row still at `seq` is the copy's row as it was
     read: the copy needs no reading again, which costs the ORM more CPU than the lock."""
@@ -351,7 +311,7 @@ def finish_copy(*, game: Game, step: Step, seq: int, now: datetime) -> MoveOutco
             cursor.execute(_lock_at_seq_statement(), [_game_id(game.pk), game.player_id, seq])
             if cursor.fetchone() is None:
                 return None
-        result = _finish(game, step, now)
+        result = _store_step(game, step, now)
     return MoveOutcome(game_payload(game, step.state, now, result), game=game, state=step.state)
 
 
@@ -374,6 +334,13 @@ def log_move(game: Game, user: Any, action: str) -> None:
     log.debug(
         "move", extra={"game": str(game.id), "user": user.pk, "seq": game.seq, "action": action}
     )
+
+
+def _fan_out(game: Game, state: engine.State, now: datetime, view: dict[str, Any]) -> None:
+    """A stored move's news: its view to the game's other sockets, a contest game's progress to
+    the contest. Best-effort, after the commit."""
+    broadcast_view(game.pk, view)
+    publish_progress(game, state, now)
 
 
 def apply_move(
@@ -414,16 +381,12 @@ def apply_move(
                 view=game_payload(game, state, now),
             )
         step = advance(game, state, action=action, position=position, now=now)
-        result = None
-        if step.state.over:
-            result = _finish(game, step, now)
-        else:
-            step.move.store(game)
-    # After the commit: nothing may come between ranking's last statement and the commit
+        result = _store_step(game, step, now)
+    # After the block: nothing may come between ranking's last statement and the commit
     # (leaderboard/record_row.py). A finished game's view shows the result its finish made.
     view = game_payload(game, step.state, now, result)
     if broadcast:
-        broadcast_view(game.pk, view)
-        publish_progress(game, step.state, now)
+        # At once if that was the commit; inside a caller's transaction, once it commits.
+        transaction.on_commit(functools.partial(_fan_out, game, step.state, now, view))
     log_move(game, user, action)
     return MoveOutcome(view, hint=step.hint, game=game, state=step.state)

@@ -3,9 +3,11 @@
 A socket keeps its game (row and engine state) in memory between moves. A plain move (play, draw,
 undo, restart) on a running game is worked out on that copy by the same `advance` as every other
 write path and handed to the move writer, which stores it only if the game is still at the seq the
-copy was at. A move that ends the game (a resignation, or a play or draw that wins or loses it) is
-worked out on the copy too, and stored with its result (which goes to the leaderboard) from a
-worker thread with the game row locked, if the row is still at the copy's seq. Everything else
+copy was at (the group commit: `move_store.batch_statement`, the same columns as the locked path's
+`move_store.store_move`). A move that ends the game (a resignation, or a play or draw that wins or
+loses it) is worked out on the copy too, and stored with its result (which goes to the leaderboard)
+from a worker thread with the game row locked, if the row is still at the copy's seq
+(`services.finish_copy`, which stores it as `apply_move` does). Everything else
 takes `services.apply_move` with the game row locked: hints (the solver), pause and resume, a move
 on a paused game, a seq that is not the copy's (a retry or a conflict), a move the copy refuses
 (it may be stale), and any move whose game moved on elsewhere. The copy is then read again.

@@ -1,0 +1,137 @@
+"""The two routes that store a move (tripeaks/play/move_store.py) write the same rows: the locked
+path's `store_move` and the socket's group commit (the move writer). Both take their columns
+from the models, so a field added to Game is stored by both or the tests here fail."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection, transaction
+from django.utils import timezone
+
+from tests.play.helpers import winnable_code
+from tripeaks.engine.rules import Rules
+from tripeaks.play import move_store, move_writer, services
+from tripeaks.play.models import Game, Move
+
+# What differs between two games however they were stored: who and which.
+WHO = {"id", "player_id"}
+
+
+def _table_columns(table: str) -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = %s", [table]
+        )
+        return {name for (name,) in cursor.fetchall()}
+
+
+@pytest.mark.django_db
+def test_every_column_of_the_game_table_is_written_by_both_routes() -> None:
+    """The columns come from the model; the model is what the migrations made of the table."""
+    game_columns = _table_columns(Game._meta.db_table) - {"id"}
+    assert {field.column for field in move_store.game_fields()} == game_columns
+    model_fields = [f for f in Game._meta.concrete_fields if not f.primary_key]
+    assert list(move_store.game_fields()) == model_fields
+    locked, batched = move_store._store_statement(), move_store.batch_statement()
+    for column in game_columns:
+        assert f'"{column}" = %s' in locked
+        assert f'"{column}" = m."{column}"' in batched
+    # Each batch record carries every one of them.
+    game = Game(player_id=1, deal_id=1, state={}, cards_left=52)
+    move = move_store.LoggedMove(
+        seq=1, action="draw", position=None, at=timezone.now(), elapsed_ms=0
+    )
+    assert game_columns <= set(move_store.batch_record(game, 0, move))
+
+
+@pytest.mark.django_db
+def test_every_column_of_the_move_log_is_written_by_both_routes() -> None:
+    log_columns = _table_columns(Move._meta.db_table) - {"id"}
+    assert {field.column for field in move_store.log_fields()} == log_columns
+    # The move worked out in memory has every move-log field but the game (and the key).
+    names = {field.name for field in dataclasses.fields(move_store.LoggedMove)}
+    assert names == {field.attname for field in move_store.log_fields()} - {"game_id"}
+    for column in log_columns - {"game_id"}:
+        assert f'"log_{column}"' in move_store.batch_statement()
+
+
+def _start_twins(code: str, make_player: Any) -> tuple[Game, Game]:
+    """Two players' games on one deal, shown at the same moment: rows equal but for who (a
+    custom start makes a deal row of its own: the second game takes the first one's)."""
+    first = services.start_game(user=make_player("locked"), mode="custom", rules=Rules(), code=code)
+    second = services.start_game(
+        user=make_player("grouped"), mode="custom", rules=Rules(), code=code
+    )
+    Game.objects.filter(pk=second.pk).update(
+        deal=first.deal, created_at=first.created_at, running_since=first.running_since
+    )
+    return first, second
+
+
+def _worked_out(game_id: Any, action: str, position: int | None, now: Any) -> tuple[Game, Any]:
+    game = Game.objects.select_related("deal").get(pk=game_id)
+    step = services.advance(
+        game, services.load_game_state(game), action=action, position=position, now=now
+    )
+    return game, step
+
+
+def _store_locked(game_id: Any, action: str, position: int | None, now: Any) -> None:
+    with transaction.atomic():
+        Game.objects.select_for_update().filter(pk=game_id).get()
+        game, step = _worked_out(game_id, action, position, now)
+        move_store.store_move(game=game, move=step.move)
+
+
+def _stored(game_id: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    row = Game.objects.filter(pk=game_id).values().get()
+    log = list(
+        Move.objects.filter(game_id=game_id)
+        .order_by("seq")
+        .values("seq", "action", "position", "at", "elapsed_ms")
+    )
+    return {column: value for column, value in row.items() if column not in WHO}, log
+
+
+@pytest.mark.django_db(transaction=True)  # the writer has its own connection: it sees commits only
+@pytest.mark.asyncio
+async def test_a_line_stored_by_the_locked_path_and_by_group_commit_gives_the_same_rows(
+    make_player: Any,
+) -> None:
+    """The same actions at the same moments on two games of one deal, one stored by
+    `store_move`, the other by the move writer: every column but who and which is equal, so a
+    column `advance` changes that one route did not write would differ."""
+    code, line = winnable_code()
+    locked, grouped = await database_sync_to_async(_start_twins)(code, make_player)
+    # Every kind of action the copy and the locked path work out, and what each changes: the
+    # clock starting, a pause and a resume, a hint (hints, assisted), an undo and a restart.
+    actions = [
+        *line[:3],
+        {"action": "pause"},
+        {"action": "resume"},
+        {"action": "hint"},
+        {"action": "undo"},
+        *line[3:5],
+        {"action": "restart"},
+        *line[:2],
+    ]
+    moment = timezone.now()
+    for index, action in enumerate(actions):
+        now = moment + timedelta(seconds=index, microseconds=1234)
+        name, position = action["action"], action.get("position")
+        await database_sync_to_async(_store_locked)(locked.pk, name, position, now)
+        game, step = await database_sync_to_async(_worked_out)(grouped.pk, name, position, now)
+        row = move_writer.MoveRow(game=game, expected_seq=game.seq - 1, move=step.move)
+        assert await move_writer.writer().store(row)
+
+    locked_row, locked_log = await database_sync_to_async(_stored)(locked.pk)
+    grouped_row, grouped_log = await database_sync_to_async(_stored)(grouped.pk)
+    assert locked_row["seq"] == len(actions) and locked_row["hints"] == 1
+    assert locked_row["started_at"] is not None and locked_row["elapsed_ms"] > 0
+    assert grouped_row == locked_row
+    assert grouped_log == locked_log
