@@ -20,7 +20,7 @@ from tripeaks.infra import throttle_async, throttling
 from tripeaks.infra.socket_sessions import SessionSocket
 
 CLOSE_NO_ARENA = 4404
-CLOSE_FLOOD = 4429
+CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
 MAX_FRAME = 1024
 MAX_THROTTLED_IN_A_ROW = 100
 
@@ -28,7 +28,10 @@ MAX_THROTTLED_IN_A_ROW = 100
 class ArenaConsumer(SessionSocket, AsyncWebsocketConsumer):
     arena_id: UUID
     group: str | None = None
-    throttled_in_a_row = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
 
     def _limits(self) -> list[throttling.Limit]:
         limits = []
@@ -62,22 +65,8 @@ class ArenaConsumer(SessionSocket, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        wait = await throttle_async.check_async(self._limits())
-        if wait is not None:
-            self.throttled_in_a_row += 1
-            if self.throttled_in_a_row > MAX_THROTTLED_IN_A_ROW:
-                await self.close(code=CLOSE_FLOOD)
-                return
-            await self._send(
-                {
-                    "type": "error",
-                    "detail": f"Too many messages. Try again in {wait} seconds.",
-                    "code": "throttled",
-                    "retry_after": wait,
-                }
-            )
+        if not await self.flood.admit(self, self._limits()):
             return
-        self.throttled_in_a_row = 0
         message: Any = None
         if text_data is not None and len(text_data) <= MAX_FRAME:
             try:
