@@ -13,7 +13,6 @@ from rest_framework.views import APIView
 
 from tripeaks.arenas import selectors, services
 from tripeaks.arenas.errors import ArenaNotFound
-from tripeaks.arenas.models import Arena
 from tripeaks.infra.addresses import client_address
 from tripeaks.infra.devices import request_device
 from tripeaks.infra.throttling import (
@@ -27,10 +26,6 @@ from tripeaks.play.errors import PlayError
 ARENA = OpenApiResponse(description="The arena, its standings, your line, its podium when over.")
 REFUSED = OpenApiResponse(description="Not now: the arena is over, not running, or not joined.")
 NOT_FOUND = OpenApiResponse(description="No such arena")
-
-
-def _arena_or_404(arena_id: str) -> Arena | None:
-    return Arena.objects.filter(pk=arena_id).first()
 
 
 class ArenasView(APIView):
@@ -51,7 +46,7 @@ class ArenaView(APIView):
 
     @extend_schema(operation_id="arena_retrieve", responses={200: ARENA, 404: NOT_FOUND})
     def get(self, request: Request, arena_id: str) -> Response:
-        arena = _arena_or_404(arena_id)
+        arena = selectors.arena_or_none(arena_id)
         if arena is None:
             return error_response(ArenaNotFound("no such arena"))
         return Response(selectors.arena_detail(arena, request.user, timezone.now()))

@@ -97,10 +97,9 @@ class ArenaConsumer(SessionSocket, AsyncWebsocketConsumer):
 
     @database_sync_to_async
     def _detail(self) -> dict[str, Any] | None:
-        from tripeaks.arenas.models import Arena
-        from tripeaks.arenas.selectors import arena_detail
+        from tripeaks.arenas.selectors import arena_detail, arena_or_none
 
-        arena = Arena.objects.filter(pk=self.arena_id).first()
+        arena = arena_or_none(self.arena_id)
         if arena is None:
             return None
         return {"type": "arena", **arena_detail(arena, self.scope.get("user"))}

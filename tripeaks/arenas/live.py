@@ -21,10 +21,9 @@ STANDINGS_EVENT = "arena.standings"
 
 
 def standings_message(arena_id: UUID) -> dict[str, Any] | None:
-    from tripeaks.arenas.models import Arena
-    from tripeaks.arenas.selectors import arena_detail
+    from tripeaks.arenas.selectors import arena_detail, arena_or_none
 
-    arena = Arena.objects.filter(pk=arena_id).first()
+    arena = arena_or_none(arena_id)
     if arena is None:
         return None
     body = arena_detail(arena, None)

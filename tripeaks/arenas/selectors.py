@@ -30,6 +30,10 @@ ORDER = (
 )
 
 
+def arena_or_none(arena_id: Any) -> Arena | None:
+    return Arena.objects.filter(pk=arena_id).first()
+
+
 def ordered_entries(arena: Arena) -> QuerySet[Entry]:
     return Entry.objects.filter(arena=arena).select_related("player").order_by(*ORDER)
 
