@@ -48,16 +48,18 @@ class ArenaConsumer(SessionSocket, AsyncWebsocketConsumer):
         if await throttle_async.check_async(self._limits()) is not None:
             await self.close(code=CLOSE_FLOOD)
             return
-        arena = await self._detail()
-        if arena is None:
+        if not await self._exists():
             await self.close(code=CLOSE_NO_ARENA)
             return
         if not await self.join_session_groups():
             return
+        # In the group before the arena is read: a change after the read is pushed, not lost.
         self.group = f"arena-{self.arena_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self._send(arena)
+        arena = await self._detail()
+        if arena is not None:
+            await self._send(arena)
 
     async def disconnect(self, code: int) -> None:
         await self.leave_session_groups()
@@ -94,6 +96,12 @@ class ArenaConsumer(SessionSocket, AsyncWebsocketConsumer):
 
     async def _send(self, body: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(body))
+
+    @database_sync_to_async
+    def _exists(self) -> bool:
+        from tripeaks.arenas.selectors import arena_or_none
+
+        return arena_or_none(self.arena_id) is not None
 
     @database_sync_to_async
     def _detail(self) -> dict[str, Any] | None:
