@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 EDGES = (
     "tripeaks/play/api.py",
+    "tripeaks/arenas/api.py",
     "frontend/views.py",
     "leaderboard/api.py",
     "leaderboard/api_me.py",
@@ -46,6 +47,7 @@ QUERY_NAMES = {"connection", "connections", "RawSQL"}
 
 SELECTORS = (
     "tripeaks/play/selectors.py",
+    "tripeaks/arenas/selectors.py",
     "accounts/selectors.py",
     "leaderboard/today.py",
     "leaderboard/history.py",

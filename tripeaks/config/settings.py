@@ -74,6 +74,7 @@ for _app in ("tripeaks.play", "leaderboard"):
         PROJECT_APPS.append(_app)
 PROJECT_APPS.append("tripeaks.ratings")  # Glicko-2 ratings per rule set (docs/ratings.md)
 PROJECT_APPS.append("tripeaks.races")  # races and quick match (docs/races.md)
+PROJECT_APPS.append("tripeaks.arenas")  # arena tournaments (docs/arenas.md)
 # <<<
 
 INSTALLED_APPS: list[str] = [
@@ -275,6 +276,9 @@ if "tripeaks.play" in PROJECT_APPS:
 
 # Accounts (accounts.guests, accounts.deletion): idle guests and deleted accounts' usernames.
 CELERY_BEAT_SCHEDULE |= {
+    # Arenas (docs/arenas.md): the coming ones made ahead; started and finished on time.
+    "schedule-arenas": {"task": "tripeaks.arenas.tasks.schedule_arenas", "schedule": 10 * 60},
+    "tick-arenas": {"task": "tripeaks.arenas.tasks.tick_arenas", "schedule": 10},
     "remove-idle-guests": {"task": "accounts.tasks.remove_idle_guests", "schedule": 60 * 60},
     "release-usernames": {"task": "accounts.tasks.release_usernames", "schedule": 60 * 60},
     "forget-ended-access": {"task": "accounts.tasks.forget_ended_access", "schedule": 60 * 60},

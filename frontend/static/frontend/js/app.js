@@ -22,6 +22,7 @@ const ROUTES = {
   layouts: ['layouts', () => _('Layouts')],
   numbered: ['numbered', () => _('Numbered deals')],
   boards: ['boards', () => _('Leaderboards')],
+  arenas: ['arenas', () => _('Arenas')],
   stats: ['stats', () => _('Statistics')],
   help: ['help', () => _('How to play')],
   custom: ['custom', () => _('Custom deal')],

@@ -1,0 +1,91 @@
+// Arenas: the running, coming and recently finished arena tournaments; #/arenas/<id> is one
+// arena (arena.js). Anyone may look; signed-in players join from an arena's page.
+
+import { api } from '../api.js';
+import { countdown, rulesTitle } from '../format.js';
+import { esc } from '../dialog.js';
+import { _, fill, num, digits, lang } from '../i18n.js';
+
+/**
+ * @typedef {{win: number, fire_win: number, fire_after: number, grace_seconds: number}} Scoring
+ * @typedef {{id: string, name: string, rules: string, layout: string, starts_at: string,
+ *   ends_at: string, state: 'scheduled'|'running'|'finishing'|'finished', final: boolean,
+ *   players: number|null}} ArenaSummary
+ * @typedef {{server_time: string, scoring: Scoring, running: ArenaSummary[],
+ *   upcoming: ArenaSummary[], finished: ArenaSummary[]}} ArenaLists
+ */
+
+/**
+ * The scoring, as the server states it (docs/arenas.md).
+ * @param {Scoring} s
+ * @returns {string}
+ */
+export function scoringText(s) {
+  return fill(_('A won game scores %(win)s points. After %(after)s wins in a row you are on fire: each further win in a row scores %(fire)s. A game not won scores nothing and ends the streak. Only games that end before the arena ends count. Ties: more wins first, then whoever reached the points first.'),
+    { win: num(s.win), after: num(s.fire_after), fire: num(s.fire_win) });
+}
+
+/**
+ * A time as the player's clock says it.
+ * @param {string} iso
+ * @returns {string}
+ */
+export function timeText(iso) {
+  return digits(new Date(iso).toLocaleString(lang(), { weekday: 'short', hour: '2-digit', minute: '2-digit' }));
+}
+
+/**
+ * When an arena runs, starts or ended, as text.
+ * @param {ArenaSummary} a
+ * @param {number} now the server's time now, in ms
+ * @returns {string}
+ */
+function whenText(a, now) {
+  return a.state === 'running'
+    ? fill(_('ends in %(countdown)s'), { countdown: countdown(Date.parse(a.ends_at) - now) })
+    : a.state === 'scheduled'
+      ? fill(_('starts at %(time)s'), { time: timeText(a.starts_at) })
+      : fill(_('ended at %(time)s'), { time: timeText(a.ends_at) });
+}
+
+/**
+ * @param {ArenaSummary} a
+ * @param {number} now the server's time now, in ms
+ * @returns {string}
+ */
+function arenaItem(a, now) {
+  const players = fill(_('%(n)s players'), { n: num(a.players || 0) });
+  return `<li class="panel" data-testid="arena-${a.state}"><a href="#/arenas/${esc(a.id)}"><strong>${esc(a.name)}</strong></a>
+    <span class="small">${esc(rulesTitle(a.rules))} · <span data-arena="${esc(a.id)}">${esc(whenText(a, now))}</span> · ${esc(players)}</span></li>`;
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {any} ctx the app's shared context (app.js)
+ * @param {string[]} params
+ * @returns {Promise<(() => void) | null>}
+ */
+export async function mount(root, ctx, params) {
+  if (params[0]) {
+    const page = await import('./arena.js');
+    return page.mount(root, ctx, params[0]);
+  }
+  /** @type {ArenaLists} */
+  const lists = await api('arenas');
+  const skew = Date.parse(lists.server_time) - Date.now();
+  const section = (/** @type {string} */ title, /** @type {ArenaSummary[]} */ arenas, /** @type {string} */ empty) => `<section aria-label="${esc(title)}"><h2>${esc(title)}</h2>
+    ${arenas.length ? `<ul class="news-list">${arenas.map((a) => arenaItem(a, Date.now() + skew)).join('')}</ul>` : `<p class="empty">${esc(empty)}</p>`}</section>`;
+  root.innerHTML = `<p class="lede">${_('Arenas are tournaments against the clock: join, play deal after deal until the arena ends, and score points for every win.')}</p>
+    ${section(_('Running now'), lists.running, _('No arena is running now.'))}
+    ${section(_('Coming up'), lists.upcoming, _('No arena is planned yet.'))}
+    ${section(_('Finished'), lists.finished, _('No arena has finished lately.'))}
+    <section class="panel"><h2>${_('Scoring')}</h2><p data-testid="scoring">${esc(scoringText(lists.scoring))}</p></section>`;
+  // Only the running arenas' countdowns change each second (the links keep their focus).
+  const timer = setInterval(() => {
+    for (const a of lists.running) {
+      const el = root.querySelector(`[data-arena="${a.id}"]`);
+      if (el) el.textContent = whenText(a, Date.now() + skew);
+    }
+  }, 1000);
+  return () => clearInterval(timer);
+}

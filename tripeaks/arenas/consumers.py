@@ -1,0 +1,113 @@
+"""An arena's live standings: ``/ws/arenas/{id}/``. Anyone may watch.
+
+On connect, and on ``{"type": "sync"}``, the socket sends the arena with its standings and the
+watcher's own line (``{"type": "arena", ...}``); after every change, everyone watching gets
+``{"type": "standings", "version": n, ...}`` (the first page, without a ``me``). The arena's games
+tell the same group their moves (play's ``contest.progress``); the page does not show them.
+Frames and connects count against the board rates, as the daily board's socket.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from uuid import UUID
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra.socket_sessions import SessionSocket
+
+CLOSE_NO_ARENA = 4404
+CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
+MAX_FRAME = 1024
+MAX_THROTTLED_IN_A_ROW = 100
+
+
+class ArenaConsumer(SessionSocket, AsyncWebsocketConsumer):
+    arena_id: UUID
+    group: str | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
+
+    def _limits(self) -> list[throttling.Limit]:
+        limits = []
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            limits.append(throttling.Limit("board", f"u{user.pk}"))
+        client = self.scope.get("client") or [None]
+        if client[0]:
+            limits.append(throttling.Limit("board_address", str(client[0])))
+        return limits
+
+    async def connect(self) -> None:
+        self.arena_id = self.scope["url_route"]["kwargs"]["arena_id"]
+        if await throttle_async.check_async(self._limits()) is not None:
+            await self.close(code=CLOSE_FLOOD)
+            return
+        if not await self._exists():
+            await self.close(code=CLOSE_NO_ARENA)
+            return
+        if not await self.join_session_groups():
+            return
+        # In the group before the arena is read: a change after the read is pushed, not lost.
+        self.group = f"arena-{self.arena_id}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        arena = await self._detail()
+        if arena is not None:
+            await self._send(arena)
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave_session_groups()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not await self.flood.admit(self, self._limits()):
+            return
+        message: Any = None
+        if text_data is not None and len(text_data) <= MAX_FRAME:
+            try:
+                message = json.loads(text_data)
+            except (ValueError, RecursionError):
+                message = None
+        if isinstance(message, dict) and message.get("type") == "sync":
+            arena = await self._detail()
+            if arena is not None:
+                await self._send(arena)
+            return
+        await self._send(
+            {
+                "type": "error",
+                "detail": 'the only message is {"type": "sync"}',
+                "code": "bad_message",
+            }
+        )
+
+    async def arena_standings(self, event: dict[str, Any]) -> None:
+        await self._send(event["message"])
+
+    async def contest_progress(self, event: dict[str, Any]) -> None:
+        """A move of one of the arena's games: the standings change only when a game ends."""
+
+    async def _send(self, body: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(body))
+
+    @database_sync_to_async
+    def _exists(self) -> bool:
+        from tripeaks.arenas.selectors import arena_or_none
+
+        return arena_or_none(self.arena_id) is not None
+
+    @database_sync_to_async
+    def _detail(self) -> dict[str, Any] | None:
+        from tripeaks.arenas.selectors import arena_detail, arena_or_none
+
+        arena = arena_or_none(self.arena_id)
+        if arena is None:
+            return None
+        return {"type": "arena", **arena_detail(arena, self.scope.get("user"))}

@@ -1,0 +1,13 @@
+"""Play's `game_finished`, heard by arenas: an arena game's points commit with its finish."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tripeaks.arenas import services
+from tripeaks.play.models import Game
+
+
+def arena_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
+    if game.contest.startswith(services.GROUP_PREFIX):
+        services.count_finish(game=game)

@@ -1,0 +1,165 @@
+"""Reads of arenas: the lists, one arena with its standings, a player's line. PostgreSQL is the
+truth; the standings' `version` is the sum of the entries' write counts (each write locks its
+row), so it only grows, and a watcher that sees a gap reads the whole page again."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import connection
+from django.db.models import Count, F, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from tripeaks.arenas.models import Arena, Entry, Phase
+from tripeaks.arenas.scoring import rules_payload
+
+STANDINGS_LIMIT = 100
+PODIUM = 3
+RECENT = timedelta(days=2)
+LIST_LIMIT = 20
+
+# Points, then wins, then who reached their points first, then who joined first.
+ORDER = (
+    F("points").desc(),
+    F("wins").desc(),
+    F("points_at").asc(nulls_last=True),
+    F("joined_at").asc(),
+    F("id").asc(),
+)
+
+
+def arena_or_none(arena_id: Any) -> Arena | None:
+    return Arena.objects.filter(pk=arena_id).first()
+
+
+def ordered_entries(arena: Arena) -> QuerySet[Entry]:
+    return Entry.objects.filter(arena=arena).select_related("player").order_by(*ORDER)
+
+
+def player_payload(user: Any) -> dict[str, Any]:
+    return {"username": user.username, "display_name": user.display_name or user.username}
+
+
+def line_payload(entry: Entry, rank: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "player": player_payload(entry.player),
+        "points": entry.points,
+        "wins": entry.wins,
+        "games": entry.games,
+        "streak": entry.streak,
+        "best_streak": entry.best_streak,
+        "fire": entry.fire,
+        "active": entry.active,
+    }
+
+
+def version_of(arena: Arena) -> int:
+    total = Entry.objects.filter(arena=arena).aggregate(v=Sum("changes"))["v"]
+    return int(total or 0)
+
+
+def arena_summary(arena: Arena, now: datetime, players: int | None = None) -> dict[str, Any]:
+    phase = arena.phase_at(now)
+    if phase == Phase.FINISHED and arena.state != Phase.FINISHED:
+        phase_text = "finishing"  # over; its final places are being written
+    else:
+        phase_text = phase.value
+    return {
+        "id": str(arena.pk),
+        "name": arena.name,
+        "rules": arena.rules_key,
+        "layout": arena.layout,
+        "starts_at": arena.starts_at.isoformat(),
+        "ends_at": arena.ends_at.isoformat(),
+        "state": phase_text,
+        "final": arena.state == Phase.FINISHED,
+        "players": players,
+    }
+
+
+def standings(arena: Arena, *, limit: int = STANDINGS_LIMIT) -> dict[str, Any]:
+    """The standings' first `limit` lines, the total and the version. The version is read
+    first: the lines are then at least as new as it says (a later version replaces them)."""
+    version = version_of(arena)
+    entries = list(ordered_entries(arena)[:limit])
+    final = arena.state == Phase.FINISHED
+    lines = [
+        line_payload(entry, entry.rank if final and entry.rank else place)
+        for place, entry in enumerate(entries, start=1)
+    ]
+    return {
+        "version": version,
+        "total": Entry.objects.filter(arena=arena).count(),
+        "lines": lines,
+    }
+
+
+def entry_line(arena: Arena, user: Any) -> dict[str, Any] | None:
+    """The player's own line with their place, wherever it is."""
+    if user is None or not user.is_authenticated:
+        return None
+    entry = Entry.objects.select_related("player").filter(arena=arena, player=user).first()
+    if entry is None:
+        return None
+    return line_payload(entry, entry.rank or _place_of(entry))
+
+
+def _place_of(entry: Entry) -> int:
+    """The entry's place in the standings' order (a window over the arena's entries)."""
+    placed = (
+        Entry.objects.filter(arena_id=entry.arena_id)
+        .annotate(place=Window(RowNumber(), order_by=ORDER))
+        .values("id", "place")
+    )
+    sql, params = placed.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT place FROM ({sql}) placed WHERE id = %s", [*params, entry.pk])
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def arena_detail(arena: Arena, user: Any, now: datetime | None = None) -> dict[str, Any]:
+    now = now or timezone.now()
+    board = standings(arena)
+    body = arena_summary(arena, now, board["total"])
+    body |= {
+        "server_time": now.isoformat(),
+        "scoring": rules_payload(),
+        "version": board["version"],
+        "standings": board,
+        "me": entry_line(arena, user),
+        "podium": board["lines"][:PODIUM] if arena.state == Phase.FINISHED else None,
+    }
+    return body
+
+
+def arena_lists(now: datetime | None = None) -> dict[str, Any]:
+    """Running arenas, the next ones, and those of the last two days that ended."""
+    now = now or timezone.now()
+    running = Arena.objects.filter(starts_at__lte=now, ends_at__gt=now).order_by("ends_at")
+    upcoming = Arena.objects.filter(starts_at__gt=now).order_by("starts_at")[:LIST_LIMIT]
+    finished = Arena.objects.filter(ends_at__lte=now, ends_at__gt=now - RECENT).order_by(
+        "-ends_at"
+    )[:LIST_LIMIT]
+    groups = {
+        "running": list(running[:LIST_LIMIT]),
+        "upcoming": list(upcoming),
+        "finished": list(finished),
+    }
+    counts = dict(
+        Entry.objects.filter(arena__in=[a for arenas in groups.values() for a in arenas])
+        .values("arena")
+        .annotate(n=Count("id"))
+        .values_list("arena", "n")
+    )
+    return {
+        "server_time": now.isoformat(),
+        "scoring": rules_payload(),
+        **{
+            name: [arena_summary(a, now, counts.get(a.pk, 0)) for a in arenas]
+            for name, arenas in groups.items()
+        },
+    }
