@@ -34,14 +34,7 @@ class ArenaConsumer(SessionSocket, AsyncWebsocketConsumer):
         self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
 
     def _limits(self) -> list[throttling.Limit]:
-        limits = []
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            limits.append(throttling.Limit("board", f"u{user.pk}"))
-        client = self.scope.get("client") or [None]
-        if client[0]:
-            limits.append(throttling.Limit("board_address", str(client[0])))
-        return limits
+        return throttle_async.watcher_limits(self.scope)
 
     async def connect(self) -> None:
         self.arena_id = self.scope["url_route"]["kwargs"]["arena_id"]

@@ -107,6 +107,18 @@ def throttled(what: str, wait: int) -> dict[str, Any]:
     }
 
 
+def watcher_limits(scope: dict[str, Any]) -> list[throttling.Limit]:
+    """The rates of a socket that watches a board or a standings page: per player, per address."""
+    limits = []
+    user = scope.get("user")
+    if user is not None and user.is_authenticated:
+        limits.append(throttling.Limit("board", f"u{user.pk}"))
+    client = scope.get("client") or [None]
+    if client[0]:
+        limits.append(throttling.Limit("board_address", str(client[0])))
+    return limits
+
+
 class FloodGuard:
     """One socket's frames against its rates: a frame over them is refused with a `throttled`
     frame, and the socket is closed (`CLOSE_FLOOD`) once more than `most_in_a_row` frames in a row

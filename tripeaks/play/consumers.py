@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
 from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.play import services
@@ -51,7 +51,7 @@ def _plain_move(message: dict[str, Any]) -> dict[str, Any] | None:
     return {"seq": seq, "action": action, "position": position}
 
 
-class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
+class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     game_id: str
     group: str
     moves: SocketGame
@@ -64,15 +64,6 @@ class GameConsumer(SessionSocket, AsyncWebsocketConsumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels closes stale database connections before every message, a hop to the sync
-        # thread for each frame. This consumer reaches the database only through
-        # database_sync_to_async, which does that itself around each call.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         user = self.scope.get("user")

@@ -23,13 +23,13 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import orjson
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 from django.utils import timezone
 
 from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.races import selectors, services
@@ -54,22 +54,13 @@ def _tick(race_id: str) -> dict[str, Any] | None:
     return selectors.race_event(race_id)
 
 
-class RaceConsumer(SessionSocket, AsyncWebsocketConsumer):
+class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     race_id: str
     group: str = ""
     code: str | None = None
     frame: dict[str, Any] | None = None
     users: dict[str, str]
     timer: asyncio.Task[None] | None = None
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # As the game socket: Channels would close stale database connections before every
-        # message, a hop to the one sync thread for each progress event of each socket. This
-        # consumer reaches the database only through database_sync_to_async, which does that.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
