@@ -21,18 +21,9 @@ from rest_framework.views import APIView
 from leaderboard import selectors, services
 from leaderboard.models import ALL_RULES
 from tripeaks.engine.layouts import get_layout
-from tripeaks.engine.rules import Rules, RulesError
+from tripeaks.infra.rules_field import RulesField
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.deals import NUMBERED_DEALS
-
-
-class RulesField(serializers.CharField):
-    def to_internal_value(self, data: Any) -> str:
-        text = super().to_internal_value(data)
-        try:
-            return Rules.from_key(text).key
-        except RulesError as error:
-            raise ValidationError(str(error)) from None
 
 
 class PageQuery(serializers.Serializer[Any]):

@@ -17,31 +17,21 @@ import json
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from leaderboard.live import daily_group
 from tripeaks.engine.rules import Rules, RulesError
-from tripeaks.infra import throttle_async, throttling
-from tripeaks.infra.socket_sessions import SessionSocket
+from tripeaks.infra import throttle_async, watcher_socket
+from tripeaks.infra.watcher_socket import WatcherSocket
 
 CLOSE_BAD_BOARD = 4404
 CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
 MAX_FRAME = 1024
-# High: the boards page sends a sync for every update it hears, and a busy board may outrun the
-# rate for a while; those refusals must not end the socket, only a flood may.
-MAX_THROTTLED_IN_A_ROW = 100
+MAX_THROTTLED_IN_A_ROW = watcher_socket.MAX_THROTTLED_IN_A_ROW
 
 
-class DailyBoardConsumer(SessionSocket, AsyncWebsocketConsumer):
+class DailyBoardConsumer(WatcherSocket):
     rules_key: str
     group: str | None = None
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
-
-    def _limits(self) -> list[throttling.Limit]:
-        return throttle_async.watcher_limits(self.scope)
 
     async def connect(self) -> None:
         try:

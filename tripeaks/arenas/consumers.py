@@ -14,27 +14,19 @@ from typing import Any
 from uuid import UUID
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tripeaks.infra import throttle_async, throttling
-from tripeaks.infra.socket_sessions import SessionSocket
+from tripeaks.infra import throttle_async, watcher_socket
+from tripeaks.infra.watcher_socket import WatcherSocket
 
 CLOSE_NO_ARENA = 4404
 CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
 MAX_FRAME = 1024
-MAX_THROTTLED_IN_A_ROW = 100
+MAX_THROTTLED_IN_A_ROW = watcher_socket.MAX_THROTTLED_IN_A_ROW
 
 
-class ArenaConsumer(SessionSocket, AsyncWebsocketConsumer):
+class ArenaConsumer(WatcherSocket):
     arena_id: UUID
     group: str | None = None
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
-
-    def _limits(self) -> list[throttling.Limit]:
-        return throttle_async.watcher_limits(self.scope)
 
     async def connect(self) -> None:
         self.arena_id = self.scope["url_route"]["kwargs"]["arena_id"]

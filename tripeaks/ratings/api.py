@@ -18,18 +18,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tripeaks.engine.rules import Rules, RulesError
+from tripeaks.infra.rules_field import RulesField
 from tripeaks.ratings import selectors
 from tripeaks.ratings.services import PROVISIONAL_RACES
-
-
-class RulesField(serializers.CharField):
-    def to_internal_value(self, data: Any) -> str:
-        text = super().to_internal_value(data)
-        try:
-            return Rules.from_key(text).key
-        except RulesError as error:
-            raise ValidationError(str(error)) from None
 
 
 class LimitField(serializers.IntegerField):
