@@ -13,7 +13,6 @@ database is read: over them a frame gets ``{"type": "error", "code": "throttled"
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -25,13 +24,12 @@ from tripeaks.infra.watcher_socket import WatcherSocket
 
 CLOSE_BAD_BOARD = 4404
 CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
-MAX_FRAME = 1024
+MAX_FRAME = watcher_socket.MAX_FRAME
 MAX_THROTTLED_IN_A_ROW = watcher_socket.MAX_THROTTLED_IN_A_ROW
 
 
 class DailyBoardConsumer(WatcherSocket):
     rules_key: str
-    group: str | None = None
 
     async def connect(self) -> None:
         try:
@@ -47,38 +45,13 @@ class DailyBoardConsumer(WatcherSocket):
         self.group = daily_group(self.rules_key)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self.sync()
+
+    async def sync(self) -> None:
         await self._send(await self._board())
-
-    async def disconnect(self, code: int) -> None:
-        await self.leave_session_groups()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not await self.flood.admit(self, self._limits()):
-            return
-        message: Any = None
-        if text_data is not None and len(text_data) <= MAX_FRAME:
-            try:
-                message = json.loads(text_data)
-            except (ValueError, RecursionError):
-                message = None
-        if isinstance(message, dict) and message.get("type") == "sync":
-            await self._send(await self._board())
-            return
-        await self._send(
-            {
-                "type": "error",
-                "detail": 'the only message is {"type": "sync"}',
-                "code": "bad_message",
-            }
-        )
 
     async def board_update(self, event: dict[str, Any]) -> None:
         await self._send(event["message"])
-
-    async def _send(self, body: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(body))
 
     @database_sync_to_async
     def _board(self) -> dict[str, Any]:

@@ -9,7 +9,6 @@ Frames and connects count against the board rates, as the daily board's socket.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from uuid import UUID
 
@@ -20,13 +19,12 @@ from tripeaks.infra.watcher_socket import WatcherSocket
 
 CLOSE_NO_ARENA = 4404
 CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
-MAX_FRAME = 1024
+MAX_FRAME = watcher_socket.MAX_FRAME
 MAX_THROTTLED_IN_A_ROW = watcher_socket.MAX_THROTTLED_IN_A_ROW
 
 
 class ArenaConsumer(WatcherSocket):
     arena_id: UUID
-    group: str | None = None
 
     async def connect(self) -> None:
         self.arena_id = self.scope["url_route"]["kwargs"]["arena_id"]
@@ -42,45 +40,18 @@ class ArenaConsumer(WatcherSocket):
         self.group = f"arena-{self.arena_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self.sync()
+
+    async def sync(self) -> None:
         arena = await self._detail()
         if arena is not None:
             await self._send(arena)
-
-    async def disconnect(self, code: int) -> None:
-        await self.leave_session_groups()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not await self.flood.admit(self, self._limits()):
-            return
-        message: Any = None
-        if text_data is not None and len(text_data) <= MAX_FRAME:
-            try:
-                message = json.loads(text_data)
-            except (ValueError, RecursionError):
-                message = None
-        if isinstance(message, dict) and message.get("type") == "sync":
-            arena = await self._detail()
-            if arena is not None:
-                await self._send(arena)
-            return
-        await self._send(
-            {
-                "type": "error",
-                "detail": 'the only message is {"type": "sync"}',
-                "code": "bad_message",
-            }
-        )
 
     async def arena_standings(self, event: dict[str, Any]) -> None:
         await self._send(event["message"])
 
     async def contest_progress(self, event: dict[str, Any]) -> None:
         """A move of one of the arena's games: the standings change only when a game ends."""
-
-    async def _send(self, body: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(body))
 
     @database_sync_to_async
     def _exists(self) -> bool:
