@@ -248,6 +248,12 @@ CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
     "interval_max": 0.5,
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Pool top-ups have a queue of their own: a fresh deployment queues one per pool (hundreds), and
+# a worker (which consumes every queue named here, in turn) still takes the daily deals, a deal's
+# par and the races' and arenas' clock tasks between them instead of after them all.
+CELERY_TASK_QUEUES: dict[str, dict[str, Any]] = {"celery": {}, "pools": {}}
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {"tripeaks.play.tasks.refill_random_pool": {"queue": "pools"}}
 # Processes each worker runs tasks in; unset, one per core.
 CELERY_WORKER_CONCURRENCY: int | None = env.int("CELERY_WORKER_CONCURRENCY", default=None)
 CELERY_TASK_TIME_LIMIT = 300
