@@ -204,3 +204,18 @@ def make_user(db: None) -> Callable[..., Any]:
         return UserFactory(**fields)
 
     return make
+
+
+@pytest.fixture
+def a_proven_deal_ready(request: Any) -> None:
+    """Proven deals in the default pool, as a running service keeps them (beat tops it up), for
+    the tests of what deals from the pool (races, arenas). A claim that finds the pool dry proves
+    a fresh seed within the request's node budget, and an unlucky seed leaves it without a deal
+    (a 503, tested on its own)."""
+    if request.node.get_closest_marker("django_db") is None:
+        return
+    request.getfixturevalue("db")
+    from tripeaks.engine.rules import Rules
+    from tripeaks.play import deals
+
+    deals.refill_pool(Rules(), "classic", 4)

@@ -14,17 +14,8 @@ def _short_race_clock(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _a_proven_deal_ready(request: Any) -> None:
-    """Proven deals in the default pool, as a running service keeps them (beat tops it up). A
-    race that found the pool dry would prove a fresh seed within the request's node budget, and
-    an unlucky seed then leaves the race without a deal (a 503, tested on its own)."""
-    if request.node.get_closest_marker("django_db") is None:
-        return
-    request.getfixturevalue("db")
-    from tripeaks.engine.rules import Rules
-    from tripeaks.play import deals
-
-    deals.refill_pool(Rules(), "classic", 4)
+def _pool(a_proven_deal_ready: None) -> None:
+    """Races deal from the pool (tests/conftest.py)."""
 
 
 @pytest.fixture
