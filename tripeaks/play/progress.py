@@ -64,5 +64,7 @@ async def send_progress(game: Game, state: engine.State, now: datetime) -> None:
 
 
 def publish_progress(game: Game, state: engine.State, now: datetime) -> None:
-    """`send_progress` from synchronous code, after the commit."""
-    async_to_sync(send_progress)(game, state, now)
+    """`send_progress` from synchronous code, after the commit. A game in no contest costs
+    nothing: not even the hop to an event loop (every REST move comes here)."""
+    if game.contest:
+        async_to_sync(send_progress)(game, state, now)
