@@ -3,16 +3,12 @@ arena and each of its finished games as scored. Their own numbers only."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Prefetch
 
 from tripeaks.arenas.models import ArenaGame, Entry
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
+from tripeaks.play.export_sections import iso
 
 
 def entries_of(player_id: int) -> list[dict[str, Any]]:
@@ -31,13 +27,13 @@ def entries_of(player_id: int) -> list[dict[str, Any]]:
             "name": entry.arena.name,
             "rules": entry.arena.rules_key,
             "layout": entry.arena.layout,
-            "starts_at": _iso(entry.arena.starts_at),
-            "ends_at": _iso(entry.arena.ends_at),
+            "starts_at": iso(entry.arena.starts_at),
+            "ends_at": iso(entry.arena.ends_at),
             "state": entry.arena.state,
-            "joined_at": _iso(entry.joined_at),
+            "joined_at": iso(entry.joined_at),
             "active": entry.active,
             "points": entry.points,
-            "points_at": _iso(entry.points_at),
+            "points_at": iso(entry.points_at),
             "games": entry.games,
             "wins": entry.wins,
             "streak": entry.streak,
@@ -49,7 +45,7 @@ def entries_of(player_id: int) -> list[dict[str, Any]]:
                     "won": played.won,
                     "points": played.points,
                     "counted": played.counted,
-                    "finished_at": _iso(played.finished_at),
+                    "finished_at": iso(played.finished_at),
                 }
                 for played in entry.arena_games.all()
             ],

@@ -10,6 +10,7 @@ board that imported races would loop through play's finish hook (races -> play -
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 Section = Callable[[int], list[dict[str, Any]]]
@@ -20,6 +21,11 @@ _sections: dict[str, Section] = {}
 def contribute(name: str, section: Section) -> None:
     """Export `section(player_id)` under `name`, once per name (`ready` runs once per process)."""
     _sections[name] = section
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A moment as every section writes it."""
+    return moment.isoformat() if moment else None
 
 
 def sections() -> dict[str, Section]:

@@ -3,16 +3,12 @@ the race it was in. Their own numbers only: no card, no move list, no other play
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Q
 
+from tripeaks.play.export_sections import iso
 from tripeaks.races.models import Seat
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
 
 
 def races_of(player_id: int) -> list[dict[str, Any]]:
@@ -34,19 +30,19 @@ def races_of(player_id: int) -> list[dict[str, Any]]:
             "state": seat.race.state,
             "players": seat.players,
             "rematch_of": str(seat.race.rematch_of_id) if seat.race.rematch_of_id else None,
-            "created_at": _iso(seat.race.created_at),
-            "starts_at": _iso(seat.race.starts_at),
-            "ends_at": _iso(seat.race.ends_at),
-            "finished_at": _iso(seat.race.finished_at),
+            "created_at": iso(seat.race.created_at),
+            "starts_at": iso(seat.race.starts_at),
+            "ends_at": iso(seat.race.ends_at),
+            "finished_at": iso(seat.race.finished_at),
             "seat": {
-                "joined_at": _iso(seat.joined_at),
+                "joined_at": iso(seat.joined_at),
                 "status": seat.status,
                 "game": str(seat.game_id) if seat.game_id else None,
                 "place": seat.place,
                 "cards_left": seat.cards_left,
                 "moves": seat.moves,
                 "time_ms": seat.time_ms,
-                "finished_at": _iso(seat.finished_at),
+                "finished_at": iso(seat.finished_at),
                 "rating_before": seat.rating_before,
                 "rating_after": seat.rating_after,
             },
