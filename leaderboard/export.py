@@ -1,10 +1,14 @@
-"""A player's data as JSON (GET /api/me/export): account, statistics, and every game with its move log and result.
+"""A player's data as JSON (GET /api/me/export): account, statistics, ratings, races, arenas,
+and every game with its move log and result.
 
 Built page by page: ``EXPORT_GAMES_PER_PAGE`` games (oldest first) a document, three queries a
-page whatever its size (games with their deals and results, their moves, and on the first page
-the statistics). A player with more games follows ``next`` (a cursor) for the rest. Nothing
+page whatever its size (games with their deals, their results, their moves). The first page also
+holds the account, the statistics, the ratings with their history (two queries: ratings are a
+leaf any app may read) and the sections the contests contribute through play's
+``export_sections`` (races: one query; arenas: two), each a fixed number of queries however much
+the player played. A player with more games follows ``next`` (a cursor) for the rest. Nothing
 secret is exported: no deal codes or seeds, no game state (a game in progress has face-down
-cards), no password hash, no session keys.
+cards), no password hash, no session keys, nothing of other players.
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ from django.utils import timezone
 
 from leaderboard.models import PlayerStats, Result
 from leaderboard.selectors import result_payload, stats_payload
+from tripeaks.play import export_sections
 from tripeaks.play.models import Game, Move
+from tripeaks.ratings.models import Rating, RatingEvent
+from tripeaks.ratings.services import is_provisional
 
 FORMAT = "tripeaks-export/1"
 EXPORT_GAMES_PER_PAGE = 1000
@@ -69,6 +76,40 @@ def _statistics(user: AbstractBaseUser) -> list[dict[str, Any]]:
     return [{"rules": row.rules_key, **stats_payload(row)} for row in rows]
 
 
+def _ratings(user: AbstractBaseUser) -> list[dict[str, Any]]:
+    rows = Rating.objects.filter(user_id=user.pk).order_by("rules_key")
+    return [
+        {
+            "rules": row.rules_key,
+            "rating": row.rating,
+            "rd": row.rd,
+            "volatility": row.volatility,
+            "races": row.races,
+            "provisional": is_provisional(row.races),
+            "updated_at": _iso(row.updated_at),
+        }
+        for row in rows
+    ]
+
+
+def _rating_history(user: AbstractBaseUser) -> list[dict[str, Any]]:
+    events = RatingEvent.objects.filter(user_id=user.pk).order_by("created_at", "id")
+    return [
+        {
+            "race": event.race,
+            "rules": event.rules_key,
+            "place": event.place,
+            "players": event.players,
+            "rating_before": event.rating_before,
+            "rating_after": event.rating_after,
+            "rd_before": event.rd_before,
+            "rd_after": event.rd_after,
+            "at": _iso(event.created_at),
+        }
+        for event in events
+    ]
+
+
 def _result(result: Any) -> dict[str, Any] | None:
     if result is None:
         return None
@@ -106,6 +147,10 @@ def export_page(*, user: AbstractBaseUser, cursor: str | None = None) -> dict[st
     if not cursor:
         document["account"] = _account(user)
         document["statistics"] = _statistics(user)
+        document["ratings"] = _ratings(user)
+        document["rating_history"] = _rating_history(user)
+        for name, section in export_sections.sections().items():
+            document[name] = section(user.pk)
     document["games"] = [
         {
             "id": str(game.pk),

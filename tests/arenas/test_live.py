@@ -109,30 +109,15 @@ async def test_a_win_on_the_game_socket_scores_and_is_pushed(make_player: Any) -
 
 
 async def test_a_flood_of_syncs_is_throttled_then_closed(settings: Any) -> None:
-    import secrets
-
+    from tests.floods import address_of_its_own, until_closed, until_throttled
     from tripeaks.arenas import consumers
-    from tripeaks.infra import throttle_async
 
     settings.PLAY_THROTTLE_RATES = {**settings.PLAY_THROTTLE_RATES, "board_address": "3/min"}
     arena = await database_sync_to_async(running_arena)()
     socket = socket_for(str(arena.pk))
-    socket.scope["client"] = [f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.9", 4000]
+    address_of_its_own(socket)
     assert (await socket.connect())[0]
     assert (await socket.receive_json_from())["type"] == "arena"
-    frames = 1
-    while True:  # a window that turned over meanwhile lets a few more through
-        await socket.send_json_to({"type": "sync"})
-        frames += 1
-        reply = await socket.receive_json_from()
-        if reply["type"] == "error":
-            break
-        assert reply["type"] == "arena" and frames <= 6
-    assert reply["code"] == "throttled"
-    for _ in range(consumers.MAX_THROTTLED_IN_A_ROW - 1):
-        await socket.send_json_to({"type": "sync"})
-        assert (await socket.receive_json_from())["code"] == "throttled"
-    await socket.send_json_to({"type": "sync"})
-    closed = await socket.receive_output(timeout=3)
-    assert closed == {"type": "websocket.close", "code": throttle_async.CLOSE_FLOOD}
+    await until_throttled(socket, {"type": "sync"}, "arena")
+    await until_closed(socket, {"type": "sync"}, consumers.MAX_THROTTLED_IN_A_ROW)
     await socket.disconnect()

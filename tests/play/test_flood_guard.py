@@ -4,15 +4,14 @@ The game socket's side is in tests/reliability/test_throttling.py; here, the boa
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import pytest
 from channels.testing import WebsocketCommunicator
 
 from leaderboard import consumers as board_consumers
+from tests.floods import address_of_its_own, until_closed, until_throttled
 from tripeaks.config.asgi import application
-from tripeaks.infra import throttle_async
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -24,24 +23,11 @@ async def test_a_board_socket_flood_gets_throttle_errors_then_is_closed(settings
         "/ws/leaderboards/daily/wrap-closed/",
         headers=[(b"origin", b"http://localhost")],
     )
-    # An address of its own: the counters outlive the test for the rest of their minute.
-    socket.scope["client"] = [f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.7", 4000]
+    address_of_its_own(socket)
     assert (await socket.connect())[0]  # the connect counts: one of three
     assert (await socket.receive_json_from())["type"] == "board"
-    frames = 1
-    while True:  # a window that turned over meanwhile lets a few more through
-        await socket.send_json_to({"type": "sync"})
-        frames += 1
-        reply = await socket.receive_json_from()
-        if reply["type"] == "error":
-            break
-        assert reply["type"] == "board" and frames <= 6
-    assert reply["code"] == "throttled" and 1 <= reply["retry_after"] <= 60
+    reply = await until_throttled(socket, {"type": "sync"}, "board")
+    assert 1 <= reply["retry_after"] <= 60
     assert reply["detail"] == f"Too many messages. Try again in {reply['retry_after']} seconds."
-    for _ in range(board_consumers.MAX_THROTTLED_IN_A_ROW - 1):
-        await socket.send_json_to({"type": "sync"})
-        assert (await socket.receive_json_from())["code"] == "throttled"
-    await socket.send_json_to({"type": "sync"})
-    closed = await socket.receive_output(timeout=3)
-    assert closed == {"type": "websocket.close", "code": throttle_async.CLOSE_FLOOD}
+    await until_closed(socket, {"type": "sync"}, board_consumers.MAX_THROTTLED_IN_A_ROW)
     await socket.disconnect()

@@ -8,8 +8,12 @@ class ArenasConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # An arena's points are written with the finish of its games (play's signal).
         from tripeaks.arenas import receivers
+        from tripeaks.arenas.export import entries_of
+        from tripeaks.play.export_sections import contribute
         from tripeaks.play.signals import game_finished
 
+        # An arena's points are written with the finish of its games (play's signal).
         game_finished.connect(receivers.arena_game_finished, dispatch_uid="arenas-points")
+        # The player's arena entries in their data export (GET /api/me/export).
+        contribute("arenas", entries_of)

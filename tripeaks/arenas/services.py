@@ -157,6 +157,7 @@ def play(
             layout=arena.layout,
             deal=deal,
             contest=arena.group,
+            deadline=arena.ends_at,
             device=device,
             address=address,
         )

@@ -101,7 +101,10 @@ class MovesView(APIView):
             200: GAME_VIEW,
             400: OpenApiResponse(description="Illegal move or bad input"),
             404: OpenApiResponse(description="No such game"),
-            409: OpenApiResponse(description="seq mismatch; carries the current view as `game`"),
+            409: OpenApiResponse(
+                description="seq mismatch (carries the current view as `game`), or `time_up`:"
+                " the game's contest is over"
+            ),
             429: THROTTLED,
         },
     )

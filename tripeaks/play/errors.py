@@ -28,6 +28,13 @@ class MoveRefused(PlayError):
     code = "illegal_move"
 
 
+class TimeUp(MoveRefused):
+    """The game's contest ended (its `deadline` came): from then on nothing but resigning."""
+
+    status_code = 409
+    code = "time_up"
+
+
 class SeqConflict(PlayError):
     """The client's `seq` is not the game's: it carries the current view so the client can resync."""
 

@@ -125,6 +125,9 @@ class Game(models.Model):
     # A live contest's Channels group (a race, an arena; "" for none): its progress is told there
     # (tripeaks/play/progress.py), and hints and pauses are refused (the clock is the contest's).
     contest = models.CharField(max_length=64, blank=True, default="")
+    # The contest's end (a race's time cap, an arena's end): a move at or after it is refused,
+    # however late anybody notices the end (`services.advance`); null for a game in no contest.
+    deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

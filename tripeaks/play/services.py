@@ -26,7 +26,7 @@ from tripeaks.play import deals, solver_guard
 from tripeaks.play.broadcast import broadcast_view
 from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.dealday import deal_day
-from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConflict
+from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConflict, TimeUp
 from tripeaks.play.models import Deal, Game, Move, Source
 from tripeaks.play.move_store import LoggedMove, store_move
 from tripeaks.play.payloads import game_payload
@@ -92,12 +92,14 @@ def start_game(
     address: str | None = None,
     deal: Deal | None = None,
     contest: str = "",
+    deadline: datetime | None = None,
 ) -> Game:
     """Start a game; the player's unfinished game, if any, is resigned first (a loss once it has begun).
 
     The game's clock starts now: the deal is shown with the answer (docs/fair-play.md, "One
     clock"). `device` and `address` say where it was started from (fair play: second accounts).
-    A live contest passes its `deal` (the same for every player) and its `contest` group."""
+    A live contest passes its `deal` (the same for every player), its `contest` group and its
+    end, the `deadline` from which the game takes no move but a resignation."""
     try:
         get_layout(layout)
     except ValueError as error:
@@ -127,6 +129,7 @@ def start_game(
             device=device[:64],
             address=ip_or_none(address),
             contest=contest,
+            deadline=deadline,
         )
     if deal.winnable is None:
         transaction.on_commit(lambda: _queue_solve(deal.pk))
@@ -253,6 +256,10 @@ def advance(
     fields mean the same however the move was stored. A refusal comes before any change."""
     if game.finished:
         raise MoveRefused(f"the game is over ({game.status})")
+    if game.deadline is not None and now >= game.deadline and action != "resign":
+        # Resigning stays open: it gains nothing, and a game must be able to end (a race's
+        # end resigns its games, a player's next game resigns their unfinished one).
+        raise TimeUp("time is up: the contest is over")
     if game.paused and action not in ("resume", "resign"):
         raise MoveRefused("the game is paused: resume it first")
     if game.contest and action in CONTEST_REFUSED:

@@ -8,8 +8,12 @@ class RacesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # A race game's end (won, resigned) places its seat, inside play's finishing transaction.
+        from tripeaks.play.export_sections import contribute
         from tripeaks.play.signals import game_finished
+        from tripeaks.races.export import races_of
         from tripeaks.races.receivers import on_game_finished
 
+        # A race game's end (won, resigned) places its seat, inside play's finishing transaction.
         game_finished.connect(on_game_finished, dispatch_uid="races.on_game_finished")
+        # The player's races in their data export (GET /api/me/export).
+        contribute("races", races_of)

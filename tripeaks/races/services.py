@@ -269,6 +269,7 @@ def _begin(race_id: uuid.UUID) -> bool:
         _changed(race)
         return True
     rules = Rules.from_key(race.rules_key)
+    ends_at = timezone.now() + timedelta(seconds=race.cap_s)  # each game refuses moves from then
     for seat in seats:
         # Made now, under the race's lock: nobody's cards exist before the start instant.
         game = play.start_game(
@@ -278,12 +279,13 @@ def _begin(race_id: uuid.UUID) -> bool:
             layout=race.layout,
             deal=race.deal,
             contest=race.group,
+            deadline=ends_at,
         )
         seat.game, seat.status = game, SeatStatus.PLAYING
         seat.cards_left, seat.time_ms = game.cards_left, 0
         seat.save(update_fields=["game", "status", "cards_left", "time_ms"])
     race.state = State.RUNNING
-    race.ends_at = timezone.now() + timedelta(seconds=race.cap_s)
+    race.ends_at = ends_at
     _changed(race)
     transaction.on_commit(partial(_schedule, race.pk, race.ends_at))
     log.info("race started", extra={"race": str(race.pk), "players": len(seats)})

@@ -1,0 +1,141 @@
+"""A contest game's end (`Game.deadline`: a race's time cap, an arena's end) holds however late
+anybody notices it: a move at or after it is refused with `time_up` on every path (REST, the
+game socket) and changes nothing, so a race's ranking and an arena's points never see it. A
+resignation stays open (a game must be able to end)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async as db
+from django.utils import timezone
+
+from tests.arenas.helpers import join as join_arena
+from tests.arenas.helpers import running_arena
+from tests.arenas.helpers import start as start_arena_game
+from tests.play.contests import begun_race, game_of
+from tests.play.helpers import client_for, connect, move, solution, winnable_code
+from tripeaks.arenas.models import Arena, ArenaGame
+from tripeaks.engine.rules import Rules
+from tripeaks.play import deals, services
+from tripeaks.play.errors import TimeUp
+from tripeaks.play.models import Game, Move
+from tripeaks.races import services as races
+from tripeaks.races.models import Race, Seat
+
+
+@pytest.fixture(autouse=True)
+def _pool(a_proven_deal_ready: None) -> None:
+    """Races and arenas deal from the pool (tests/conftest.py)."""
+
+
+def stored(game_id: Any) -> dict[str, Any]:
+    """Everything stored of a game: its row and its move log."""
+    row = Game.objects.filter(pk=game_id).values().get()
+    return {**row, "log": list(Move.objects.filter(game_id=game_id).values_list("seq", "action"))}
+
+
+@pytest.mark.django_db
+def test_a_move_at_the_deadline_is_refused_before_any_change(make_player: Any) -> None:
+    code, line = winnable_code()
+    deal = deals.custom_deal(code, Rules(), "classic")
+    end = timezone.now() + timedelta(minutes=5)
+    game = services.start_game(
+        user=make_player(), mode="custom", rules=Rules(), deal=deal, contest="race-x", deadline=end
+    )
+    assert Game.objects.get(pk=game.pk).deadline == end
+    state = services.load_game_state(game)
+    before = {field.attname: getattr(game, field.attname) for field in Game._meta.concrete_fields}
+
+    first = line[0]
+    with pytest.raises(TimeUp) as refused:
+        services.advance(game, state, now=end, **{"position": None, **first})
+    assert refused.value.code == "time_up" and refused.value.status_code == 409
+    assert {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields} == before
+
+    # A moment before the end the same move is played; resigning stays open after it.
+    step = services.advance(
+        game, state, now=end - timedelta(microseconds=1), **{"position": None, **first}
+    )
+    assert step.move.seq == 1
+    assert services.advance(game, step.state, action="resign", position=None, now=end).state.over
+
+
+def the_end_comes_unnoticed(race: Race) -> None:
+    """The race's cap is reached, and nothing has ended it yet (no read, no timer, no worker)."""
+    end = timezone.now()
+    Race.objects.filter(pk=race.pk).update(ends_at=end)
+    Game.objects.filter(contest=race.group).update(deadline=end)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_moves_after_a_races_cap_are_refused_on_rest_and_socket_and_never_ranked(
+    make_player: Any, settings: Any
+) -> None:
+    ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
+    race = await db(begun_race)(ann, bob, settings)
+    ann_game, bob_game = await db(game_of)(race, ann), await db(game_of)(race, bob)
+    assert ann_game.deadline == bob_game.deadline == race.ends_at
+    line = await db(solution)(race.deal)
+    # Bob makes two plays in time; then the cap comes and nobody notices at once.
+    bob_api = client_for(bob)
+    view = {"id": str(bob_game.pk), "seq": 0}
+    for step in line[:2]:
+        answer = await db(move)(bob_api, view, step["action"], step.get("position"))
+        assert answer.status_code == 200, answer.content
+        view = answer.json()
+    await db(the_end_comes_unnoticed)(race)
+    before = await db(stored)(ann_game.pk)
+
+    # Ann plays the winning line late: by REST, every move is refused and nothing is stored.
+    ann_api = client_for(ann)
+    for step in line[:6]:
+        late = await db(move)(
+            ann_api, {"id": str(ann_game.pk), "seq": 0}, step["action"], step.get("position")
+        )
+        assert late.status_code == 409, late.content
+        assert late.json()["code"] == "time_up"
+    assert await db(stored)(ann_game.pk) == before
+
+    # ... and by the game socket (its copy of the game, then the locked path).
+    socket = await connect(ann, str(ann_game.pk))
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "view"
+    for action in (line[0], {"action": "draw"}, {"action": "restart"}):
+        await socket.send_json_to({"seq": 0, **action})
+        answer = await socket.receive_json_from()
+        assert answer["type"] == "error" and answer["code"] == "time_up", answer
+    await socket.disconnect()
+    assert await db(stored)(ann_game.pk) == before
+    bob_late = await db(move)(bob_api, view, line[2]["action"], line[2].get("position"))
+    assert bob_late.status_code == 409
+
+    # The cap is noticed: the ranking is the race as it stood at its end.
+    assert await db(races.advance_race_clock)(race_id=race.pk)
+    seats = await db(lambda: {s.user_id: s for s in Seat.objects.filter(race=race)})()
+    assert (seats[bob.pk].place, seats[ann.pk].place) == (1, 2)
+    assert seats[ann.pk].cards_left == before["cards_left"] and seats[ann.pk].moves == 0
+    assert seats[bob.pk].cards_left == view["cards_left"] and seats[bob.pk].moves == 2
+
+
+@pytest.mark.django_db
+def test_an_arena_game_takes_no_move_after_the_arena_ends(make_player: Any) -> None:
+    arena = running_arena()
+    api = client_for(make_player())
+    join_arena(api, arena)
+    view = start_arena_game(api, arena)
+    assert Game.objects.get(pk=view["id"]).deadline == arena.ends_at
+    end = timezone.now()
+    Arena.objects.filter(pk=arena.pk).update(ends_at=end)  # ended; no tick has run yet
+    Game.objects.filter(pk=view["id"]).update(deadline=end)
+    before = stored(view["id"])
+
+    late = move(api, view, "draw")
+    assert late.status_code == 409 and late.json()["code"] == "time_up"
+    assert stored(view["id"]) == before
+    # Resigning ends it; it counts for nothing.
+    assert move(api, view, "resign").status_code == 200
+    assert ArenaGame.objects.get(game_id=view["id"]).counted is False

@@ -1,0 +1,33 @@
+"""Sections of a player's data export (GET /api/me/export, assembled in leaderboard/export.py)
+that the apps built on play contribute: a name and a function from the player's id to their
+rows, given from the app's `AppConfig.ready` (races: their races; arenas: their entries).
+
+The list lives in play because every contributor imports play and the assembler does too: the
+boards may not import arenas' way round (arenas may not import the boards, a contract), and a
+board that imported races would loop through play's finish hook (races -> play -> leaderboard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+Section = Callable[[int], list[dict[str, Any]]]
+
+_sections: dict[str, Section] = {}
+
+
+def contribute(name: str, section: Section) -> None:
+    """Export `section(player_id)` under `name`, once per name (`ready` runs once per process)."""
+    _sections[name] = section
+
+
+def iso(moment: datetime | None) -> str | None:
+    """A moment as every section writes it."""
+    return moment.isoformat() if moment else None
+
+
+def sections() -> dict[str, Section]:
+    """Every contributed section, by name, in the order of the names."""
+    return dict(sorted(_sections.items()))
