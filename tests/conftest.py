@@ -217,5 +217,19 @@ def a_proven_deal_ready(request: Any) -> None:
     request.getfixturevalue("db")
     from tripeaks.engine.rules import Rules
     from tripeaks.play import deals
+    from tripeaks.play.models import Deal
 
-    deals.refill_pool(Rules(), "classic", 4)
+    if not _PROVEN_POOL:
+        deals.refill_pool(Rules(), "classic", POOL_DEALS)
+        fields = ("source", "rules_key", "layout", "code", "seed", "winnable", "par", "claimed")
+        pool = Deal.objects.filter(source="random", rules_key=Rules().key, layout="classic")
+        _PROVEN_POOL.extend(pool.filter(claimed=False).values(*fields))
+        return
+    # The same proven deals again: the solver's verdicts do not change between tests, and proving
+    # four deals cost a race or arena test 1.4 s of CPU, most of those tests' time.
+    Deal.objects.bulk_create(Deal(**fields) for fields in _PROVEN_POOL)
+
+
+POOL_DEALS = 4
+# The pool's deals as the first test of this process proved them (fields of unclaimed rows).
+_PROVEN_POOL: list[dict[str, Any]] = []
