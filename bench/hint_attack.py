@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     seconds_total = args.baseline + 2 * args.seconds  # one pooled start a second, three phases
     print(f"migrated in {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
-    people = setup(args.attackers, pool=int(seconds_total) + 10)
+    people = setup(args.attackers, pool=int(seconds_total) + 2)
     print(f"set up in {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
     servers = start_servers(1, args.port, env)
     try:
