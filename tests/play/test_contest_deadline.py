@@ -5,6 +5,7 @@ resignation stays open (a game must be able to end)."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -139,3 +140,33 @@ def test_an_arena_game_takes_no_move_after_the_arena_ends(make_player: Any) -> N
     # Resigning ends it; it counts for nothing.
     assert move(api, view, "resign").status_code == 200
     assert ArenaGame.objects.get(game_id=view["id"]).counted is False
+
+
+@pytest.mark.django_db
+def test_resigning_after_the_cap_keeps_the_time_of_the_last_real_move(
+    make_player: Any, settings: Any
+) -> None:
+    """Equal cards left rank by who got there first: a resignation after the cap (open, as every
+    resignation) must not move a player's time to the moment they resigned."""
+    ann, bob = make_player("ann"), make_player("bob")
+    race = begun_race(ann, bob, settings)
+    line = solution(race.deal)
+    views = {}
+    for user in (ann, bob):  # the same two plays, Ann's first
+        api, view = client_for(user), {"id": str(game_of(race, user).pk), "seq": 0}
+        for step in line[:2]:
+            view = move(api, view, step["action"], step.get("position")).json()
+        views[user.pk] = view
+        time.sleep(0.005)  # Bob's plays a few clock milliseconds after Ann's: no tie to break
+    ann_game = game_of(race, ann)
+    reached = Move.objects.filter(game=ann_game).order_by("-seq").values_list("elapsed_ms")[0][0]
+    the_end_comes_unnoticed(race)
+
+    assert move(client_for(ann), views[ann.pk], "resign").status_code == 200
+    assert Game.objects.get(pk=ann_game.pk).elapsed_ms >= reached
+    races.advance_race_clock(race_id=race.pk)
+    seats = {s.user_id: s for s in Seat.objects.filter(race=race)}
+    assert seats[ann.pk].cards_left == seats[bob.pk].cards_left
+    assert seats[ann.pk].time_ms == reached
+    assert seats[ann.pk].time_ms <= seats[bob.pk].time_ms
+    assert (seats[ann.pk].place, seats[bob.pk].place) == (1, 2)

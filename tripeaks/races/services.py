@@ -407,13 +407,15 @@ def record_finish(*, game: Game) -> None:
 
 def _take_numbers(seat: Seat, game: Game) -> None:
     """Cards left and moves as the game stands; the time is the game's clock when it reached
-    that position (its last stored move, or its end; 0 before any): who got there first ranks
-    first."""
+    that position (its win, or its last stored move that changed the position; 0 before any):
+    who got there first ranks first. A resignation changes no position, so resigning late (after
+    the cap, before the race is ended) neither costs nor gains time."""
     seat.cards_left, seat.moves = game.cards_left, game.moves
-    if game.finished_at is not None:
+    if game.status == "won":
         seat.time_ms = game.elapsed_ms
         return
-    last = Move.objects.filter(game_id=game.pk).order_by("-seq").values("elapsed_ms").first()
+    moves = Move.objects.filter(game_id=game.pk).exclude(action="resign")
+    last = moves.order_by("-seq").values("elapsed_ms").first()
     seat.time_ms = last["elapsed_ms"] if last else 0
 
 
