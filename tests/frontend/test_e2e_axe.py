@@ -16,6 +16,9 @@ from tests.play.helpers import winnable_code
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
+SETTLED = """() => document.getAnimations().every(
+    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
+
 
 class Checker:
     def __init__(self, page: Any) -> None:
@@ -23,7 +26,8 @@ class Checker:
         self.found: dict[str, list[dict[str, Any]]] = {}
 
     def check(self, where: str) -> None:
-        self.page.wait_for_timeout(400)  # animations settle (contrast is read from the pixels)
+        # Contrast is read from the pixels: every finite animation and transition has ended.
+        self.page.wait_for_function(SETTLED)
         self.found[where] = violations(self.page)
 
     def dialog(self, testid: str, where: str) -> None:
