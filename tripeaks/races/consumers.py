@@ -1,12 +1,20 @@
 """The race socket (`/ws/races/{id}/`): the race on every change, every player's progress live.
 
-It joins the race's group (`race-{id}`, which is also its games' `contest`), so it hears the
-race's own changes (`race.changed`, sent after each commit by `broadcast.publish_race`) and play's
-`contest.progress` after every stored move of the race's games. It forwards one kind of frame,
-`{"type": "race", "race": {...}}`: the race as `GET /api/races/{id}` gives it, with the player's
-own game id in `game` and never anyone's cards, positions or moves. `race.version` moves on with
-each change of the race; each player's `seq` with each of their moves: a client that sees either
-jump sends `{"type": "sync"}` and gets the race read again from PostgreSQL.
+It joins the race's group (`race-{id}`), so it hears the race's own changes (`race.changed`, sent
+after each commit by `broadcast.publish_race`), and listens to the contest feed of the same name
+(tripeaks/infra/contest_feed.py), where play tells every stored move of the race's games. It
+sends two kinds of frame:
+
+- `{"type": "race", "race": {...}}`: the race as `GET /api/races/{id}` gives it, with the
+  player's own game id in `game`, on connect, on `sync` and on every change of the race;
+- `{"type": "progress", "version": n, "player": {...}}`: one player's progress after a move
+  (their counts, `seq`, and `stored_at`, the server's clock when the move was stored), a few
+  dozen bytes where the whole race was a kilobyte and a half; `version` is the race's the socket
+  has shown.
+
+Never anyone's cards, positions or moves. `race.version` moves on with each change of the race,
+each player's `seq` with each of their moves: a client that sees either jump sends
+`{"type": "sync"}` and gets the race read again from PostgreSQL.
 
 The socket also keeps the race's clock: at `starts_at` (and at `ends_at`) it asks the database to
 move the race on (`services.advance_race_clock`, idempotent under the race's row lock), as do a
@@ -28,7 +36,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 from django.utils import timezone
 
-from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra import contest_feed, throttle_async, throttling
 from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
 from tripeaks.infra.socket_sessions import SessionSocket
@@ -61,6 +69,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     frame: dict[str, Any] | None = None
     users: dict[str, str]
     timer: asyncio.Task[None] | None = None
+    listening = False
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -76,6 +85,8 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         self.users = {}
         # Joined before the race is read, so a change committed meanwhile still reaches it.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await contest_feed.listen(self.group, self.progress)
+        self.listening = True
         try:
             event = await database_sync_to_async(_open)(self.race_id, user, self.code)
         except DatabaseError:
@@ -84,7 +95,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_TRY_AGAIN)
             return
         if event is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._leave()
             await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
@@ -94,6 +105,12 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if self.timer is not None:
             self.timer.cancel()
         await self.leave_session_groups()
+        await self._leave()
+
+    async def _leave(self) -> None:
+        if self.listening:
+            self.listening = False
+            await contest_feed.stop(self.group, self.progress)
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -133,24 +150,28 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def race_changed(self, event: dict[str, Any]) -> None:
         await self._race(event)
 
-    async def contest_progress(self, event: dict[str, Any]) -> None:
-        progress = event["progress"]
+    async def progress(self, news: dict[str, Any]) -> None:
+        """A stored move of one of the race's games (the contest feed): that player's counts."""
         frame = self.frame
         if frame is None or frame["state"] != "running":
             return
-        name = self.users.get(str(progress.get("player")))
+        name = self.users.get(str(news.get("player")))
         line = next((p for p in frame["players"] if p["username"] == name), None)
         if line is None or line["status"] not in ("playing", "stuck"):
             return
-        if line["seq"] is not None and progress["seq"] <= line["seq"]:
+        if line["seq"] is not None and news["seq"] <= line["seq"]:
             return  # older than what this socket has shown
-        line.update({field: progress[field] for field in PROGRESS})
-        line["status"] = "stuck" if progress["status"] == "stuck" else "playing"
-        frame["server_time"] = timezone.now().isoformat()
-        await self._send({"type": "race", "race": frame})
+        line.update({field: news[field] for field in PROGRESS})
+        line["status"] = "stuck" if news["status"] == "stuck" else "playing"
+        player = {field: line[field] for field in ("username", "status", *PROGRESS)}
+        player["stored_at"] = news.get("stored_at")
+        await self._send({"type": "progress", "version": frame["version"], "player": player})
         ends_at = frame.get("ends_at")
-        if ends_at and datetime.fromisoformat(ends_at) <= timezone.now():
-            await self._resync()  # a move after the cap: the race ends now
+        capped = ends_at and datetime.fromisoformat(ends_at) <= timezone.now()
+        if capped and (self.timer is None or self.timer.done()):
+            # A move after the cap: the race ends now. Not awaited here: the feed hands the news
+            # to every socket of the process in turn, and this reads the database.
+            self.timer = asyncio.ensure_future(self._wake(0))
 
     async def _race(self, event: dict[str, Any]) -> None:
         # A copy of its own: the channel layer hands one message to every consumer of a process.
