@@ -147,6 +147,7 @@ async def racer(
     rate: float,
     tally: Tally,
     seed: int,
+    arrive: float,
 ) -> None:
     import websockets
 
@@ -197,14 +198,17 @@ async def racer(
                 over.set()
                 return
 
+    await asyncio.sleep(arrive)
     async with websockets.connect(
-        f"{base}/ws/races/{race_id}/", additional_headers=headers
+        f"{base}/ws/races/{race_id}/", additional_headers=headers, open_timeout=REPLY_TIMEOUT_S
     ) as race_socket:
         watcher = asyncio.ensure_future(watch(race_socket))
         await asyncio.wait_for(started.wait(), 120)
         tally.games.add(game_id[0])
         async with websockets.connect(
-            f"{base}/ws/games/{game_id[0]}/", additional_headers=headers
+            f"{base}/ws/games/{game_id[0]}/",
+            additional_headers=headers,
+            open_timeout=REPLY_TIMEOUT_S,
         ) as game_socket:
             view = json.loads(await game_socket.recv())["game"]
             due = time.time() + chooser.random() * interval
@@ -250,7 +254,9 @@ async def run(
         # A race's players on different servers: its progress crosses servers through Redis.
         port = ports[i % len(ports)]
         tally.port_of[name] = port
-        jobs.append(racer(port, session, name, race_id, rate, tally, i))
+        # The players arrive over the seconds before the first start, as the start waits for.
+        arrive = i * OPEN_S_PER_PLAYER if len(players) > SEATS else 0.0
+        jobs.append(racer(port, session, name, race_id, rate, tally, i, arrive))
     outcomes = await asyncio.gather(*jobs, return_exceptions=True)
     tally.errors += [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
     return tally, time.monotonic() - started

@@ -59,51 +59,57 @@ class _Subscriber:
         self.handlers: dict[str, set[Handler]] = {}
         self.pubsub: Any = None
         self.reader: asyncio.Task[None] | None = None
+        # Subscribing and unsubscribing one at a time: the first command opens the connection,
+        # and the reader starts once a subscription is in place.
+        self.lock = asyncio.Lock()
 
     async def listen(self, contest: str, handler: Handler) -> None:
         channel = channel_of(contest)
-        first = channel not in self.handlers
-        self.handlers.setdefault(channel, set()).add(handler)
-        if self.pubsub is None:
-            self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
-        if first:
-            await self.pubsub.subscribe(channel)
-        if self.reader is None or self.reader.done():
-            self.reader = asyncio.create_task(self._read())
+        async with self.lock:
+            first = channel not in self.handlers
+            self.handlers.setdefault(channel, set()).add(handler)
+            if self.pubsub is None:
+                self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            if first:
+                await self.pubsub.subscribe(channel)
+            if self.reader is None or self.reader.done():
+                self.reader = asyncio.create_task(self._read(self.pubsub))
 
     async def stop(self, contest: str, handler: Handler) -> None:
         channel = channel_of(contest)
-        handlers = self.handlers.get(channel)
-        if handlers is None:
-            return
-        handlers.discard(handler)
-        if handlers:
-            return
-        del self.handlers[channel]
-        if self.handlers:
-            with contextlib.suppress(redis.RedisError, OSError):
-                await self.pubsub.unsubscribe(channel)
-            return
-        # Nobody listens any more: no connection is kept open for nobody.
-        reader, pubsub, self.reader, self.pubsub = self.reader, self.pubsub, None, None
-        if reader is not None:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await reader
-        if pubsub is not None:
-            with contextlib.suppress(redis.RedisError, OSError):
-                await pubsub.aclose()
+        async with self.lock:
+            handlers = self.handlers.get(channel)
+            if handlers is None:
+                return
+            handlers.discard(handler)
+            if handlers:
+                return
+            del self.handlers[channel]
+            if self.handlers:
+                with contextlib.suppress(redis.RedisError, OSError):
+                    await self.pubsub.unsubscribe(channel)
+                return
+            # Nobody listens any more: no connection is kept open for nobody.
+            reader, pubsub, self.reader, self.pubsub = self.reader, self.pubsub, None, None
+            if reader is not None:
+                reader.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await reader
+            if pubsub is not None:
+                with contextlib.suppress(redis.RedisError, OSError):
+                    await pubsub.aclose()
 
-    async def _read(self) -> None:
-        pubsub = self.pubsub
-        while pubsub is not None and pubsub is self.pubsub:
+    async def _read(self, pubsub: Any) -> None:
+        while pubsub is self.pubsub:
             try:
                 message = await pubsub.get_message(timeout=None)
-            except (redis.RedisError, OSError):
+            except (redis.RedisError, OSError, RuntimeError):
                 log.warning("contest feed lost its subscription; subscribing again", exc_info=True)
                 await asyncio.sleep(RETRY_S)
-                with contextlib.suppress(redis.RedisError, OSError):
-                    await pubsub.subscribe(*self.handlers)
+                async with self.lock:
+                    if pubsub is self.pubsub and self.handlers:
+                        with contextlib.suppress(redis.RedisError, OSError):
+                            await pubsub.subscribe(*self.handlers)
                 continue
             if message is None or message.get("type") != "message":
                 continue

@@ -26,14 +26,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import DatabaseError
+from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 
 from tripeaks.infra import contest_feed, throttle_async, throttling
@@ -49,6 +51,32 @@ CLOSE_NOT_FOUND = 4404
 PROGRESS = selectors.PROGRESS_FIELDS
 
 
+# How long a socket that moved its race on (or found it moved) waits for the change's broadcast
+# before it reads the race itself (the broadcast was lost: the channel layer is at most once).
+BROADCAST_GRACE_S = 2.0
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _in_a_thread(call: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """`call` from the event loop in a worker thread of its own, not the process's one sync
+    thread: at a race's start and cap every socket of the race calls at once, each waiting on
+    the race's row lock, and on the one thread each wait held up every socket of the process
+    (game sockets opening, moves on the locked path). The thread's connections are closed when
+    the call returns, as at the end of a request (tripeaks/play/socket_moves.py `_closing`)."""
+
+    @functools.wraps(call)
+    def closing(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return call(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return database_sync_to_async(closing, thread_sensitive=False)
+
+
+@_in_a_thread
 def _open(race_id: str, user: Any, code: str | None) -> dict[str, Any] | None:
     race = selectors.get_race(race_id)
     if race is None or not services.may_enter(race, user, code):
@@ -57,9 +85,15 @@ def _open(race_id: str, user: Any, code: str | None) -> dict[str, Any] | None:
     return selectors.race_event(race.pk)
 
 
+@_in_a_thread
 def _tick(race_id: str) -> dict[str, Any] | None:
     services.advance_race_clock(race_id=race_id)
     return selectors.race_event(race_id)
+
+
+@_in_a_thread
+def _advance(race_id: str) -> None:
+    services.advance_race_clock(race_id=race_id)
 
 
 class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
@@ -88,7 +122,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         await contest_feed.listen(self.group, self.progress)
         self.listening = True
         try:
-            event = await database_sync_to_async(_open)(self.race_id, user, self.code)
+            event = await _open(self.race_id, user, self.code)
         except DatabaseError:
             await self.accept()
             await self._send({"type": "error", "detail": UNAVAILABLE, "code": "unavailable"})
@@ -139,7 +173,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
 
     async def _resync(self) -> None:
         try:
-            event = await database_sync_to_async(_tick)(self.race_id)
+            event = await _tick(self.race_id)
         except DatabaseError:
             await self._error(UNAVAILABLE, "unavailable")
             return
@@ -206,10 +240,21 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             self.timer = asyncio.ensure_future(self._wake(max(0.05, delay)))
 
     async def _wake(self, delay: float) -> None:
+        """At the race's instant, move it on; the change comes back as every socket of the race
+        hears it (`race.changed`, from whichever caller made it), so no socket reads the race
+        here: a thousand sockets reading their races at one start instant queued the servers.
+        Read only if no change came within `BROADCAST_GRACE_S`."""
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.sleep(delay + 0.01)
             self.timer = None
-            await self._resync()
+            shown = self.frame
+            try:
+                await _advance(self.race_id)
+            except DatabaseError:
+                await self._error(UNAVAILABLE, "unavailable")
+            await asyncio.sleep(BROADCAST_GRACE_S)
+            if self.frame is shown:
+                await self._resync()
 
     async def _error(self, detail: str, code: str = "invalid") -> None:
         await self._send({"type": "error", "detail": detail, "code": code})
