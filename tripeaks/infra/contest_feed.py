@@ -122,10 +122,37 @@ class _Subscriber:
                     log.warning("a contest socket failed on news", exc_info=True)
 
 
+class _Publisher:
+    """One event loop's news on its way out: queued, and sent in one pipeline a round trip
+    (whatever came while the last round trip was out goes in the next), so a busy server holds
+    one connection for its news and no move waits for Redis to tell the others."""
+
+    def __init__(self) -> None:
+        self.client = redis.asyncio.Redis.from_url(_address())
+        self.waiting: list[tuple[str, bytes]] = []
+        self.sending: asyncio.Task[None] | None = None
+
+    def publish(self, channel: str, data: bytes) -> None:
+        self.waiting.append((channel, data))
+        if self.sending is None or self.sending.done():
+            self.sending = asyncio.create_task(self._send())
+
+    async def _send(self) -> None:
+        while self.waiting:
+            batch, self.waiting = self.waiting, []
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except (redis.RedisError, OSError):  # at most once: the news is lost, play goes on
+                log.warning("could not reach the contests' sockets", exc_info=True)
+
+
 _subscribers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Subscriber] = (
     weakref.WeakKeyDictionary()
 )
-_publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.asyncio.Redis] = (
+_publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Publisher] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -147,20 +174,22 @@ async def stop(contest: str, handler: Handler) -> None:
     await _subscriber().stop(contest, handler)
 
 
-async def publish(contest: str, news: dict[str, Any]) -> None:
-    """Tell the contest's listeners, on every server (one PUBLISH). Raises redis' errors."""
+def publish(contest: str, news: dict[str, Any]) -> None:
+    """Tell the contest's listeners on every server, from the event loop: queued at once, sent
+    within a round trip to Redis (best-effort: an outage loses the news and is logged)."""
     loop = asyncio.get_running_loop()
-    client = _publishers.get(loop)
-    if client is None:
-        client = _publishers[loop] = redis.asyncio.Redis.from_url(_address())
-    await client.publish(channel_of(contest), orjson.dumps(news))
+    publisher = _publishers.get(loop)
+    if publisher is None:
+        publisher = _publishers[loop] = _Publisher()
+    publisher.publish(channel_of(contest), orjson.dumps(news))
 
 
 _sync_client: redis.Redis | None = None
 
 
 def publish_sync(contest: str, news: dict[str, Any]) -> None:
-    """`publish` from synchronous code (a REST move), with no hop to an event loop."""
+    """`publish` from synchronous code (a REST move): one PUBLISH, with no hop to an event
+    loop. Raises redis' errors."""
     global _sync_client
     if _sync_client is None:
         _sync_client = redis.Redis.from_url(_address())

@@ -56,14 +56,9 @@ def _news(game: Game, state: engine.State, now: datetime) -> dict[str, Any]:
 
 
 async def send_progress(game: Game, state: engine.State, now: datetime) -> None:
-    if not game.contest:
-        return
-    try:
-        await contest_feed.publish(game.contest, _news(game, state, now))
-    except Exception:  # a broken feed must not fail a stored move
-        log.warning(
-            "could not reach a contest's sockets", extra={"to": game.contest}, exc_info=True
-        )
+    """From the event loop (the game socket): queued for the feed, not waited for."""
+    if game.contest:
+        contest_feed.publish(game.contest, _news(game, state, now))
 
 
 def publish_progress(game: Game, state: engine.State, now: datetime) -> None:

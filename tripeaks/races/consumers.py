@@ -230,10 +230,11 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         self._arm(race)
 
     def _arm(self, race: dict[str, Any]) -> None:
-        """Wake at the race's next instant (its start, its cap) to move it on."""
-        if self.timer is not None:
+        """Wake at the race's next instant (its start, its cap) to move it on. A wake that is
+        waiting for its change's broadcast ends here: the change came."""
+        if self.timer is not None and self.timer is not asyncio.current_task():
             self.timer.cancel()
-            self.timer = None
+        self.timer = None
         at = {"countdown": race.get("starts_at"), "running": race.get("ends_at")}.get(race["state"])
         if at:
             delay = (datetime.fromisoformat(at) - timezone.now()).total_seconds()
@@ -246,7 +247,6 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         Read only if no change came within `BROADCAST_GRACE_S`."""
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.sleep(delay + 0.01)
-            self.timer = None
             shown = self.frame
             try:
                 await _advance(self.race_id)
