@@ -14,11 +14,14 @@ moves until the race ends (someone clears, or the `--cap` ends it).
   0.5x and 1.5x of it, and the first move comes after a random part of one interval (people do
   not move in lockstep). A move sent late because the previous reply was slow is timed from when
   it was due (no coordinated omission).
-- **Race starts.** Real races start whenever they fill up, at random instants. The bench sets the
-  races' start instants (in the database, before any socket opens) spread evenly over
-  `--stagger` seconds after every socket had time to open; `--stagger 0` starts them all in the
-  same instant (every race socket's timer, every race's games and every game socket then hit the
-  servers at once: the worst case, measurable on its own).
+- **Arrivals and race starts.** The players open their race sockets one every 15 ms (1,000
+  players over 15 s: a thousand handshakes in one instant measure a connection storm, not play).
+  Real races start whenever they fill up, at random instants: the bench sets the races' start
+  instants (in the database, before any socket opens) spread evenly over `--stagger` seconds
+  (default 10) after every socket had time to open; `--stagger 0` starts them all in the same
+  instant (every race socket's timer, every race's games and every game socket then hit the
+  servers at once: the worst case, measurable on its own). A run that is not over 30 s after
+  the last race's cap is cut short (and says so).
 - **Measured.** The move round trip (sent, or due, -> the stored view back), and the progress
   latency: from the instant the server stored the move (`stored_at` in the progress frame: the
   servers run on this machine, so their clock is ours) to each opponent's race socket receiving

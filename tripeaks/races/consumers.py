@@ -38,7 +38,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 
-from tripeaks.infra import contest_feed, throttle_async, throttling
+from tripeaks.infra import contest_feed, throttle_async, watcher_socket
 from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
 from tripeaks.infra.socket_sessions import SessionSocket
@@ -47,6 +47,8 @@ from tripeaks.races import selectors, services
 MAX_FRAME = 1024
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
+MAX_THROTTLED_IN_A_ROW = watcher_socket.MAX_THROTTLED_IN_A_ROW
 # A frame's own progress fields, as play tells them (tripeaks/play/progress.py).
 PROGRESS = selectors.PROGRESS_FIELDS
 
@@ -105,6 +107,10 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     timer: asyncio.Task[None] | None = None
     listening = False
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.race_id = str(self.scope["url_route"]["kwargs"]["race_id"])
@@ -149,14 +155,9 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        client = self.scope.get("client") or [None]
-        wait = await throttle_async.check_async(
-            throttling.play_limits(
-                "move", user_id=self.scope["user"].pk, address=client[0] if client else None
-            )
-        )
-        if wait is not None:
-            await self._error(f"Too many messages. Try again in {wait} seconds.", "throttled")
+        # A page that watches: its frames count against the watcher rates, as a board's do, and
+        # a socket that keeps sending over them is closed (4429).
+        if not await self.flood.admit(self, throttle_async.watcher_limits(self.scope)):
             return
         if text_data is None or len(text_data) > MAX_FRAME:
             await self._error(f"send JSON text frames of at most {MAX_FRAME} characters")
