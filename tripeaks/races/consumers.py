@@ -40,13 +40,12 @@ from django.utils import timezone
 
 from tripeaks.infra import contest_feed, throttle_async, watcher_socket
 from tripeaks.infra.socket_dispatch import DirectDispatch
-from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
+from tripeaks.infra.socket_outage import UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.races import selectors, services
 
 MAX_FRAME = 1024
 CLOSE_UNAUTHORIZED = 4401
-CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
 MAX_THROTTLED_IN_A_ROW = watcher_socket.MAX_THROTTLED_IN_A_ROW
 # A frame's own progress fields, as play tells them (tripeaks/play/progress.py).
@@ -127,16 +126,10 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await contest_feed.listen(self.group, self.progress)
         self.listening = True
-        try:
-            event = await _open(self.race_id, user, self.code)
-        except DatabaseError:
-            await self.accept()
-            await self._send({"type": "error", "detail": UNAVAILABLE, "code": "unavailable"})
-            await self.close(code=CLOSE_TRY_AGAIN)
-            return
+        event = await read_on_open(
+            self, lambda: _open(self.race_id, user, self.code), leave=self._leave
+        )
         if event is None:
-            await self._leave()
-            await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
         await self._race(event)
