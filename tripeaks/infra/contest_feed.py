@@ -118,6 +118,8 @@ class _Subscriber:
             for handler in list(self.handlers.get(channel, ())):
                 try:
                     await handler(news)
+                except OSError:  # a socket that closed meanwhile (its listening ends with it)
+                    log.debug("a contest socket closed before its news")
                 except Exception:  # one socket's failure must not silence the others
                     log.warning("a contest socket failed on news", exc_info=True)
 
