@@ -12,7 +12,9 @@ Here a move's news is one PUBLISH to the contest's Redis channel. Each event loo
 process) keeps one connection subscribed to the contests its sockets listen to, reads the news
 as it comes (several messages a read) and hands each to those sockets' handlers on the loop, with
 no hop. At most once, like the channel layer: a socket that sees a gap in the `seq` asks for the
-state again. Pub/sub names are global across a Redis server's databases, so every name carries
+state again. In order per route: an event loop's news goes out through one queue, synchronous
+code's through its own connection, so a game's news from both could cross (a socket drops a
+`seq` older than it has shown). Pub/sub names are global across a Redis server's databases, so every name carries
 the channel layer's prefix (each test run has its own).
 """
 
