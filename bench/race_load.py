@@ -1,17 +1,37 @@
 """Race load benchmark: players race in 4-player races over WebSocket against real servers.
 
     .venv/bin/python -m bench.race_load [--players 40] [--cap 20] [--servers 2] [--rate 5]
+                                        [--stagger 10]
 
 It makes its own PostgreSQL database (tripeaks_bench_race, or `BENCH_DATABASE_URL`) and uses
 Redis database 5 (or `BENCH_REDIS_URL`), starts `--servers` server processes (Uvicorn, as
 bench/play_load.py does) and seats `--players` players in races of 4, each race's players spread
 over the servers (so every race's progress crosses servers through Redis). Each player opens the
 race socket (/ws/races/{id}/) and, at the start instant, its game socket, and plays random legal
-moves at `--rate` a second until the race ends (someone clears, or the `--cap` ends it). Measured:
-the move round trip (sent -> the stored view back) and the progress latency (a move sent -> each
-opponent's race socket showing it), p50/p99. First one race of 4 runs alone: the baseline the
-figures are compared with. Afterwards it checks every race finished with places and every game
-replays to its stored state.
+moves until the race ends (someone clears, or the `--cap` ends it).
+
+- **Pace.** `--rate` moves a second a player on average: each player's own pace is drawn between
+  0.5x and 1.5x of it, and the first move comes after a random part of one interval (people do
+  not move in lockstep). A move sent late because the previous reply was slow is timed from when
+  it was due (no coordinated omission).
+- **Arrivals and race starts.** The players open their race sockets one every 15 ms (1,000
+  players over 15 s: a thousand handshakes in one instant measure a connection storm, not play).
+  Real races start whenever they fill up, at random instants: the bench sets the races' start
+  instants (in the database, before any socket opens) spread evenly over `--stagger` seconds
+  (default 10) after every socket had time to open; `--stagger 0` starts them all in the same
+  instant (every race socket's timer, every race's games and every game socket then hit the
+  servers at once: the worst case, measurable on its own). A run that is not over 30 s after
+  the last race's cap is cut short (and says so).
+- **Measured.** The move round trip (sent, or due, -> the stored view back), and the progress
+  latency: from the instant the server stored the move (`stored_at` in the progress frame: the
+  servers run on this machine, so their clock is ours) to each opponent's race socket receiving
+  it; and, as a second figure, from the move being sent. p50/p99, also by seconds since the
+  race's start and by whether mover and opponent sit on the same server. First one race of 4
+  runs alone: the baseline. Also printed: the CPU used during the run by this process (the
+  simulated players: a saturated client shows here), by the servers, by PostgreSQL and by Redis
+  (every such process on the machine, other users' included), and the machine's busy share.
+  Afterwards it checks every race finished with places and every game replays to its stored
+  state.
 """
 
 from __future__ import annotations
@@ -26,12 +46,16 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
+
+import psutil
 
 from bench.play_load import (
     ROOT,
     bench_env,
     choose,
+    cpu_seconds,
     create_database,
     make_players,
     percentile,
@@ -42,34 +66,59 @@ from bench.play_load import (
 
 BENCH_DB = "tripeaks_bench_race"
 SEATS = 4
+MAX_PLAYERS = 1000
 # Issue #19's goals: a move's round trip p99 < 50 ms, its progress at the opponents p99 < 100 ms.
-GOAL_P99_MS = {"move round trip": 50.0, "progress": 100.0}
+GOAL_P99_MS = {"move round trip": 50.0, "progress (stored)": 100.0}
+# Time for every socket to open before the first race starts: the servers open some hundreds
+# a second on two cores.
+OPEN_S_PER_PLAYER = 0.015
+REPLY_TIMEOUT_S = 30
+PROVEN_DEALS = 4
+# How long after its cap a race may take to be over before the run is cut short.
+SLACK_S = 30
+# Seconds since a race's start, for the progress latency by phase.
+PHASES = (0, 2, 5, 10, 20, 40, 80, 160, 320, 640)
 
 
 @dataclass
 class Tally:
     moves: list[float] = field(default_factory=list)
-    progress: list[float] = field(default_factory=list)
+    # (ms from stored to an opponent's socket, seconds since the race's start, same server)
+    stored: list[tuple[float, float, bool]] = field(default_factory=list)
+    sent_based: list[float] = field(default_factory=list)
+    frames: int = 0
     errors: list[str] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
     races: set[str] = field(default_factory=set)
-    # (username, seq) -> when the move that made that seq was sent (this process's clock)
+    # (username, seq) -> when the move that made that seq was sent (time.time())
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
+    port_of: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def progress(self) -> list[float]:
+        return [ms for ms, _since, _same in self.stored]
 
 
-def open_races(players: list[tuple[str, str]], names: list[str], cap_s: float) -> list[str]:
+def open_races(names: list[str], cap_s: float) -> list[str]:
     """(In this process.) Races of 4, each with a proven deal, their countdowns begun."""
     from django.contrib.auth import get_user_model
 
     from tripeaks.engine.rules import Rules
     from tripeaks.play.deals import make_random_deal
+    from tripeaks.play.models import Deal
     from tripeaks.races import services
 
     users = {user.username: user for user in get_user_model().objects.filter(username__in=names)}
-    races = []
+    races: list[str] = []
+    # Proving a deal takes the solver up to a second: a few proven deals, each pooled again
+    # (a row of its own) for several races.
+    proven = [make_random_deal(Rules(), "classic", claimed=True) for _ in range(PROVEN_DEALS)]
+    fields = ("source", "rules_key", "layout", "code", "seed", "winnable", "par")
     for start in range(0, len(names) - len(names) % SEATS, SEATS):
         group = [users[name] for name in names[start : start + SEATS]]
-        make_random_deal(Rules(), "classic", claimed=False)  # the pool the countdown claims from
+        deal = proven[len(races) % len(proven)]
+        # The pool the countdown claims from.
+        Deal.objects.create(claimed=False, **{name: getattr(deal, name) for name in fields})
         race = services.create_race(host=group[0], rules=Rules(), seats=SEATS, cap_s=cap_s)
         for user in group[1:]:
             services.join_race(race_id=race.pk, user=user)
@@ -77,35 +126,76 @@ def open_races(players: list[tuple[str, str]], names: list[str], cap_s: float) -
     return races
 
 
+def schedule_starts(races: list[str], first: float, stagger: float) -> None:
+    """(In this process, before any socket opens.) Race i starts `first` seconds from now plus
+    its share of `stagger`: no socket nor worker has armed a timer for the countdown's own
+    instant yet, and every read takes the instant from the row."""
+    from django.utils import timezone
+
+    from tripeaks.races.models import Race
+
+    now = timezone.now()
+    for i, race_id in enumerate(races):
+        at = now + timedelta(seconds=first + stagger * i / max(1, len(races)))
+        Race.objects.filter(pk=race_id).update(starts_at=at)
+
+
+def _epoch(iso: str) -> float:
+    return datetime.fromisoformat(iso).timestamp()
+
+
 async def racer(
-    port: int, session: str, name: str, race_id: str, rate: float, tally: Tally, seed: int
+    port: int,
+    session: str,
+    name: str,
+    race_id: str,
+    rate: float,
+    tally: Tally,
+    seed: int,
+    arrive: float,
 ) -> None:
     import websockets
 
     chooser = random.Random(seed)
+    # Each player's own pace, between 0.5x and 1.5x of the rate (the mean stays the rate).
+    interval = 1 / (rate * (0.5 + chooser.random())) if rate else 0.0
     headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
     base = f"ws://127.0.0.1:{port}"
     seen: dict[str, int] = {}
     started = asyncio.Event()
     game_id: list[str] = []
+    start_at: list[float] = []
     over = asyncio.Event()
+
+    def progress(other: str, seq: int | None, stored_at: int | None, now: float) -> None:
+        if other == name or seq is None or seq <= seen.get(other, 0):
+            return
+        for s in range(seen.get(other, 0) + 1, seq + 1):
+            at = tally.sent.get((other, s))
+            if at is not None:
+                tally.sent_based.append((now - at) * 1000)
+        if stored_at is not None:
+            since = now - start_at[0] if start_at else 0.0
+            same = tally.port_of.get(other) == port
+            tally.stored.append((now * 1000 - stored_at, since, same))
+        seen[other] = seq
 
     async def watch(race_socket: Any) -> None:
         async for text in race_socket:
+            now = time.time()
+            tally.frames += 1
             frame = json.loads(text)
+            if frame.get("type") == "progress":
+                line = frame["player"]
+                progress(line["username"], line["seq"], line.get("stored_at"), now)
+                continue
             if frame.get("type") != "race":
                 continue
             race = frame["race"]
-            now = time.monotonic()
+            if race["starts_at"] and not start_at:
+                start_at.append(_epoch(race["starts_at"]))
             for line in race["players"]:
-                other, seq = line["username"], line["seq"]
-                if other == name or seq is None or seq <= seen.get(other, 0):
-                    continue
-                for s in range(seen.get(other, 0) + 1, seq + 1):
-                    at = tally.sent.get((other, s))
-                    if at is not None:
-                        tally.progress.append((now - at) * 1000)
-                seen[other] = seq
+                progress(line["username"], line["seq"], line.get("stored_at"), now)
             if race["game"] and not game_id:
                 game_id.append(race["game"])
                 started.set()
@@ -113,31 +203,43 @@ async def racer(
                 over.set()
                 return
 
+    await asyncio.sleep(arrive)
     async with websockets.connect(
-        f"{base}/ws/races/{race_id}/", additional_headers=headers
+        f"{base}/ws/races/{race_id}/", additional_headers=headers, open_timeout=REPLY_TIMEOUT_S
     ) as race_socket:
         watcher = asyncio.ensure_future(watch(race_socket))
-        await asyncio.wait_for(started.wait(), 30)
+        await asyncio.wait_for(started.wait(), 120)
         tally.games.add(game_id[0])
         async with websockets.connect(
-            f"{base}/ws/games/{game_id[0]}/", additional_headers=headers
+            f"{base}/ws/games/{game_id[0]}/",
+            additional_headers=headers,
+            open_timeout=REPLY_TIMEOUT_S,
         ) as game_socket:
             view = json.loads(await game_socket.recv())["game"]
+            due = time.time() + chooser.random() * interval
             while not over.is_set() and view["status"] in ("playing", "stuck"):
                 move = choose(view, chooser)
                 if move["action"] == "resign":
                     break  # nothing to do but wait for the race's end
-                tally.sent[(name, view["seq"] + 1)] = sent = time.monotonic()
-                await game_socket.send(json.dumps({"seq": view["seq"], **move}))
-                reply = json.loads(await asyncio.wait_for(game_socket.recv(), 15))
+                sent = time.time()
+                if interval:
+                    # One sent late because the last reply was slow is timed from when it was
+                    # due, so a slow server cannot hide its queue.
+                    if due > sent:
+                        await asyncio.sleep(due - sent)
+                    sent, due = due, due + interval
+                    if over.is_set():
+                        break
+                tally.sent[(name, view["seq"] + 1)] = sent
+                async with asyncio.timeout(REPLY_TIMEOUT_S):
+                    await game_socket.send(json.dumps({"seq": view["seq"], **move}))
+                    reply = json.loads(await game_socket.recv())
                 if reply.get("type") != "view":
                     tally.errors.append(str(reply.get("code")))
                     view = reply.get("game") or view
                     continue
-                tally.moves.append((time.monotonic() - sent) * 1000)
+                tally.moves.append((time.time() - sent) * 1000)
                 view = reply["game"]
-                if rate:
-                    await asyncio.sleep(1 / rate)
         await asyncio.wait_for(over.wait(), 120)
         await watcher
 
@@ -148,14 +250,26 @@ async def run(
     races: list[str],
     ports: list[int],
     rate: float,
+    limit: float,
 ) -> tuple[Tally, float]:
+    """Every player races; the run ends when every race is over, or after `limit` seconds."""
     tally = Tally(races=set(races))
     started = time.monotonic()
     jobs = []
     for i, ((session, _token), name) in enumerate(zip(players, names, strict=True)):
         race_id = races[i // SEATS]
-        jobs.append(racer(ports[i % len(ports)], session, name, race_id, rate, tally, i))
-    outcomes = await asyncio.gather(*jobs, return_exceptions=True)
+        # A race's players on different servers: its progress crosses servers through Redis.
+        port = ports[i % len(ports)]
+        tally.port_of[name] = port
+        # The players arrive over the seconds before the first start, as the start waits for.
+        arrive = i * OPEN_S_PER_PLAYER if len(players) > SEATS else 0.0
+        jobs.append(racer(port, session, name, race_id, rate, tally, i, arrive))
+    try:
+        outcomes = await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), limit)
+    except TimeoutError:
+        # Bounded: servers that cannot keep up end the run, not the bench's patience.
+        tally.errors.append(f"cut short: the races were not over {limit:.0f} s after the first")
+        return tally, time.monotonic() - started
     tally.errors += [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
     return tally, time.monotonic() - started
 
@@ -174,14 +288,86 @@ def check_races(races: set[str]) -> tuple[int, int]:
     return good, bad
 
 
+def _figures(values: list[float]) -> str:
+    return f"p50 {percentile(values, 0.5):6.1f} ms, p99 {percentile(values, 0.99):6.1f} ms"
+
+
 def report(label: str, tally: Tally, elapsed: float) -> None:
     print(
-        f"{label:>12}: {len(tally.moves)} moves in {elapsed:.1f} s; move round trip "
-        f"p50 {percentile(tally.moves, 0.5):.1f} ms, p99 {percentile(tally.moves, 0.99):.1f} ms; "
-        f"progress to the opponents' race sockets ({len(tally.progress)} seen) "
-        f"p50 {percentile(tally.progress, 0.5):.1f} ms, p99 {percentile(tally.progress, 0.99):.1f} ms; "
-        f"errors {len(tally.errors)}"
+        f"{label:>10}: {len(tally.moves)} moves in {elapsed:.1f} s, {len(tally.errors)} errors, "
+        f"{tally.frames} race frames received\n"
+        f"{'':>10}  move round trip                          {_figures(tally.moves)}\n"
+        f"{'':>10}  progress, stored -> opponents' sockets   {_figures(tally.progress)}"
+        f"  (n={len(tally.stored)})\n"
+        f"{'':>10}  progress, sent -> opponents' sockets     {_figures(tally.sent_based)}"
+        f"  (n={len(tally.sent_based)})"
     )
+
+
+def report_phases(tally: Tally) -> None:
+    print("progress (stored -> socket) by seconds since the race's start, and by server:")
+    for low, high in zip(PHASES, PHASES[1:], strict=False):
+        values = [ms for ms, since, _same in tally.stored if low <= since < high]
+        if values:
+            print(f"  {low:>3}-{high:<3} s  {_figures(values)}  (n={len(values)})")
+    for same, label in ((True, "same server"), (False, "across servers")):
+        values = [ms for ms, _since, on in tally.stored if on == same]
+        print(f"  {label:<14} {_figures(values)}  (n={len(values)})")
+
+
+class CpuMeter:
+    """CPU seconds used between `start` and `stop` by this process, the servers, PostgreSQL and
+    Redis (every process of those names: other users' work on the machine counts too), and the
+    machine's busy share."""
+
+    GROUPS = ("postgres", "redis-server")
+
+    def __init__(self, servers: list[int]) -> None:
+        self.servers = servers
+
+    def _services(self) -> dict[str, float]:
+        used = dict.fromkeys(self.GROUPS, 0.0)
+        for process in psutil.process_iter(["name", "cpu_times"]):
+            name = process.info["name"] or ""
+            times = process.info["cpu_times"]
+            for group in self.GROUPS:
+                if times is not None and name.startswith(group):
+                    used[group] += times.user + times.system
+        return used
+
+    def _sample(self) -> tuple[float, float, dict[str, float], Any]:
+        return (
+            time.process_time(),
+            sum(cpu_seconds(pid) for pid in self.servers),
+            self._services(),
+            psutil.cpu_times(),
+        )
+
+    def start(self) -> None:
+        self.began, self.at = self._sample(), time.monotonic()
+
+    def stop(self) -> None:
+        self.ended, self.elapsed = self._sample(), time.monotonic() - self.at
+
+    def print(self) -> None:
+        (own0, servers0, services0, machine0), (own1, servers1, services1, machine1) = (
+            self.began,
+            self.ended,
+        )
+        wall = self.elapsed
+        busy = sum(machine1) - sum(machine0) - (machine1.idle - machine0.idle)
+        total = sum(machine1) - sum(machine0)
+        parts = [
+            f"this process (the players) {own1 - own0:.1f} s ({(own1 - own0) / wall:.0%} of a core)",
+            f"servers {servers1 - servers0:.1f} s ({(servers1 - servers0) / wall:.0%})",
+        ]
+        for group in self.GROUPS:
+            used = services1[group] - services0[group]
+            parts.append(f"{group} {used:.1f} s ({used / wall:.0%})")
+        print(
+            f"CPU over {wall:.0f} s of the run: " + "; ".join(parts) + f"; the machine "
+            f"({os.cpu_count()} cores) busy {busy / total if total else 0:.0%}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -192,10 +378,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap", type=float, default=20.0, help="each race's time cap, seconds")
     parser.add_argument("--servers", type=int, default=2)
     parser.add_argument("--rate", type=float, default=5.0, help="moves a second each player")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=10.0,
+        help="seconds over which the races' starts are spread (0: all in one instant)",
+    )
     parser.add_argument("--port", type=int, default=18700)
     args = parser.parse_args(argv)
-    if not SEATS <= args.players <= 400 or args.players % SEATS or not 1 <= args.servers <= 8:
-        parser.error("keep it bounded: 4-400 players (a multiple of 4), 1-8 servers")
+    if not SEATS <= args.players <= MAX_PLAYERS or args.players % SEATS:
+        parser.error(f"keep it bounded: 4-{MAX_PLAYERS} players (a multiple of 4)")
+    if not 1 <= args.servers <= 8 or not 0 <= args.stagger <= 60:
+        parser.error("keep it bounded: 1-8 servers, a stagger of 0-60 s")
     if not 1 <= args.cap <= 600 or not 0 <= args.rate <= 100:
         parser.error("keep it bounded: a cap of 1-600 s, a rate of 0-100")
 
@@ -220,13 +414,22 @@ def main(argv: list[str] | None = None) -> int:
     players = make_players(args.players + SEATS, "racer")
     ports = [args.port + i for i in range(args.servers)]
     servers = start_servers(args.servers, args.port, env)
+    meter = CpuMeter([server.pid for server in servers])
     try:
-        baseline_races = open_races(players[:SEATS], names[:SEATS], args.cap)
+        baseline_races = open_races(names[:SEATS], args.cap)
+        limit = 3 + args.cap + SLACK_S
         baseline, baseline_elapsed = asyncio.run(
-            run(players[:SEATS], names[:SEATS], baseline_races, ports, args.rate)
+            run(players[:SEATS], names[:SEATS], baseline_races, ports, args.rate, limit)
         )
-        races = open_races(players[SEATS:], names[SEATS:], args.cap)
-        tally, elapsed = asyncio.run(run(players[SEATS:], names[SEATS:], races, ports, args.rate))
+        races = open_races(names[SEATS:], args.cap)
+        first = 2 + OPEN_S_PER_PLAYER * args.players
+        schedule_starts(races, first, args.stagger)
+        meter.start()
+        limit = first + args.stagger + args.cap + SLACK_S
+        tally, elapsed = asyncio.run(
+            run(players[SEATS:], names[SEATS:], races, ports, args.rate, limit)
+        )
+        meter.stop()
     finally:
         stop_servers(servers)
         from tripeaks.config.celery import app as celery_app
@@ -235,13 +438,16 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"TriPeaks race load: {args.players} players in {args.players // SEATS} races of {SEATS}, "
         f"{args.servers} Uvicorn servers, {os.cpu_count()} cores, loopback; {args.rate:g} moves/s "
-        f"each, cap {args.cap:g} s"
+        f"each (about {args.players * args.rate:g}/s in all), cap {args.cap:g} s, starts spread "
+        f"over {args.stagger:g} s"
     )
     report("1 race", baseline, baseline_elapsed)
     report(f"{args.players // SEATS} races", tally, elapsed)
+    report_phases(tally)
+    meter.print()
     for what, values, base in (
         ("move round trip", tally.moves, baseline.moves),
-        ("progress", tally.progress, baseline.progress),
+        ("progress (stored)", tally.progress, baseline.progress),
     ):
         p99, base_p99, goal = percentile(values, 0.99), percentile(base, 0.99), GOAL_P99_MS[what]
         print(

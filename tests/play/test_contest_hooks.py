@@ -1,17 +1,18 @@
 """The hooks play gives live contests (races, arenas) without importing them: a contest game's
-progress told to its group after every stored move, hints and pauses refused, and `game_finished`
+progress told to its feed after every stored move, hints and pauses refused, and `game_finished`
 sent inside the finishing transaction."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 
 from tests.play.helpers import client_for, connect, move, winnable_code
 from tripeaks.engine.rules import Rules
+from tripeaks.infra import contest_feed
 from tripeaks.play import deals, services
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import game_payload
@@ -28,6 +29,7 @@ PROGRESS_KEYS = {
     "moves",
     "time_ms",
     "finished",
+    "stored_at",
 }
 
 
@@ -38,17 +40,18 @@ def contest_game(user: Any, group: str) -> dict[str, Any]:
     return game_payload(game, services.load_game_state(game), game.created_at)
 
 
-async def listen(group: str) -> str:
-    layer = get_channel_layer()
-    channel = await layer.new_channel()
-    await layer.group_add(group, channel)
-    return channel
+async def listen(contest: str) -> tuple[asyncio.Queue[dict[str, Any]], contest_feed.Handler]:
+    news: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def heard(progress: dict[str, Any]) -> None:
+        news.put_nowait(progress)
+
+    await contest_feed.listen(contest, heard)
+    return news, heard
 
 
-async def next_progress(channel: str) -> dict[str, Any]:
-    message = await get_channel_layer().receive(channel)
-    assert message["type"] == "contest.progress"
-    return message["progress"]
+async def next_progress(news: asyncio.Queue[dict[str, Any]]) -> dict[str, Any]:
+    return await asyncio.wait_for(news.get(), 5)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -58,7 +61,7 @@ async def test_a_rest_and_a_socket_move_tell_the_contest_its_progress_and_no_car
 ) -> None:
     user = await database_sync_to_async(make_player)("racer")
     view = await database_sync_to_async(contest_game)(user, "race-hooks-1")
-    channel = await listen("race-hooks-1")
+    channel, heard = await listen("race-hooks-1")
 
     response = await database_sync_to_async(move)(client_for(user), view, "draw")
     assert response.status_code == 200, response.content
@@ -75,6 +78,7 @@ async def test_a_rest_and_a_socket_move_tell_the_contest_its_progress_and_no_car
     progress = await next_progress(channel)
     assert progress["seq"] == 2 and progress["stock_left"] == 21
     await socket.disconnect()
+    await contest_feed.stop("race-hooks-1", heard)
 
 
 @pytest.mark.django_db

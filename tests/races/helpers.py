@@ -50,6 +50,18 @@ PLAYER_KEYS = {
     "rating",
 }
 RULES_KEYS = {"key", "wrap", "open", "start"}
+# A progress frame's player: counts, the move's seq, and the server's clock when it was stored.
+PROGRESS_KEYS = {
+    "username",
+    "status",
+    "cards_left",
+    "stock_left",
+    "streak",
+    "moves",
+    "time_ms",
+    "seq",
+    "stored_at",
+}
 
 
 def api(user: Any) -> APIClient:
@@ -79,17 +91,30 @@ def race_socket(user: Any, race_id: str, query: str = "") -> WebsocketCommunicat
 async def until(
     socket: WebsocketCommunicator, test: Callable[[dict[str, Any]], bool], limit: int = 200
 ) -> dict[str, Any]:
-    """The first race frame that passes `test` (each frame waited for, none skipped blindly)."""
-    last = None
+    """The first race that passes `test` (each frame waited for, none skipped blindly), as the
+    page holds it: the last race frame with the progress frames since applied to it. Every
+    progress frame is checked against the allow-list on the way."""
+    last: dict[str, Any] | None = getattr(socket, "race", None)
     for _ in range(limit):
         try:
             frame = await socket.receive_json_from()
         except TimeoutError:
             raise AssertionError(f"no such frame came; the last one: {last}") from None
-        assert frame["type"] == "race", frame
-        last = frame["race"]
-        if test(frame["race"]):
-            return frame["race"]
+        if frame["type"] == "progress":
+            assert last is not None, "progress before the race"
+            assert set(frame) == {"type", "version", "player"}, frame
+            assert set(frame["player"]) == PROGRESS_KEYS, frame
+            assert frame["version"] == last["version"], (frame, last["version"])
+            line = player(last, frame["player"]["username"])
+            assert frame["player"]["seq"] > line["seq"], (frame, line)
+            line.update({k: v for k, v in frame["player"].items() if k != "stored_at"})
+        else:
+            assert frame["type"] == "race", frame
+            last = frame["race"]
+        socket.race = last  # type: ignore[attr-defined]
+        assert last is not None
+        if test(last):
+            return last
     raise AssertionError(f"no such frame came; the last one: {last}")
 
 

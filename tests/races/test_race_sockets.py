@@ -3,6 +3,8 @@ told to the others (never a card), a finish, the time cap, leaving, reconnecting
 
 from __future__ import annotations
 
+import secrets
+import time
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from tests.races.helpers import (
     winning_line,
 )
 from tripeaks.play.models import Game
+from tripeaks.races import consumers
 from tripeaks.races.models import Race, Seat
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -37,6 +40,16 @@ def rest_move(user: Any, game_id: str, seq: int, move: dict[str, Any]) -> dict[s
     )
     assert response.status_code == 200, response.content
     return response.json()
+
+
+def games_all_ended(race_id: str) -> bool:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        games = Game.objects.filter(contest=f"race-{race_id}")
+        if not games.filter(finished_at__isnull=True).exists():
+            return games.exists()
+        time.sleep(0.05)  # polling the database: the event under test is the resignation itself
+    return False
 
 
 def play_line(user: Any, game_id: str, line: list[dict[str, Any]]) -> dict[str, Any]:
@@ -161,8 +174,9 @@ async def test_the_time_cap_ends_the_race_by_cards_left_then_time(
     assert player(done, "bob")["place"] == 1 and player(done, "ann")["place"] == 2
     assert player(done, "bob")["status"] == "finished"
     assert player(done, "bob")["cards_left"] < player(done, "ann")["cards_left"]
-    ended = await db(lambda: list(Game.objects.filter(contest=f"race-{race['id']}")))()
-    assert all(game.finished_at is not None for game in ended)
+    # The games still open are resigned after the race's commit (a task), which may come after
+    # the finished race reached the socket.
+    assert await db(games_all_ended)(race["id"])
     await socket.disconnect()
 
 
@@ -264,4 +278,31 @@ async def test_rematch_with_the_same_seats(make_player: Any) -> None:
     # A stranger cannot join it without its code.
     eve = await db(make_player)("eve")
     assert (await db(join)(eve, {"id": rematch["id"]})).status_code == 404
+    await socket.disconnect()
+
+
+async def test_a_flood_of_syncs_is_throttled_then_closed(make_player: Any, settings: Any) -> None:
+    settings.PLAY_THROTTLE_RATES = {**settings.PLAY_THROTTLE_RATES, "board_address": "3/min"}
+    ann = await db(make_player)("ann")
+    race = await db(open_race)(ann)
+    socket = race_socket(ann, race["id"])
+    # An address of its own: the counters outlive the test for the rest of their minute.
+    socket.scope["client"] = [f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.9", 4000]
+    assert (await socket.connect())[0]
+    await until(socket, lambda r: True)
+    frames = 0
+    while True:  # a window that turned over meanwhile lets a few more through
+        await socket.send_json_to({"type": "sync"})
+        frames += 1
+        reply = await socket.receive_json_from()
+        if reply["type"] == "error":
+            break
+        assert reply["type"] == "race" and frames <= 6
+    assert reply["code"] == "throttled" and 1 <= reply["retry_after"] <= 60
+    for _ in range(consumers.MAX_THROTTLED_IN_A_ROW - 1):
+        await socket.send_json_to({"type": "sync"})
+        assert (await socket.receive_json_from())["code"] == "throttled"
+    await socket.send_json_to({"type": "sync"})
+    closed = await socket.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": consumers.CLOSE_FLOOD}
     await socket.disconnect()

@@ -5,12 +5,17 @@ down (restarting, failing over) that lookup raised out of the application, and t
 the handshake with an HTTP 500. `OutageGuard` wraps the socket stack: a database error that ends
 the application before the socket closed becomes, as in the game consumer's own connect, an
 `unavailable` error frame and the close code 1013, which the page answers by retrying.
+
+`read_on_open` is the same answer inside a consumer that reads what it serves as it opens (the
+game socket, the race socket), with the other refusal they share: 4404 when there is nothing
+there for the player.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import orjson
 from django.db import DatabaseError
@@ -18,7 +23,36 @@ from django.db import DatabaseError
 log = logging.getLogger("tripeaks.events")
 
 CLOSE_TRY_AGAIN = 1013
+CLOSE_NOT_FOUND = 4404
 UNAVAILABLE = "the service is briefly unavailable; try again"
+
+T = TypeVar("T")
+
+
+async def read_on_open(
+    socket: Any,
+    read: Callable[[], Awaitable[T | None]],
+    *,
+    leave: Callable[[], Awaitable[None]] | None = None,
+) -> T | None:
+    """What `read()` found, the socket not yet accepted; or None, with the socket told and
+    closed: after a database error, accepted, an `unavailable` error frame and 1013 (not a failed
+    handshake: a 500 to the browser); when there is nothing, 4404, after `leave()` undid what the
+    socket joined before reading."""
+    try:
+        found = await read()
+    except DatabaseError:
+        await socket.accept()
+        error = {"type": "error", "detail": UNAVAILABLE, "code": "unavailable"}
+        await socket.send(text_data=orjson.dumps(error).decode())
+        await socket.close(code=CLOSE_TRY_AGAIN)
+        return None
+    if found is None:
+        if leave is not None:
+            await leave()
+        await socket.close(code=CLOSE_NOT_FOUND)
+        return None
+    return found
 
 
 class OutageGuard:

@@ -11,7 +11,7 @@ from django.db import DatabaseError
 
 from tripeaks.infra import throttle_async, throttling
 from tripeaks.infra.socket_dispatch import DirectDispatch
-from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
+from tripeaks.infra.socket_outage import CLOSE_NOT_FOUND, UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.play import services
 from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_view
@@ -21,7 +21,6 @@ from tripeaks.play.socket_moves import SocketGame
 
 MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
-CLOSE_NOT_FOUND = 4404
 CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
 # Frames refused in a row for going over the move rate before the socket is closed as a flood.
 MAX_THROTTLED_IN_A_ROW = 50
@@ -79,23 +78,17 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
         await announce_peer(self.game_id, self.channel_name)
-        try:
-            view = await self.moves.sync()
-        except DatabaseError:
-            # Not a failed handshake (a 500 to the browser): a reason, then "try again later".
-            await self.accept()
-            await self._error(UNAVAILABLE, code="unavailable")
-            await self.close(code=CLOSE_TRY_AGAIN)
-            return
+        view = await read_on_open(self, self.moves.sync, leave=self._leave_game)
         if view is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
         await self._send({"type": "view", "game": view})
 
     async def disconnect(self, code: int) -> None:
         await self.leave_session_groups()
+        await self._leave_game()
+
+    async def _leave_game(self) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

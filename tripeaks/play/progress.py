@@ -1,27 +1,28 @@
 """A contest game's public progress: what its opponents may see of it, and its fan-out.
 
-A game that belongs to a live contest (a race, an arena: `Game.contest` names the contest's
-Channels group) tells that group of every stored move, after the commit: cards left, the current
-streak, stock left, its status and clock. Never its cards, never its moves. Best-effort, as every
-channel-layer send (the database is the truth: a contest's page reads it again on reconnect).
+A game that belongs to a live contest (a race, an arena: `Game.contest` names the contest) tells
+the contest's feed (tripeaks/infra/contest_feed.py: Redis pub/sub, one PUBLISH a move) of every
+stored move, after the commit: cards left, the current streak, stock left, its status and clock.
+Never its cards, never its moves. Best-effort, as every broadcast (the database is the truth: a
+contest's page reads it again on reconnect or after a gap in a player's `seq`).
+
+The news also carries `stored_at`, the server's clock (epoch ms) when it left for the contest,
+right after the move was stored: how long the news took to reach a socket is measured from it.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
 from tripeaks.engine import game as engine
+from tripeaks.infra import contest_feed
 from tripeaks.play.clock import clock_ms
 from tripeaks.play.models import Game
 
 log = logging.getLogger("tripeaks.events")
-
-PROGRESS_EVENT = "contest.progress"
 
 
 def current_streak(state: engine.State) -> int:
@@ -48,23 +49,26 @@ def progress_of(game: Game, state: engine.State, now: datetime) -> dict[str, Any
     }
 
 
+def _news(game: Game, state: engine.State, now: datetime) -> dict[str, Any]:
+    news = progress_of(game, state, now)
+    news["stored_at"] = int(time.time() * 1000)
+    return news
+
+
 async def send_progress(game: Game, state: engine.State, now: datetime) -> None:
-    if not game.contest:
-        return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    message = {"type": PROGRESS_EVENT, "progress": progress_of(game, state, now)}
-    try:
-        await layer.group_send(game.contest, message)
-    except Exception:  # a broken channel layer must not fail a stored move
-        log.warning(
-            "could not reach a contest's sockets", extra={"to": game.contest}, exc_info=True
-        )
+    """From the event loop (the game socket): queued for the feed, not waited for."""
+    if game.contest:
+        contest_feed.publish(game.contest, _news(game, state, now))
 
 
 def publish_progress(game: Game, state: engine.State, now: datetime) -> None:
     """`send_progress` from synchronous code, after the commit. A game in no contest costs
-    nothing: not even the hop to an event loop (every REST move comes here)."""
-    if game.contest:
-        async_to_sync(send_progress)(game, state, now)
+    nothing (every REST move comes here)."""
+    if not game.contest:
+        return
+    try:
+        contest_feed.publish_sync(game.contest, _news(game, state, now))
+    except Exception:
+        log.warning(
+            "could not reach a contest's sockets", extra={"to": game.contest}, exc_info=True
+        )

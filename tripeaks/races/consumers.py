@@ -1,12 +1,20 @@
 """The race socket (`/ws/races/{id}/`): the race on every change, every player's progress live.
 
-It joins the race's group (`race-{id}`, which is also its games' `contest`), so it hears the
-race's own changes (`race.changed`, sent after each commit by `broadcast.publish_race`) and play's
-`contest.progress` after every stored move of the race's games. It forwards one kind of frame,
-`{"type": "race", "race": {...}}`: the race as `GET /api/races/{id}` gives it, with the player's
-own game id in `game` and never anyone's cards, positions or moves. `race.version` moves on with
-each change of the race; each player's `seq` with each of their moves: a client that sees either
-jump sends `{"type": "sync"}` and gets the race read again from PostgreSQL.
+It joins the race's group (`race-{id}`), so it hears the race's own changes (`race.changed`, sent
+after each commit by `broadcast.publish_race`), and listens to the contest feed of the same name
+(tripeaks/infra/contest_feed.py), where play tells every stored move of the race's games. It
+sends two kinds of frame:
+
+- `{"type": "race", "race": {...}}`: the race as `GET /api/races/{id}` gives it, with the
+  player's own game id in `game`, on connect, on `sync` and on every change of the race;
+- `{"type": "progress", "version": n, "player": {...}}`: one player's progress after a move
+  (their counts, `seq`, and `stored_at`, the server's clock when the move was stored), a few
+  dozen bytes where the whole race was a kilobyte and a half; `version` is the race's the socket
+  has shown.
+
+Never anyone's cards, positions or moves. `race.version` moves on with each change of the race,
+each player's `seq` with each of their moves: a client that sees either jump sends
+`{"type": "sync"}` and gets the race read again from PostgreSQL.
 
 The socket also keeps the race's clock: at `starts_at` (and at `ends_at`) it asks the database to
 move the race on (`services.advance_race_clock`, idempotent under the race's row lock), as do a
@@ -18,29 +26,58 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import DatabaseError
+from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 
-from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra import contest_feed, throttle_async, watcher_socket
 from tripeaks.infra.socket_dispatch import DirectDispatch
-from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, UNAVAILABLE
+from tripeaks.infra.socket_outage import UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.races import selectors, services
 
 MAX_FRAME = 1024
 CLOSE_UNAUTHORIZED = 4401
-CLOSE_NOT_FOUND = 4404
+CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
+MAX_THROTTLED_IN_A_ROW = watcher_socket.MAX_THROTTLED_IN_A_ROW
 # A frame's own progress fields, as play tells them (tripeaks/play/progress.py).
 PROGRESS = selectors.PROGRESS_FIELDS
 
 
+# How long a socket that moved its race on (or found it moved) waits for the change's broadcast
+# before it reads the race itself (the broadcast was lost: the channel layer is at most once).
+BROADCAST_GRACE_S = 2.0
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _in_a_thread(call: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """`call` from the event loop in a worker thread of its own, not the process's one sync
+    thread: at a race's start and cap every socket of the race calls at once, each waiting on
+    the race's row lock, and on the one thread each wait held up every socket of the process
+    (game sockets opening, moves on the locked path). The thread's connections are closed when
+    the call returns, as at the end of a request (tripeaks/play/socket_moves.py `_closing`)."""
+
+    @functools.wraps(call)
+    def closing(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return call(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return database_sync_to_async(closing, thread_sensitive=False)
+
+
+@_in_a_thread
 def _open(race_id: str, user: Any, code: str | None) -> dict[str, Any] | None:
     race = selectors.get_race(race_id)
     if race is None or not services.may_enter(race, user, code):
@@ -49,9 +86,15 @@ def _open(race_id: str, user: Any, code: str | None) -> dict[str, Any] | None:
     return selectors.race_event(race.pk)
 
 
+@_in_a_thread
 def _tick(race_id: str) -> dict[str, Any] | None:
     services.advance_race_clock(race_id=race_id)
     return selectors.race_event(race_id)
+
+
+@_in_a_thread
+def _advance(race_id: str) -> None:
+    services.advance_race_clock(race_id=race_id)
 
 
 class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
@@ -61,6 +104,11 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     frame: dict[str, Any] | None = None
     users: dict[str, str]
     timer: asyncio.Task[None] | None = None
+    listening = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -76,16 +124,12 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         self.users = {}
         # Joined before the race is read, so a change committed meanwhile still reaches it.
         await self.channel_layer.group_add(self.group, self.channel_name)
-        try:
-            event = await database_sync_to_async(_open)(self.race_id, user, self.code)
-        except DatabaseError:
-            await self.accept()
-            await self._send({"type": "error", "detail": UNAVAILABLE, "code": "unavailable"})
-            await self.close(code=CLOSE_TRY_AGAIN)
-            return
+        await contest_feed.listen(self.group, self.progress)
+        self.listening = True
+        event = await read_on_open(
+            self, lambda: _open(self.race_id, user, self.code), leave=self._leave
+        )
         if event is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.close(code=CLOSE_NOT_FOUND)
             return
         await self.accept()
         await self._race(event)
@@ -94,18 +138,19 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if self.timer is not None:
             self.timer.cancel()
         await self.leave_session_groups()
+        await self._leave()
+
+    async def _leave(self) -> None:
+        if self.listening:
+            self.listening = False
+            await contest_feed.stop(self.group, self.progress)
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        client = self.scope.get("client") or [None]
-        wait = await throttle_async.check_async(
-            throttling.play_limits(
-                "move", user_id=self.scope["user"].pk, address=client[0] if client else None
-            )
-        )
-        if wait is not None:
-            await self._error(f"Too many messages. Try again in {wait} seconds.", "throttled")
+        # A page that watches: its frames count against the watcher rates, as a board's do, and
+        # a socket that keeps sending over them is closed (4429).
+        if not await self.flood.admit(self, throttle_async.watcher_limits(self.scope)):
             return
         if text_data is None or len(text_data) > MAX_FRAME:
             await self._error(f"send JSON text frames of at most {MAX_FRAME} characters")
@@ -122,7 +167,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
 
     async def _resync(self) -> None:
         try:
-            event = await database_sync_to_async(_tick)(self.race_id)
+            event = await _tick(self.race_id)
         except DatabaseError:
             await self._error(UNAVAILABLE, "unavailable")
             return
@@ -133,24 +178,28 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def race_changed(self, event: dict[str, Any]) -> None:
         await self._race(event)
 
-    async def contest_progress(self, event: dict[str, Any]) -> None:
-        progress = event["progress"]
+    async def progress(self, news: dict[str, Any]) -> None:
+        """A stored move of one of the race's games (the contest feed): that player's counts."""
         frame = self.frame
         if frame is None or frame["state"] != "running":
             return
-        name = self.users.get(str(progress.get("player")))
+        name = self.users.get(str(news.get("player")))
         line = next((p for p in frame["players"] if p["username"] == name), None)
         if line is None or line["status"] not in ("playing", "stuck"):
             return
-        if line["seq"] is not None and progress["seq"] <= line["seq"]:
+        if line["seq"] is not None and news["seq"] <= line["seq"]:
             return  # older than what this socket has shown
-        line.update({field: progress[field] for field in PROGRESS})
-        line["status"] = "stuck" if progress["status"] == "stuck" else "playing"
-        frame["server_time"] = timezone.now().isoformat()
-        await self._send({"type": "race", "race": frame})
+        line.update({field: news[field] for field in PROGRESS})
+        line["status"] = "stuck" if news["status"] == "stuck" else "playing"
+        player = {field: line[field] for field in ("username", "status", *PROGRESS)}
+        player["stored_at"] = news.get("stored_at")
+        await self._send({"type": "progress", "version": frame["version"], "player": player})
         ends_at = frame.get("ends_at")
-        if ends_at and datetime.fromisoformat(ends_at) <= timezone.now():
-            await self._resync()  # a move after the cap: the race ends now
+        capped = ends_at and datetime.fromisoformat(ends_at) <= timezone.now()
+        if capped and (self.timer is None or self.timer.done()):
+            # A move after the cap: the race ends now. Not awaited here: the feed hands the news
+            # to every socket of the process in turn, and this reads the database.
+            self.timer = asyncio.ensure_future(self._wake(0))
 
     async def _race(self, event: dict[str, Any]) -> None:
         # A copy of its own: the channel layer hands one message to every consumer of a process.
@@ -175,20 +224,31 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         self._arm(race)
 
     def _arm(self, race: dict[str, Any]) -> None:
-        """Wake at the race's next instant (its start, its cap) to move it on."""
-        if self.timer is not None:
+        """Wake at the race's next instant (its start, its cap) to move it on. A wake that is
+        waiting for its change's broadcast ends here: the change came."""
+        if self.timer is not None and self.timer is not asyncio.current_task():
             self.timer.cancel()
-            self.timer = None
+        self.timer = None
         at = {"countdown": race.get("starts_at"), "running": race.get("ends_at")}.get(race["state"])
         if at:
             delay = (datetime.fromisoformat(at) - timezone.now()).total_seconds()
             self.timer = asyncio.ensure_future(self._wake(max(0.05, delay)))
 
     async def _wake(self, delay: float) -> None:
+        """At the race's instant, move it on; the change comes back as every socket of the race
+        hears it (`race.changed`, from whichever caller made it), so no socket reads the race
+        here: a thousand sockets reading their races at one start instant queued the servers.
+        Read only if no change came within `BROADCAST_GRACE_S`."""
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.sleep(delay + 0.01)
-            self.timer = None
-            await self._resync()
+            shown = self.frame
+            try:
+                await _advance(self.race_id)
+            except DatabaseError:
+                await self._error(UNAVAILABLE, "unavailable")
+            await asyncio.sleep(BROADCAST_GRACE_S)
+            if self.frame is shown:
+                await self._resync()
 
     async def _error(self, detail: str, code: str = "invalid") -> None:
         await self._send({"type": "error", "detail": detail, "code": code})

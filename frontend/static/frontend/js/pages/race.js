@@ -1,7 +1,8 @@
 // One race (#/races/<id>[/<code>]): who is in, the countdown, the player's own game (the play
 // page, mounted through its exported `mount`, beside the others' progress), the results, rematch.
-// The race comes over /ws/races/<id>/ on every change; a gap in its `version` or in a player's
-// `seq` asks the server for the whole race again (`sync`).
+// The race comes over /ws/races/<id>/ on every change (`race` frames), each player's progress
+// after each move (`progress` frames: that player's counts); a gap in the race's `version` or in
+// a player's `seq` asks the server for the whole race again (`sync`).
 
 import { api } from '../api.js';
 import { LiveSocket } from '../socket.js';
@@ -12,6 +13,10 @@ import { raceError, raceStyles } from './races.js';
 
 /** @typedef {import('./races.js').Race} Race */
 /** @typedef {import('./races.js').RacePlayer} RacePlayer */
+/**
+ * One player's progress after a move; `version` is the race's the server has shown this socket.
+ * @typedef {{type: 'progress', version: number, player: Pick<RacePlayer, 'username' | 'status' | 'cards_left' | 'stock_left' | 'streak' | 'moves' | 'time_ms' | 'seq'>}} ProgressFrame
+ */
 
 /** @type {Record<string, () => string>} */
 const STATUS = {
@@ -159,9 +164,23 @@ export async function mount(root, ctx, params) {
     if (race.state === 'countdown' || race.state === 'running') ticker = setInterval(paint, 250);
   }
 
+  /** A player's progress: their line in the table, or a sync when a frame was missed.
+   * @param {ProgressFrame} m */
+  function progress(m) {
+    const line = race.players.find((o) => o.username === m.player.username);
+    if (m.version < race.version || !line || race.state !== 'running') return;
+    if (line.seq != null && m.player.seq != null && m.player.seq <= line.seq) return;
+    const gap = m.version > race.version
+      || (line.seq != null && m.player.seq != null && m.player.seq > line.seq + 1);
+    Object.assign(line, m.player);
+    $('[data-testid=race-players]').innerHTML = playersTable(race, me);
+    if (gap) socket.send({ type: 'sync' });
+  }
+
   const socket = new LiveSocket(`/ws/races/${raceId}/${query}`, {
-    onMessage: (/** @type {{type: string, race: Race}} */ m) => {
-      if (m.type !== 'race') return;
+    onMessage: (/** @type {{type: string, race: Race} | ProgressFrame} */ m) => {
+      if (m.type === 'progress') { progress(/** @type {ProgressFrame} */ (m)); return; }
+      if (m.type !== 'race' || !('race' in m)) return;
       const next = m.race;
       // A frame missed (the channel layer is best-effort): read the whole race again.
       const gap = next.version > race.version + 1

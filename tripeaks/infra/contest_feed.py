@@ -1,0 +1,200 @@
+"""A contest's news (its games' progress) over Redis pub/sub: one PUBLISH a move, one subscribed
+connection a server process.
+
+Every stored move of a contest game is news for everyone watching the contest. Through the
+channel layer (channels_redis' core layer) each move cost the mover's socket a `group_send` (four
+Redis round trips and a Lua script, waited for before the move's reply) and each server process
+four more sequential round trips to receive it, one message at a time, each a hop through every
+waiting consumer's receive lock. Measured in a race load (bench/README.md, "Races"): most of a
+server's event-loop time went to those sends, and the progress fell seconds behind the moves.
+
+Here a move's news is one PUBLISH to the contest's Redis channel. Each event loop (a server
+process) keeps one connection subscribed to the contests its sockets listen to, reads the news
+as it comes (several messages a read) and hands each to those sockets' handlers on the loop, with
+no hop. At most once, like the channel layer: a socket that sees a gap in the `seq` asks for the
+state again. In order per route: an event loop's news goes out through one queue, synchronous
+code's through its own connection, so a game's news from both could cross (a socket drops a
+`seq` older than it has shown). Pub/sub names are global across a Redis server's databases, so every name carries
+the channel layer's prefix (each test run has its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+import redis
+import redis.asyncio
+from django.conf import settings
+
+log = logging.getLogger("tripeaks.events")
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+# A broken subscription is made again after this long (news meanwhile is lost: at most once).
+RETRY_S = 0.5
+
+
+def _layer_config() -> dict[str, Any]:
+    config: dict[str, Any] = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
+    return config
+
+
+def _address() -> str:
+    host = _layer_config().get("hosts", [{"address": settings.REDIS_URL}])[0]
+    return str(host["address"] if isinstance(host, dict) else host)
+
+
+def channel_of(contest: str) -> str:
+    return f"{_layer_config().get('prefix', 'tripeaks')}:feed:{contest}"
+
+
+class _Subscriber:
+    """One event loop's subscription: contest -> the handlers of the sockets listening to it."""
+
+    def __init__(self) -> None:
+        self.client = redis.asyncio.Redis.from_url(_address())
+        self.handlers: dict[str, set[Handler]] = {}
+        self.pubsub: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        # Subscribing and unsubscribing one at a time: the first command opens the connection,
+        # and the reader starts once a subscription is in place.
+        self.lock = asyncio.Lock()
+
+    async def listen(self, contest: str, handler: Handler) -> None:
+        channel = channel_of(contest)
+        async with self.lock:
+            first = channel not in self.handlers
+            self.handlers.setdefault(channel, set()).add(handler)
+            if self.pubsub is None:
+                self.pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+            if first:
+                await self.pubsub.subscribe(channel)
+            if self.reader is None or self.reader.done():
+                self.reader = asyncio.create_task(self._read(self.pubsub))
+
+    async def stop(self, contest: str, handler: Handler) -> None:
+        channel = channel_of(contest)
+        async with self.lock:
+            handlers = self.handlers.get(channel)
+            if handlers is None:
+                return
+            handlers.discard(handler)
+            if handlers:
+                return
+            del self.handlers[channel]
+            if self.handlers:
+                with contextlib.suppress(redis.RedisError, OSError):
+                    await self.pubsub.unsubscribe(channel)
+                return
+            # Nobody listens any more: no connection is kept open for nobody.
+            reader, pubsub, self.reader, self.pubsub = self.reader, self.pubsub, None, None
+            if reader is not None:
+                reader.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await reader
+            if pubsub is not None:
+                with contextlib.suppress(redis.RedisError, OSError):
+                    await pubsub.aclose()
+
+    async def _read(self, pubsub: Any) -> None:
+        while pubsub is self.pubsub:
+            try:
+                message = await pubsub.get_message(timeout=None)
+            except (redis.RedisError, OSError, RuntimeError):
+                log.warning("contest feed lost its subscription; subscribing again", exc_info=True)
+                await asyncio.sleep(RETRY_S)
+                async with self.lock:
+                    if pubsub is self.pubsub and self.handlers:
+                        with contextlib.suppress(redis.RedisError, OSError):
+                            await pubsub.subscribe(*self.handlers)
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            channel = message["channel"].decode()
+            news = orjson.loads(message["data"])
+            for handler in list(self.handlers.get(channel, ())):
+                try:
+                    await handler(news)
+                except OSError:  # a socket that closed meanwhile (its listening ends with it)
+                    log.debug("a contest socket closed before its news")
+                except Exception:  # one socket's failure must not silence the others
+                    log.warning("a contest socket failed on news", exc_info=True)
+
+
+class _Publisher:
+    """One event loop's news on its way out: queued, and sent in one pipeline a round trip
+    (whatever came while the last round trip was out goes in the next), so a busy server holds
+    one connection for its news and no move waits for Redis to tell the others."""
+
+    def __init__(self) -> None:
+        self.client = redis.asyncio.Redis.from_url(_address())
+        self.waiting: list[tuple[str, bytes]] = []
+        self.sending: asyncio.Task[None] | None = None
+
+    def publish(self, channel: str, data: bytes) -> None:
+        self.waiting.append((channel, data))
+        if self.sending is None or self.sending.done():
+            self.sending = asyncio.create_task(self._send())
+
+    async def _send(self) -> None:
+        while self.waiting:
+            batch, self.waiting = self.waiting, []
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except (redis.RedisError, OSError):  # at most once: the news is lost, play goes on
+                log.warning("could not reach the contests' sockets", exc_info=True)
+
+
+_subscribers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Subscriber] = (
+    weakref.WeakKeyDictionary()
+)
+_publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Publisher] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _subscriber() -> _Subscriber:
+    loop = asyncio.get_running_loop()
+    subscriber = _subscribers.get(loop)
+    if subscriber is None:
+        subscriber = _subscribers[loop] = _Subscriber()
+    return subscriber
+
+
+async def listen(contest: str, handler: Handler) -> None:
+    """Hand every piece of the contest's news to `handler` (on this event loop) until `stop`."""
+    await _subscriber().listen(contest, handler)
+
+
+async def stop(contest: str, handler: Handler) -> None:
+    await _subscriber().stop(contest, handler)
+
+
+def publish(contest: str, news: dict[str, Any]) -> None:
+    """Tell the contest's listeners on every server, from the event loop: queued at once, sent
+    within a round trip to Redis (best-effort: an outage loses the news and is logged)."""
+    loop = asyncio.get_running_loop()
+    publisher = _publishers.get(loop)
+    if publisher is None:
+        publisher = _publishers[loop] = _Publisher()
+    publisher.publish(channel_of(contest), orjson.dumps(news))
+
+
+_sync_client: redis.Redis | None = None
+
+
+def publish_sync(contest: str, news: dict[str, Any]) -> None:
+    """`publish` from synchronous code (a REST move): one PUBLISH, with no hop to an event
+    loop. Raises redis' errors."""
+    global _sync_client
+    if _sync_client is None:
+        _sync_client = redis.Redis.from_url(_address())
+    _sync_client.publish(channel_of(contest), orjson.dumps(news))
