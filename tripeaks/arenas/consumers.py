@@ -3,7 +3,8 @@
 On connect, and on ``{"type": "sync"}``, the socket sends the arena with its standings and the
 watcher's own line (``{"type": "arena", ...}``); after every change, everyone watching gets
 ``{"type": "standings", "version": n, ...}`` (the first page, without a ``me``). The arena's games
-tell the same group their moves (play's ``contest.progress``); the page does not show them.
+publish their moves on the contest feed (tripeaks/infra/contest_feed.py), which this socket does
+not follow: the standings change only when a game ends.
 Frames and connects count against the board rates, as the daily board's socket.
 """
 
@@ -49,9 +50,6 @@ class ArenaConsumer(WatcherSocket):
 
     async def arena_standings(self, event: dict[str, Any]) -> None:
         await self._send(event["message"])
-
-    async def contest_progress(self, event: dict[str, Any]) -> None:
-        """A move of one of the arena's games: the standings change only when a game ends."""
 
     @database_sync_to_async
     def _exists(self) -> bool:
