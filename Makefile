@@ -70,8 +70,11 @@ lint: $(STAMP_TEST) $(STAMP_NODE)
 	npx --no-install eslint .
 	npx --no-install tsc -p jsconfig.json
 
+# The project's own modules compiled once: where PYTHONDONTWRITEBYTECODE is set, each of the
+# suite's dozens of processes (workers, servers, benches) would compile them again on import.
 test: $(STAMP_TEST) services
 	@$(MAKE) --no-print-directory lint
+	@$(PY) -m compileall -q -j 0 tripeaks accounts frontend leaderboard tests bench
 	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
 
 clean:
