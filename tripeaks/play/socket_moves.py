@@ -56,7 +56,7 @@ def load_live_game(game_id: str, user: Any) -> LiveGame | None:
     return None if game is None else LiveGame(game, services.load_game_state(game))
 
 
-def _closing(call: Callable[P, R]) -> Callable[P, R]:
+def closing_connections(call: Callable[P, R]) -> Callable[P, R]:
     """`call`, closing the thread's database connections when it returns, as at the end of a
     request. For the worker threads of `database_sync_to_async`: channels closes them too, but
     outside the context the call ran in, and a connection the call opened there stayed open (seen
@@ -79,7 +79,7 @@ def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | No
     return live, game_payload(live.game, live.state, timezone.now())
 
 
-@_closing
+@closing_connections
 def _locked_move(
     game_id: str, user: Any, move: dict[str, Any]
 ) -> tuple[services.MoveOutcome | PlayError, LiveGame | None, list[live_board.Send]]:
@@ -94,7 +94,7 @@ def _locked_move(
     return outcome, LiveGame(outcome.game, outcome.state), board_updates
 
 
-@_closing
+@closing_connections
 def _finish_copy(
     game: Game, step: services.Step, seq: int, now: datetime
 ) -> tuple[services.MoveOutcome | None, list[live_board.Send]]:
@@ -103,7 +103,7 @@ def _finish_copy(
     return outcome, board_updates
 
 
-@_closing
+@closing_connections
 def _start(
     user: Any, request: dict[str, Any], origin: dict[str, Any]
 ) -> tuple[LiveGame, list[live_board.Send]]:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
@@ -35,13 +34,14 @@ from urllib.parse import parse_qs
 import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import DatabaseError, close_old_connections
+from django.db import DatabaseError
 from django.utils import timezone
 
 from tripeaks.infra import contest_feed, throttle_async, watcher_socket
 from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
+from tripeaks.play.socket_moves import closing_connections
 from tripeaks.races import selectors, services
 
 MAX_FRAME = 1024
@@ -65,16 +65,8 @@ def _in_a_thread(call: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     thread: at a race's start and cap every socket of the race calls at once, each waiting on
     the race's row lock, and on the one thread each wait held up every socket of the process
     (game sockets opening, moves on the locked path). The thread's connections are closed when
-    the call returns, as at the end of a request (tripeaks/play/socket_moves.py `_closing`)."""
-
-    @functools.wraps(call)
-    def closing(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return call(*args, **kwargs)
-        finally:
-            close_old_connections()
-
-    return database_sync_to_async(closing, thread_sensitive=False)
+    the call returns, as at the end of a request."""
+    return database_sync_to_async(closing_connections(call), thread_sensitive=False)
 
 
 @_in_a_thread
