@@ -96,6 +96,19 @@ def _fresh_cache() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """Every test gets a channel layer of its own. The layer keeps per-event-loop state (its
+    receive lock and count); each async test runs on a loop of its own, and a socket test that
+    ended while a receive was pending left that state behind: every later socket test of the
+    process failed with "Lock ... is bound to a different event loop"."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+@pytest.fixture(autouse=True)
 def _celery_join_flag_cleared() -> Iterator[None]:
     """Eager `apply_async` saves, sets and restores a process-wide "a join would block" flag; two
     threads queuing at once (concurrent-finish tests) can leave it set, and a later test's
