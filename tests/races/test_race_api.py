@@ -351,3 +351,45 @@ def test_a_last_seat_with_no_deal_ready_stands_and_the_host_starts_later(
     monkeypatch.setattr(deals, "claim_random_deal", real)
     started = api(ann).post(f"/api/races/{race['id']}/start")
     assert started.status_code == 200 and started.json()["state"] == "countdown"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_clock_that_finds_the_race_locked_gives_up_and_the_holder_moves_it_on(
+    make_player: Any, settings: Any
+) -> None:
+    """The sockets' timers call without waiting (`wait=False`): at a race's instant each of its
+    sockets calls, and one waiting on the row lock held a server's worker thread."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.RACE_COUNTDOWN_S = 0
+    ann, bob = make_player("ann"), make_player("bob")
+    race = open_race(ann)
+    join(bob, race)
+    begun(race["id"])
+    Race.objects.filter(pk=race["id"]).update(ends_at=timezone.now() - timedelta(seconds=1))
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_the_row() -> None:
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                Race.objects.select_for_update().get(pk=race["id"])
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        assert services.advance_race_clock(race_id=race["id"], wait=False) is False
+        assert Race.objects.get(pk=race["id"]).state == State.RUNNING
+    finally:
+        release.set()
+        holder.join()
+    assert services.advance_race_clock(race_id=race["id"], wait=False) is True
+    assert Race.objects.get(pk=race["id"]).state == State.FINISHED

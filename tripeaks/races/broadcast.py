@@ -1,14 +1,19 @@
-"""A race's sockets hear of every change of it, after the commit, through the channel layer
-(best-effort, at most once: every frame carries the race's `version`; a client that sees a gap
-asks for the race again with `sync`)."""
+"""A race's sockets hear of every change of it, after the commit, on the race's contest feed
+(tripeaks/infra/contest_feed.py), the route its players' progress takes: one PUBLISH a change,
+read once by each server. Best-effort, at most once: every frame carries the race's `version`;
+a client that sees a gap asks for the race again with `sync`.
+
+(Through the channel layer, as before, each change was one message a socket, and at 1,000
+players the changes of a start or a cap came seconds late: the sockets, waiting for them, read
+their races again and queued the servers' worker threads.)"""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from tripeaks.infra import contest_feed
+from tripeaks.races.models import contest_of
 
 log = logging.getLogger("tripeaks.events")
 
@@ -16,16 +21,13 @@ RACE_EVENT = "race.changed"
 
 
 def publish_race(race_id: Any) -> None:
-    """Read the race as it now stands and send it to its group (from synchronous code)."""
+    """Read the race as it now stands and tell its sockets (from synchronous code)."""
     from tripeaks.races.selectors import race_event
 
     event = race_event(race_id)
     if event is None:
         return
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(f"race-{race_id}", event)
+        contest_feed.publish_sync(contest_of(race_id), event)
     except Exception:
         log.warning("could not reach a race's sockets", extra={"race": str(race_id)}, exc_info=True)

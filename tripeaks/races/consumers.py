@@ -1,9 +1,8 @@
 """The race socket (`/ws/races/{id}/`): the race on every change, every player's progress live.
 
-It joins the race's group (`race-{id}`), so it hears the race's own changes (`race.changed`, sent
-after each commit by `broadcast.publish_race`), and listens to the contest feed of the same name
-(tripeaks/infra/contest_feed.py), where play tells every stored move of the race's games. It
-sends two kinds of frame:
+It listens to the race's contest feed (`race-{id}`, tripeaks/infra/contest_feed.py), where the
+race's own changes come (`race.changed`, sent after each commit by `broadcast.publish_race`) and
+play tells every stored move of the race's games. It sends two kinds of frame:
 
 - `{"type": "race", "race": {...}}`: the race as `GET /api/races/{id}` gives it, with the
   player's own game id in `game`, on connect, on `sync` and on every change of the race;
@@ -17,8 +16,9 @@ each player's `seq` with each of their moves: a client that sees either jump sen
 `{"type": "sync"}` and gets the race read again from PostgreSQL.
 
 The socket also keeps the race's clock: at `starts_at` (and at `ends_at`) it asks the database to
-move the race on (`services.advance_race_clock`, idempotent under the race's row lock), as do a
-Celery task queued for that instant and every read: whichever comes first begins (or caps) it.
+move the race on (`services.advance_race_clock`, idempotent under the race's row lock, and
+skipped by a socket that finds the row locked: its holder moves the race on), as do a Celery
+task queued for that instant and every read: whichever comes first begins (or caps) it.
 No race state lives in the process: the socket's copy of the race only shapes its own frames.
 """
 
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
@@ -43,6 +44,8 @@ from tripeaks.infra.socket_outage import UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.play.socket_moves import closing_connections
 from tripeaks.races import selectors, services
+from tripeaks.races.broadcast import RACE_EVENT
+from tripeaks.races.models import contest_of
 
 MAX_FRAME = 1024
 CLOSE_UNAUTHORIZED = 4401
@@ -86,7 +89,31 @@ def _tick(race_id: str) -> dict[str, Any] | None:
 
 @_in_a_thread
 def _advance(race_id: str) -> None:
-    services.advance_race_clock(race_id=race_id)
+    services.advance_race_clock(race_id=race_id, wait=False)
+
+
+# The clock calls in flight, by event loop and race: the race's sockets on this server share one.
+_advancing: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[str, asyncio.Future[None]]
+] = weakref.WeakKeyDictionary()
+
+
+def _forget(
+    calls: dict[str, asyncio.Future[None]], race_id: str, done: asyncio.Future[None]
+) -> None:
+    calls.pop(race_id, None)
+    if not done.cancelled():
+        done.exception()  # retrieved: every waiter may have been cancelled (its timer re-armed)
+
+
+async def _advance_once(race_id: str) -> None:
+    """Move the race on, or wait for the call another socket of this process has made."""
+    calls = _advancing.setdefault(asyncio.get_running_loop(), {})
+    call = calls.get(race_id)
+    if call is None:
+        call = calls[race_id] = asyncio.ensure_future(_advance(race_id))
+        call.add_done_callback(lambda done: _forget(calls, race_id, done))
+    await asyncio.shield(call)
 
 
 class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
@@ -112,11 +139,10 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
         self.code = (query.get("code") or [None])[0]
-        self.group = f"race-{self.race_id}"
+        self.group = contest_of(self.race_id)
         self.users = {}
-        # Joined before the race is read, so a change committed meanwhile still reaches it.
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await contest_feed.listen(self.group, self.progress)
+        # Listening before the race is read, so a change committed meanwhile still reaches it.
+        await contest_feed.listen(self.group, self.news)
         self.listening = True
         event = await read_on_open(
             self, lambda: _open(self.race_id, user, self.code), leave=self._leave
@@ -135,9 +161,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def _leave(self) -> None:
         if self.listening:
             self.listening = False
-            await contest_feed.stop(self.group, self.progress)
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await contest_feed.stop(self.group, self.news)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # A page that watches: its frames count against the watcher rates, as a board's do, and
@@ -166,12 +190,17 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if event is not None:
             await self._race(event)
 
-    # ------------------------------------------------------------------ channel-layer events
-    async def race_changed(self, event: dict[str, Any]) -> None:
-        await self._race(event)
+    # ------------------------------------------------------------------ the race's feed
+    async def news(self, news: dict[str, Any]) -> None:
+        """The race's feed: a change of the race (`broadcast.publish_race`), or a stored move of
+        one of its games (tripeaks/play/progress.py)."""
+        if news.get("type") == RACE_EVENT:
+            await self._race(news)
+        else:
+            await self.progress(news)
 
     async def progress(self, news: dict[str, Any]) -> None:
-        """A stored move of one of the race's games (the contest feed): that player's counts."""
+        """A stored move of one of the race's games: that player's counts."""
         frame = self.frame
         if frame is None or frame["state"] != "running":
             return
@@ -235,7 +264,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             await asyncio.sleep(delay + 0.01)
             shown = self.frame
             try:
-                await _advance(self.race_id)
+                await _advance_once(self.race_id)
             except DatabaseError:
                 await self._error(UNAVAILABLE, "unavailable")
             await asyncio.sleep(BROADCAST_GRACE_S)

@@ -10,6 +10,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 
+def contest_of(race_id: object) -> str:
+    return f"race-{race_id}"
+
+
 class State(models.TextChoices):
     OPEN = "open"  # taking players
     COUNTDOWN = "countdown"  # the seats are taken; the games are made at `starts_at`
@@ -65,8 +69,9 @@ class Race(models.Model):
 
     @property
     def group(self) -> str:
-        """The Channels group of the race's sockets, and its games' `contest`."""
-        return f"race-{self.pk}"
+        """The race's name on the contest feed (its sockets hear it there), and its games'
+        `contest`."""
+        return contest_of(self.pk)
 
 
 class Seat(models.Model):

@@ -68,6 +68,19 @@ def _lock(race_id: Any) -> Race:
     return race
 
 
+class _Busy(Exception):
+    """The race's row is locked by another transaction (`_lock_or_skip`)."""
+
+
+def _lock_or_skip(race_id: uuid.UUID, *, wait: bool) -> Race:
+    if wait:
+        return _lock(race_id)
+    race = Race.objects.select_for_update(skip_locked=True).filter(pk=race_id).first()
+    if race is None:
+        raise _Busy  # the row exists (the caller read it): someone else holds it
+    return race
+
+
 def _changed(race: Race) -> None:
     """Save the race with its version moved on; its sockets hear of it after the commit."""
     race.version += 1
@@ -242,24 +255,32 @@ def _schedule(race_id: uuid.UUID, at: datetime) -> None:
         log.warning("could not queue a race's clock", extra={"race": str(race_id)}, exc_info=True)
 
 
-def advance_race_clock(*, race_id: Any) -> bool:
+def advance_race_clock(*, race_id: Any, wait: bool = True) -> bool:
     """Begin a race whose countdown is over, or end one whose time cap is reached; whether it
     changed anything. Idempotent and cheap when there is nothing to do (one read, no lock):
-    Celery calls it at the instant, every socket of the race does at its timer, every read."""
+    Celery calls it at the instant, every socket of the race does at its timer, every read.
+
+    `wait=False` (the sockets' timers) gives up at once when another transaction holds the
+    race's row: at a start instant all four sockets of a race call, and each one waiting on the
+    lock held a worker thread that moves and other races needed. Whoever holds the lock moves
+    the race on, or the caller reads it again later."""
     race = Race.objects.filter(pk=race_uuid(race_id)).only("state", "starts_at", "ends_at").first()
     if race is None:
         return False
     now = timezone.now()
-    if race.state == State.COUNTDOWN and race.starts_at is not None and race.starts_at <= now:
-        return _begin(race.pk)
-    if race.state == State.RUNNING and race.ends_at is not None and race.ends_at <= now:
-        return _cap(race.pk)
+    try:
+        if race.state == State.COUNTDOWN and race.starts_at is not None and race.starts_at <= now:
+            return _begin(race.pk, wait=wait)
+        if race.state == State.RUNNING and race.ends_at is not None and race.ends_at <= now:
+            return _cap(race.pk, wait=wait)
+    except _Busy:
+        return False
     return False
 
 
 @transaction.atomic
-def _begin(race_id: uuid.UUID) -> bool:
-    race = _lock(race_id)
+def _begin(race_id: uuid.UUID, *, wait: bool) -> bool:
+    race = _lock_or_skip(race_id, wait=wait)
     now = timezone.now()
     if race.state != State.COUNTDOWN or race.starts_at is None or race.starts_at > now:
         return False
@@ -293,8 +314,8 @@ def _begin(race_id: uuid.UUID) -> bool:
 
 
 @transaction.atomic
-def _cap(race_id: uuid.UUID) -> bool:
-    race = _lock(race_id)
+def _cap(race_id: uuid.UUID, *, wait: bool) -> bool:
+    race = _lock_or_skip(race_id, wait=wait)
     now = timezone.now()
     if race.state != State.RUNNING or race.ends_at is None or race.ends_at > now:
         return False
