@@ -306,3 +306,66 @@ async def test_a_flood_of_syncs_is_throttled_then_closed(make_player: Any, setti
     closed = await socket.receive_output(timeout=3)
     assert closed == {"type": "websocket.close", "code": consumers.CLOSE_FLOOD}
     await socket.disconnect()
+
+
+async def test_a_change_heard_while_the_socket_opens_is_shown_once_it_is_open(
+    make_player: Any, settings: Any
+) -> None:
+    """The socket listens to the race's feed before it reads the race, so that no change is
+    lost; a change that comes before the accept waits for it (nothing may be sent earlier), and
+    a newer one than the read is not dropped. At 1,000 racers the start of a race came while its
+    sockets opened: they showed nothing, and the players never started."""
+    import asyncio
+    import threading
+    from datetime import timedelta
+
+    import redis.asyncio
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from tripeaks.infra import contest_feed
+    from tripeaks.races.selectors import race_event
+
+    settings.RACE_COUNTDOWN_S = 0
+    ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
+    race = await db(open_race)(ann)
+    await db(join)(bob, race)  # the last seat: the race begins (the worker's task runs eagerly)
+    past = timezone.now() - timedelta(seconds=1)
+    await db(Race.objects.filter(pk=race["id"]).update)(ends_at=past)
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_the_row() -> None:
+        try:
+            with transaction.atomic():
+                Race.objects.select_for_update().get(pk=race["id"])
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert await asyncio.to_thread(holding.wait, 10)
+        socket = race_socket(ann, race["id"])
+        # Its open caps the race (the cap has passed) and waits for the row the test holds.
+        opening = asyncio.ensure_future(socket.connect())
+        channel = contest_feed.channel_of(f"race-{race['id']}")
+        feed = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+        while not dict(await feed.pubsub_numsub(channel)).get(channel.encode()):
+            await asyncio.sleep(0.01)  # until the opening socket listens to the feed
+        await feed.aclose()
+        newer = await db(race_event)(race["id"])
+        assert newer is not None
+        newer["race"]["version"] += 5  # as if more changes had come meanwhile
+        await db(contest_feed.publish_sync)(f"race-{race['id']}", newer)
+        await asyncio.sleep(0.3)  # for the feed to hand it to the opening socket
+    finally:
+        release.set()
+        await asyncio.to_thread(holder.join)
+    assert (await opening)[0]
+    read = await socket.receive_json_from()
+    assert read["type"] == "race" and read["race"]["state"] == "finished"
+    early = await socket.receive_json_from()
+    assert early["type"] == "race" and early["race"]["version"] == newer["race"]["version"]
+    await socket.disconnect()

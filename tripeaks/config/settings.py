@@ -199,7 +199,10 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "CONFIG": {
             # Above the layer's 5 s blocking pop: redis-py 8's default read timeout is 5 s too,
             # and an idle socket's consumer would die with a TimeoutError (channels_redis#422).
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+            # A server's connection pool to Redis: redis-py's default of 100 connections fails
+            # a command at once when all are busy, and a burst of socket opens on a busy server
+            # (1,000 racers' games starting within 10 s) got HTTP 500s from `group_add`.
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 1000}],
             "prefix": "tripeaks:channels",
         },
     }

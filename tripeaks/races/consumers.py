@@ -124,6 +124,9 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     users: dict[str, str]
     timer: asyncio.Task[None] | None = None
     listening = False
+    accepted = False
+    # A change of the race heard while the socket was opening, shown once it is open.
+    early: dict[str, Any] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -150,7 +153,10 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if event is None:
             return
         await self.accept()
+        self.accepted = True
         await self._race(event)
+        if self.early is not None:
+            await self._race(self.early)  # dropped there if the read was newer
 
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:
@@ -195,7 +201,12 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         """The race's feed: a change of the race (`broadcast.publish_race`), or a stored move of
         one of its games (tripeaks/play/progress.py)."""
         if news.get("type") == RACE_EVENT:
-            await self._race(news)
+            if self.accepted:
+                await self._race(news)
+            else:
+                # Nothing may be sent before the accept; the newest change is kept.
+                if self.early is None or news["race"]["version"] > self.early["race"]["version"]:
+                    self.early = news
         else:
             await self.progress(news)
 
