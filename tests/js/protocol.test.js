@@ -99,3 +99,36 @@ test('a new game replaces the old view whatever its seq', () => {
   q.accept({ id: 'h', seq: 0 });
   assert.equal(q.view.id, 'h');
 });
+
+test('time up: the move is dropped, the queue too, and later moves are not sent; resigning is', () => {
+  const sent = [], timeUps = [], errors = [];
+  const q = new MoveQueue({
+    transmit: (m) => sent.push({ ...m }),
+    onError: (d) => errors.push(d),
+    onTimeUp: () => timeUps.push(true),
+  });
+  q.accept({ id: 'g', seq: 3 });
+  q.push('play', 12);
+  q.push('draw');
+  q.receive({ type: 'error', code: 'time_up', detail: 'time is up', game: { id: 'g', seq: 3 } });
+  assert.equal(sent.length, 1);
+  assert.ok(!q.busy);
+  assert.deepEqual(errors, []);
+  assert.equal(timeUps.length, 1);
+  q.push('play', 7);
+  assert.equal(sent.length, 1);
+  assert.equal(timeUps.length, 2);
+  q.push('resign');
+  assert.deepEqual(sent[1], { seq: 3, action: 'resign' });
+});
+
+test('time up ends with the game: the next game takes moves again', () => {
+  const sent = [];
+  const q = new MoveQueue({ transmit: (m) => sent.push({ ...m }) });
+  q.accept({ id: 'g', seq: 3 });
+  q.push('draw');
+  q.receive({ type: 'error', code: 'time_up', game: { id: 'g', seq: 3 } });
+  q.accept({ id: 'h', seq: 0 });
+  q.push('draw');
+  assert.deepEqual(sent[1], { seq: 0, action: 'draw' });
+});

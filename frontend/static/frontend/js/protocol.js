@@ -6,6 +6,9 @@
 // A new deal can be asked for on the same connection ("new"): the answer is "started" with the
 // new game's view, after which the connection belongs to the new game, or an error. It is asked
 // only when no move is in flight, so an error that comes back meanwhile is its answer.
+//
+// A contest's game (a race, an arena) takes no move once the contest's time is up: the server
+// answers "time_up", and from then on moves are not sent (resigning still is).
 
 export class MoveQueue {
   // transmit(move) sends {seq, action, position?}; the answer comes back through receive().
@@ -17,13 +20,16 @@ export class MoveQueue {
    * @param {(move: SentMove, detail: string | undefined) => void} [handlers.onRefused]
    * @param {(detail: string, move: SentMove | null) => void} [handlers.onError]
    * @param {(detail: string, msg: ErrorMessage) => void} [handlers.onNewError]
+   * @param {() => void} [handlers.onTimeUp]
    */
-  constructor({ transmit, onView = () => {}, onRefused = () => {}, onError = () => {}, onNewError = () => {} }) {
+  constructor({ transmit, onView = () => {}, onRefused = () => {}, onError = () => {}, onNewError = () => {}, onTimeUp = () => {} }) {
     this.transmit = transmit;
     this.onView = onView;
     this.onRefused = onRefused;
     this.onError = onError;
     this.onNewError = onNewError;
+    this.onTimeUp = onTimeUp;
+    this.timeUp = false;
     /** @type {GameView | null} */
     this.view = null;
     /** @type {SentMove | null} */
@@ -47,6 +53,7 @@ export class MoveQueue {
       this.inflight = null;
       this.queue = [];
       this.starting = false;
+      this.timeUp = false;
     }
     this.view = game;
     if (this.inflight && game.seq > this.inflight.seq) this.inflight = null;
@@ -59,6 +66,7 @@ export class MoveQueue {
     /** @type {Move} */
     const move = { action };
     if (position !== undefined && position !== null) move.position = position;
+    if (this.timeUp && action !== 'resign') { this.onTimeUp(); return; }
     this.queue.push(move);
     this.pump();
   }
@@ -102,7 +110,14 @@ export class MoveQueue {
     } else if (msg.type === 'error') {
       const move = this.inflight;
       const game = msg.game && this.mine(msg.game) ? msg.game : null;
-      if (msg.code === 'seq_mismatch' && game) {
+      if (msg.code === 'time_up') {
+        // Nothing queued can be played any more.
+        this.inflight = null;
+        this.queue = this.queue.filter((m) => m.action === 'resign');
+        this.timeUp = true;
+        if (game) this.accept(game);
+        this.onTimeUp();
+      } else if (msg.code === 'seq_mismatch' && game) {
         // The server's view is the truth: drop what was built on the old one.
         this.inflight = null;
         this.queue = [];

@@ -45,6 +45,7 @@ export async function mount(root, ctx) {
     onRefused: (move, detail) => game.refused(move, detail),
     onError: (detail) => game.failed(detail),
     onNewError: (detail) => game.dealRefused(detail),
+    onTimeUp: () => game.timeUp(),
   });
   /** @type {GameClock} */
   const clock = new GameClock($('[data-testid=time]'), () => game.view);

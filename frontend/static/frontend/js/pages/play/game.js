@@ -122,6 +122,13 @@ export class Game {
   /** @param {string} detail */
   failed(detail) { this.announce(serverText(detail, _('The server could not take that move.'))); }
 
+  // The contest's time is up (a race's cap, an arena's end): its result comes on its own page.
+  timeUp() {
+    const text = _('Time is up: no more moves count in this contest.');
+    this.ctx.notice(text);
+    this.announce(text);
+  }
+
   /** @param {string} detail */
   dealRefused(detail) {
     this.newDeal.stopWaiting();
