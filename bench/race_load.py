@@ -88,6 +88,8 @@ class Tally:
     sent_based: list[float] = field(default_factory=list)
     frames: int = 0
     errors: list[str] = field(default_factory=list)
+    # Moves refused because the race's cap had passed ("time_up"): the server doing its job.
+    late: int = 0
     games: set[str] = field(default_factory=set)
     races: set[str] = field(default_factory=set)
     # (username, seq) -> when the move that made that seq was sent (time.time())
@@ -234,6 +236,9 @@ async def racer(
                 async with asyncio.timeout(REPLY_TIMEOUT_S):
                     await game_socket.send(json.dumps({"seq": view["seq"], **move}))
                     reply = json.loads(await game_socket.recv())
+                if reply.get("code") == "time_up":
+                    tally.late += 1
+                    break  # as the page does: no move counts any more
                 if reply.get("type") != "view":
                     tally.errors.append(str(reply.get("code")))
                     view = reply.get("game") or view
@@ -295,7 +300,7 @@ def _figures(values: list[float]) -> str:
 def report(label: str, tally: Tally, elapsed: float) -> None:
     print(
         f"{label:>10}: {len(tally.moves)} moves in {elapsed:.1f} s, {len(tally.errors)} errors, "
-        f"{tally.frames} race frames received\n"
+        f"{tally.late} refused after the cap, {tally.frames} race frames received\n"
         f"{'':>10}  move round trip                          {_figures(tally.moves)}\n"
         f"{'':>10}  progress, stored -> opponents' sockets   {_figures(tally.progress)}"
         f"  (n={len(tally.stored)})\n"

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 import weakref
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -125,6 +126,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     timer: asyncio.Task[None] | None = None
     listening = False
     accepted = False
+    cap_at: float | None = None  # the race's `ends_at`, epoch seconds
     # A change of the race heard while the socket was opening, shown once it is open.
     early: dict[str, Any] | None = None
 
@@ -226,8 +228,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         player = {field: line[field] for field in ("username", "status", *PROGRESS)}
         player["stored_at"] = news.get("stored_at")
         await self._send({"type": "progress", "version": frame["version"], "player": player})
-        ends_at = frame.get("ends_at")
-        capped = ends_at and datetime.fromisoformat(ends_at) <= timezone.now()
+        capped = self.cap_at is not None and time.time() >= self.cap_at
         if capped and (self.timer is None or self.timer.done()):
             # A move after the cap: the race ends now. Not awaited here: the feed hands the news
             # to every socket of the process in turn, and this reads the database.
@@ -252,6 +253,9 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         self.users = event.get("users", {})
         race["game"] = event.get("games", {}).get(str(self.scope["user"].pk))
         self.frame = race
+        ends_at = race.get("ends_at")
+        # As a number: every progress of the race compares it with the clock.
+        self.cap_at = datetime.fromisoformat(ends_at).timestamp() if ends_at else None
         await self._send({"type": "race", "race": race})
         self._arm(race)
 
