@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from channels.testing import WebsocketCommunicator
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from tests.play.helpers import client_for, solution
@@ -140,3 +143,27 @@ def leaks(race: dict[str, Any]) -> list[str]:
             if line[key] is not None and type(line[key]) is not int
         ]
     return found
+
+
+@contextmanager
+def race_row_held(race_id: str) -> Iterator[None]:
+    """Another transaction holds the race's row lock (`SELECT ... FOR UPDATE`) in the block."""
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                Race.objects.select_for_update().get(pk=race_id)
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        yield
+    finally:
+        release.set()
+        holder.join()

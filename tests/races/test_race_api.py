@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.races.helpers import api, join, leaks, open_race
+from tests.races.helpers import api, join, leaks, open_race, race_row_held
 from tripeaks.play.models import Game
 from tripeaks.races import services
 from tripeaks.races.models import Race, Seat, State
@@ -369,27 +369,8 @@ def test_a_socket_clock_that_finds_the_race_locked_gives_up_and_the_holder_moves
     join(bob, race)
     begun(race["id"])
     Race.objects.filter(pk=race["id"]).update(ends_at=timezone.now() - timedelta(seconds=1))
-    holding, release = threading.Event(), threading.Event()
-
-    def hold_the_row() -> None:
-        from django.db import transaction
-
-        try:
-            with transaction.atomic():
-                Race.objects.select_for_update().get(pk=race["id"])
-                holding.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold_the_row)
-    holder.start()
-    try:
-        assert holding.wait(10)
+    with race_row_held(race["id"]):
         assert services.advance_race_clock(race_id=race["id"], wait=False) is False
         assert Race.objects.get(pk=race["id"]).state == State.RUNNING
-    finally:
-        release.set()
-        holder.join()
     assert services.advance_race_clock(race_id=race["id"], wait=False) is True
     assert Race.objects.get(pk=race["id"]).state == State.FINISHED

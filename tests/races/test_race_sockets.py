@@ -3,12 +3,16 @@ told to the others (never a card), a finish, the time cap, leaving, reconnecting
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
+from datetime import timedelta
 from typing import Any
 
 import pytest
+import redis.asyncio
 from channels.db import database_sync_to_async as db
+from django.utils import timezone
 
 from tests.play.helpers import client_for, connect
 from tests.races.helpers import (
@@ -17,13 +21,16 @@ from tests.races.helpers import (
     leaks,
     open_race,
     player,
+    race_row_held,
     race_socket,
     until,
     winning_line,
 )
+from tripeaks.infra import contest_feed
 from tripeaks.play.models import Game
 from tripeaks.races import consumers
 from tripeaks.races.models import Race, Seat
+from tripeaks.races.selectors import race_event
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -315,38 +322,13 @@ async def test_a_change_heard_while_the_socket_opens_is_shown_once_it_is_open(
     lost; a change that comes before the accept waits for it (nothing may be sent earlier), and
     a newer one than the read is not dropped. At 1,000 racers the start of a race came while its
     sockets opened: they showed nothing, and the players never started."""
-    import asyncio
-    import threading
-    from datetime import timedelta
-
-    import redis.asyncio
-    from django.db import connection, transaction
-    from django.utils import timezone
-
-    from tripeaks.infra import contest_feed
-    from tripeaks.races.selectors import race_event
-
     settings.RACE_COUNTDOWN_S = 0
     ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
     race = await db(open_race)(ann)
     await db(join)(bob, race)  # the last seat: the race begins (the worker's task runs eagerly)
     past = timezone.now() - timedelta(seconds=1)
     await db(Race.objects.filter(pk=race["id"]).update)(ends_at=past)
-    holding, release = threading.Event(), threading.Event()
-
-    def hold_the_row() -> None:
-        try:
-            with transaction.atomic():
-                Race.objects.select_for_update().get(pk=race["id"])
-                holding.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold_the_row)
-    holder.start()
-    try:
-        assert await asyncio.to_thread(holding.wait, 10)
+    with race_row_held(race["id"]):
         socket = race_socket(ann, race["id"])
         # Its open caps the race (the cap has passed) and waits for the row the test holds.
         opening = asyncio.ensure_future(socket.connect())
@@ -360,9 +342,6 @@ async def test_a_change_heard_while_the_socket_opens_is_shown_once_it_is_open(
         newer["race"]["version"] += 5  # as if more changes had come meanwhile
         await db(contest_feed.publish_sync)(f"race-{race['id']}", newer)
         await asyncio.sleep(0.3)  # for the feed to hand it to the opening socket
-    finally:
-        release.set()
-        await asyncio.to_thread(holder.join)
     assert (await opening)[0]
     read = await socket.receive_json_from()
     assert read["type"] == "race" and read["race"]["state"] == "finished"
