@@ -73,7 +73,7 @@ TINY = {
         "--attackers",
         "2",
         "--seconds",
-        "2",
+        "1",
         "--baseline",
         "1",
     ],

@@ -9,6 +9,7 @@ server sees what they write and everything is flushed after. Chromium is Debian'
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import shutil
@@ -179,16 +180,37 @@ def _wait_for_server_connections_to_go() -> None:
         time.sleep(0.05)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[tuple[Any, asyncio.AbstractEventLoop]]:
+    """One Chromium for every browser test of the process (a launch is 1.4 s of CPU and 2 s; once
+    a module it was 15 launches a run), with the event loop Playwright's sync API runs it on.
+
+    That API leaves its loop set as the thread's running loop after every call: between browser
+    modules it is unset, so that the other tests (async ones, Django's async-safety checks) find
+    no loop running, as they did when the browser closed with its module."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        loop = asyncio.get_running_loop()
+        asyncio._set_running_loop(None)
+        try:
+            yield chromium, loop
+        finally:
+            asyncio._set_running_loop(loop)
+            chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser(_chromium: tuple[Any, asyncio.AbstractEventLoop]) -> Iterator[Any]:
+    chromium, loop = _chromium
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    asyncio._set_running_loop(loop)
+    try:
         yield chromium
-        chromium.close()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    finally:
+        asyncio._set_running_loop(None)
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 class Pages:

@@ -201,13 +201,23 @@ def test_postgres_restart_while_players_move_gives_clear_503s_then_recovers(
     threads.append(threading.Thread(target=play_over_the_socket, args=players[-1], daemon=True))
     for thread in threads:
         thread.start()
-    time.sleep(2)
+    # Players at machine speed keep both cores busy: the outage starts once play is under way
+    # and the run ends once both kinds of player play on after it (it used to be 2 s and 4 s).
+    wait_until(lambda: len({s for _, s, _, _, _ in seen} & {200, 201}) and socket_seen, 20, "play")
+    time.sleep(0.5)
     down_at = time.monotonic() - t0
     stack.stop_postgres(mode="fast")
-    time.sleep(3)
+    time.sleep(3)  # a request that meets the outage waits out the 2 s connect timeout first
     stack.start_postgres()
     up_at = time.monotonic() - t0
-    time.sleep(4)
+    frames_before_up = len(socket_seen)
+
+    def played_on() -> bool:
+        rest = any(t > up_at and s in (200, 201) for t, s, _, _, _ in seen)
+        views = [r for r in socket_seen[frames_before_up:] if r["type"] == "view"]
+        return rest and len(views) >= 3
+
+    wait_until(played_on, 10, "play again after the restart", interval=0.2)
     stop.set()
     for thread in threads:
         thread.join(timeout=30)
