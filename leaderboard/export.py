@@ -25,6 +25,7 @@ from django.utils import timezone
 from leaderboard.models import PlayerStats, Result
 from leaderboard.selectors import result_payload, stats_payload
 from tripeaks.play import export_sections
+from tripeaks.play.export_sections import iso
 from tripeaks.play.models import Game, Move
 from tripeaks.ratings.models import Rating, RatingEvent
 from tripeaks.ratings.services import is_provisional
@@ -35,10 +36,6 @@ EXPORT_GAMES_PER_PAGE = 1000
 
 class BadCursor(ValueError):
     pass
-
-
-def _iso(value: Any) -> str | None:
-    return value.isoformat() if value is not None else None
 
 
 def _encode(created_at: Any, game_id: Any) -> str:
@@ -67,7 +64,7 @@ def _account(user: Any) -> dict[str, Any]:
         "display_name": user.display_name,
         "email": user.email,
         "guest": user.is_guest,
-        "date_joined": _iso(user.date_joined),
+        "date_joined": iso(user.date_joined),
     }
 
 
@@ -86,7 +83,7 @@ def _ratings(user: AbstractBaseUser) -> list[dict[str, Any]]:
             "volatility": row.volatility,
             "races": row.races,
             "provisional": is_provisional(row.races),
-            "updated_at": _iso(row.updated_at),
+            "updated_at": iso(row.updated_at),
         }
         for row in rows
     ]
@@ -104,7 +101,7 @@ def _rating_history(user: AbstractBaseUser) -> list[dict[str, Any]]:
             "rating_after": event.rating_after,
             "rd_before": event.rd_before,
             "rd_after": event.rd_after,
-            "at": _iso(event.created_at),
+            "at": iso(event.created_at),
         }
         for event in events
     ]
@@ -138,12 +135,12 @@ def export_page(*, user: AbstractBaseUser, cursor: str | None = None) -> dict[st
                 "seq": move.seq,
                 "action": move.action,
                 "position": move.position,
-                "at": _iso(move.at),
+                "at": iso(move.at),
                 "elapsed_ms": move.elapsed_ms,
             }
         )
     results = {r.game_id: r for r in Result.objects.filter(game_id__in=ids)}
-    document: dict[str, Any] = {"format": FORMAT, "exported_at": _iso(timezone.now())}
+    document: dict[str, Any] = {"format": FORMAT, "exported_at": iso(timezone.now())}
     if not cursor:
         document["account"] = _account(user)
         document["statistics"] = _statistics(user)
@@ -158,7 +155,7 @@ def export_page(*, user: AbstractBaseUser, cursor: str | None = None) -> dict[st
                 "mode": game.deal.source,
                 "rules": game.deal.rules_key,
                 "layout": game.deal.layout,
-                "day": _iso(game.deal.day),
+                "day": iso(game.deal.day),
                 "number": game.deal.number,
             },
             "status": game.status,
@@ -168,9 +165,9 @@ def export_page(*, user: AbstractBaseUser, cursor: str | None = None) -> dict[st
             "hints": game.hints,
             "assisted": game.assisted,
             "elapsed_ms": game.elapsed_ms,
-            "created_at": _iso(game.created_at),
-            "started_at": _iso(game.started_at),
-            "finished_at": _iso(game.finished_at),
+            "created_at": iso(game.created_at),
+            "started_at": iso(game.started_at),
+            "finished_at": iso(game.finished_at),
             "move_log": moves.get(game.pk, []),
             "result": _result(results.get(game.pk)),
         }

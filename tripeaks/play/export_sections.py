@@ -10,7 +10,7 @@ board that imported races would loop through play's finish hook (races -> play -
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import date
 from typing import Any
 
 Section = Callable[[int], list[dict[str, Any]]]
@@ -23,9 +23,9 @@ def contribute(name: str, section: Section) -> None:
     _sections[name] = section
 
 
-def iso(moment: datetime | None) -> str | None:
-    """A moment as every section writes it."""
-    return moment.isoformat() if moment else None
+def iso(moment: date | None) -> str | None:
+    """A moment (or a day) as the whole export writes it."""
+    return moment.isoformat() if moment is not None else None
 
 
 def sections() -> dict[str, Section]:

@@ -122,8 +122,9 @@ class Game(models.Model):
     )
     device = models.CharField(max_length=64, blank=True, default="")
     address = models.GenericIPAddressField(null=True, blank=True)
-    # A live contest's Channels group (a race, an arena; "" for none): its progress is told there
-    # (tripeaks/play/progress.py), and hints and pauses are refused (the clock is the contest's).
+    # A live contest's name on the contest feed (a race, an arena; "" for none): its progress is
+    # told there (tripeaks/play/progress.py), and hints and pauses are refused (the clock is the
+    # contest's).
     contest = models.CharField(max_length=64, blank=True, default="")
     # The contest's end (a race's time cap, an arena's end): a move at or after it is refused,
     # however late anybody notices the end (`services.advance`); null for a game in no contest.

@@ -202,15 +202,12 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def news(self, news: dict[str, Any]) -> None:
         """The race's feed: a change of the race (`broadcast.publish_race`), or a stored move of
         one of its games (tripeaks/play/progress.py)."""
-        if news.get("type") == RACE_EVENT:
-            if self.accepted:
-                await self._race(news)
-            else:
-                # Nothing may be sent before the accept; the newest change is kept.
-                if self.early is None or news["race"]["version"] > self.early["race"]["version"]:
-                    self.early = news
-        else:
+        if news.get("type") != RACE_EVENT:
             await self.progress(news)
+        elif self.accepted:
+            await self._race(news)
+        elif self.early is None or news["race"]["version"] > self.early["race"]["version"]:
+            self.early = news  # nothing may be sent before the accept: the newest change waits
 
     async def progress(self, news: dict[str, Any]) -> None:
         """A stored move of one of the race's games: that player's counts."""

@@ -61,23 +61,16 @@ def race_uuid(value: Any) -> uuid.UUID:
         raise RaceNotFound("no such race") from None
 
 
-def _lock(race_id: Any) -> Race:
-    race = Race.objects.select_for_update().filter(pk=race_uuid(race_id)).first()
-    if race is None:
-        raise RaceNotFound("no such race")
-    return race
-
-
 class _Busy(Exception):
-    """The race's row is locked by another transaction (`_lock_or_skip`)."""
+    """The race's row is locked by another transaction (`_lock(wait=False)`)."""
 
 
-def _lock_or_skip(race_id: uuid.UUID, *, wait: bool) -> Race:
-    if wait:
-        return _lock(race_id)
-    race = Race.objects.select_for_update(skip_locked=True).filter(pk=race_id).first()
+def _lock(race_id: Any, *, wait: bool = True) -> Race:
+    """The race's row, locked; without `wait`, `_Busy` if another transaction holds it."""
+    locking = Race.objects.select_for_update(skip_locked=not wait)
+    race = locking.filter(pk=race_uuid(race_id)).first()
     if race is None:
-        raise _Busy  # the row exists (the caller read it): someone else holds it
+        raise RaceNotFound("no such race") if wait else _Busy
     return race
 
 
@@ -280,7 +273,7 @@ def advance_race_clock(*, race_id: Any, wait: bool = True) -> bool:
 
 @transaction.atomic
 def _begin(race_id: uuid.UUID, *, wait: bool) -> bool:
-    race = _lock_or_skip(race_id, wait=wait)
+    race = _lock(race_id, wait=wait)
     now = timezone.now()
     if race.state != State.COUNTDOWN or race.starts_at is None or race.starts_at > now:
         return False
@@ -315,7 +308,7 @@ def _begin(race_id: uuid.UUID, *, wait: bool) -> bool:
 
 @transaction.atomic
 def _cap(race_id: uuid.UUID, *, wait: bool) -> bool:
-    race = _lock_or_skip(race_id, wait=wait)
+    race = _lock(race_id, wait=wait)
     now = timezone.now()
     if race.state != State.RUNNING or race.ends_at is None or race.ends_at > now:
         return False

@@ -63,10 +63,10 @@ export class MoveQueue {
 
   /** @param {Action} action @param {number | null} [position] */
   push(action, position) {
+    if (this.timeUp && action !== 'resign') { this.onTimeUp(); return; }
     /** @type {Move} */
     const move = { action };
     if (position !== undefined && position !== null) move.position = position;
-    if (this.timeUp && action !== 'resign') { this.onTimeUp(); return; }
     this.queue.push(move);
     this.pump();
   }
