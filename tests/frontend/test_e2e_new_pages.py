@@ -21,6 +21,7 @@ def test_how_to_play_covers_rules_settings_scoring_keys_and_strategy(pages: Any)
     page.goto("/")
     page.get_by_role("link", name="How to play").first.click()
     page.wait_for_function("() => location.hash === '#/help'")
+    page.locator("#app h2").last.wait_for()  # the page renders after the hash changes
     headings = page.locator("#app h2").all_inner_texts()
     assert headings == [
         "The goal",
