@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-import socket
 import threading
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
+
+from tests.ports import free_port
 
 
 class Inbox:
@@ -40,13 +41,6 @@ class Inbox:
                 found.append(links)
         assert len(found) == 1 and len(found[0]) == 1, found
         return str(found[0][0])
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def start(settings: Any) -> tuple[Inbox, Controller]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.stack import free_port
+from tests.ports import free_port
 from tripeaks.stack.run import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,7 +149,7 @@ def test_leaderboard_bench_reseeds_its_own_database(private_redis: str) -> None:
 def test_play_load(private_redis: str) -> None:
     base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_play_test_{os.getpid()}")
     out = run_bench(
-        [*TINY["play_load.py"], "--port", str(free_port())],
+        [*TINY["play_load.py"], "--port", str(free_port(span=2))],
         BENCH_DATABASE_URL=base,
         BENCH_REDIS_URL=private_redis,
     )
@@ -160,7 +160,7 @@ def test_play_load(private_redis: str) -> None:
 def test_race_load(private_redis: str) -> None:
     base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_race_test_{os.getpid()}")
     out = run_bench(
-        [*TINY["race_load.py"], "--port", str(free_port())],
+        [*TINY["race_load.py"], "--port", str(free_port(span=2))],
         BENCH_DATABASE_URL=base,
         BENCH_REDIS_URL=private_redis,
     )

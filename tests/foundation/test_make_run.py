@@ -22,7 +22,7 @@ import psutil
 import psycopg
 import pytest
 
-from tests.reliability.stack import free_port
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

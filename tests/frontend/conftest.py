@@ -13,7 +13,6 @@ import asyncio
 import multiprocessing
 import os
 import shutil
-import socket
 import tempfile
 import time
 import urllib.error
@@ -24,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.ports import free_port
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -110,13 +111,6 @@ def _serve(port: int, static_root: Path) -> None:
     uvicorn.Server(config).run()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _answers(url: str) -> bool:
     """The server answers HTTP (any status: health may say a part is failing, which the tests
     that need that part find out for themselves)."""
@@ -135,7 +129,7 @@ def _answers(url: str) -> bool:
 def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     from django.db import connections
 
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     static_root = Path(tempfile.mkdtemp(prefix="tripeaks-static-"))
     process = multiprocessing.get_context("fork").Process(

@@ -25,7 +25,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,15 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 BIN = Path(PYTHON).parent
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def pg_bin(name: str) -> str:
