@@ -56,8 +56,9 @@ def _django_order(item: pytest.Item) -> int:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest tests first, so that at the end of a parallel run (`-n 2`) both workers finish
-    on short tests rather than one waiting for the other's last bench; Django's order of the
+    """The longest tests first, so that at the end of a parallel run the workers finish on short
+    tests rather than one waiting for another's last bench (with work stealing, `make test`'s
+    `--dist worksteal`, the others take a busy worker's last tests first); Django's order of the
     database tests (pytest-django's: rolled-back ones before transactional ones) is kept.
 
     1. `slow` tests that use no test database (the benches, `make run`, the private-stack faults);
