@@ -17,6 +17,7 @@ from pathlib import Path
 
 LOWEST = 10_000
 SLICES = 8  # test processes with a slice of their own (gw0 .. gw7; more share)
+SLICE_MIN = 8  # ports in a slice, however low the ephemeral range begins
 
 
 def _ephemeral_start() -> int:
@@ -27,7 +28,7 @@ def _ephemeral_start() -> int:
 
 
 def _slice() -> range:
-    top = max(_ephemeral_start(), LOWEST + 8 * SLICES)
+    top = max(_ephemeral_start(), LOWEST + SLICE_MIN * SLICES)
     width = (top - LOWEST) // SLICES
     match = re.fullmatch(r"gw(\d+)", os.environ.get("PYTEST_XDIST_WORKER", ""))
     index = int(match.group(1)) % SLICES if match else 0
