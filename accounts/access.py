@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
@@ -82,22 +82,28 @@ def record(*, user_id: int, kind: str, key: str, user_agent: str, address: str |
         log.warning("access gate cache unreachable; not recording", exc_info=True)
         return False
     now = timezone.now()
-    AccessRecord.objects.bulk_create(
-        [
-            AccessRecord(
-                user_id=user_id,
-                kind=kind,
-                key=key,
-                user_agent=user_agent[:USER_AGENT_MAX],
-                address=address,
-                created_at=now,
-                last_seen=now,
-            )
-        ],
-        update_conflicts=True,
-        unique_fields=["kind", "key"],
-        update_fields=["user_agent", "address", "last_seen"],
+    row = AccessRecord(
+        user_id=user_id,
+        kind=kind,
+        key=key,
+        user_agent=user_agent[:USER_AGENT_MAX],
+        address=address,
+        created_at=now,
+        last_seen=now,
     )
+    try:
+        # Its own transaction: the player's foreign key is checked at its commit.
+        with transaction.atomic():
+            AccessRecord.objects.bulk_create(
+                [row],
+                update_conflicts=True,
+                unique_fields=["kind", "key"],
+                update_fields=["user_agent", "address", "last_seen"],
+            )
+    except IntegrityError:
+        # The player was deleted while the request ran (a guest is deleted outright, from
+        # another tab say): there is nobody to note the access of.
+        return False
     return True
 
 

@@ -245,3 +245,33 @@ def test_a_token_is_listed_as_soon_as_it_is_issued() -> None:
     assert sorted(row["kind"] for row in rows) == ["session", "token"]
     token_row = next(row for row in rows if row["kind"] == "token")
     assert token_row["device"] == "Unknown device" and token_row["address"] is None
+
+
+def test_a_request_whose_guest_is_deleted_meanwhile_keeps_its_answer() -> None:
+    """A guest is deleted outright (accounts.deletion): from another tab, say, while this tab's
+    request runs. The note of this request's session, written after the answer, has no player
+    left to belong to: it is not written, and the answer stands (it was a 500)."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.cache import cache
+    from django.http import HttpRequest, HttpResponse
+    from django.test import RequestFactory
+
+    from accounts.middleware import RecordAccess
+
+    Browser().post("/api/auth/guest")
+    guest = User.objects.get(is_guest=True)
+    cache.clear()  # the once-a-minute gates: as if a minute went by
+    access.forget_gates()
+    request = RequestFactory().get("/api/me/stats")
+    request.user = guest
+    request.session = SessionStore()
+    request.session.create()
+
+    def meanwhile_deleted(request: HttpRequest) -> HttpResponse:
+        User.objects.filter(pk=guest.pk).delete()
+        return HttpResponse("the stats")
+
+    response = RecordAccess(meanwhile_deleted)(request)
+
+    assert response.status_code == 200 and response.content == b"the stats"
+    assert not AccessRecord.objects.filter(user_id=guest.pk).exists()
