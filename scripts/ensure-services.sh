@@ -59,18 +59,21 @@ if ! port_open "$rd_host" "$rd_port"; then
 fi
 say "Redis ok at $rd_host:$rd_port"
 
-# --- Chromium for the browser tests (Debian's; Playwright never downloads a browser)
-if [ ! -x /usr/bin/chromium ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    say "installing Debian's chromium"
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-get install -y -q chromium >/dev/null 2>&1; then
-      apt-get update -q >/dev/null
-      apt-get install -y -q chromium >/dev/null
+# --- Chromium for the browser tests (Debian's; Playwright never downloads a browser): the
+# headless build for tests/frontend, the full browser for the home page's test
+for pkg in chromium chromium-headless-shell; do
+  if [ ! -x "/usr/bin/$pkg" ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      say "installing Debian's $pkg"
+      export DEBIAN_FRONTEND=noninteractive
+      if ! apt-get install -y -q "$pkg" >/dev/null 2>&1; then
+        apt-get update -q >/dev/null
+        apt-get install -y -q "$pkg" >/dev/null
+      fi
     fi
+    [ -x "/usr/bin/$pkg" ] && say "$pkg installed" \
+      || say "WARNING: /usr/bin/$pkg missing; the browser (e2e) tests that use it will be skipped"
+  else
+    say "$pkg ok"
   fi
-  [ -x /usr/bin/chromium ] && say "chromium installed" \
-    || say "WARNING: /usr/bin/chromium missing; browser (e2e) tests will be skipped"
-else
-  say "chromium ok"
-fi
+done
