@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -42,7 +41,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.play_load import bench_env, create_database, percentile, start_servers, stop_servers
+from bench.database import create_migrated_database
+from bench.play_load import bench_env, percentile, start_servers, stop_servers
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DB = "tripeaks_bench_hint"
@@ -225,10 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     os.environ.update(env)
     began = time.monotonic()
-    create_database(env["DATABASE_URL"])
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    create_migrated_database(env["DATABASE_URL"], env)
     seconds_total = args.baseline + 2 * args.seconds  # one pooled start a second, three phases
     print(f"migrated in {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
     people = setup(args.attackers, pool=int(seconds_total) + 2)

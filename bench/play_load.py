@@ -2,7 +2,8 @@
 
     .venv/bin/python -m bench.play_load [--players 200] [--seconds 30] [--servers 2]
 
-It makes its own PostgreSQL database (tripeaks_bench_play, or `BENCH_DATABASE_URL`) and uses
+It makes its own PostgreSQL database (tripeaks_bench_play, or `BENCH_DATABASE_URL`; a copy of a
+migrated template: bench/database.py) and uses
 Redis database 5 (or `BENCH_REDIS_URL`), starts
 `--servers` server processes (`python -m tripeaks.stack.serve`, Uvicorn) on loopback (state lives in
 PostgreSQL, fan-out in Redis, so any number of them can serve one game), signs in `--players` players and has each play the daily
@@ -33,6 +34,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from bench.database import create_migrated_database
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DB = "tripeaks_bench_play"
@@ -73,17 +76,6 @@ def bench_env() -> dict[str, str]:
         env[name] = "1000000/s"
     env["THROTTLE_USER"] = env["THROTTLE_ANON"] = "1000000/s"
     return env
-
-
-def create_database(url: str) -> None:
-    """The bench's own database, made anew each run so that earlier runs weigh nothing."""
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def setup_players(count: int) -> list[tuple[str, str]]:
@@ -458,10 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     env = bench_env()
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
-    create_database(env["DATABASE_URL"])
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    create_migrated_database(env["DATABASE_URL"], env)
     players = setup_players(args.players)
     ports = [args.port + i for i in range(args.servers)]
     servers = start_servers(args.servers, args.port, env)

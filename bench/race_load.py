@@ -42,7 +42,6 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -51,12 +50,12 @@ from typing import Any
 
 import psutil
 
+from bench.database import create_migrated_database
 from bench.play_load import (
     ROOT,
     bench_env,
     choose,
     cpu_seconds,
-    create_database,
     make_players,
     percentile,
     start_servers,
@@ -405,10 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
-    create_database(env["DATABASE_URL"])
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    create_migrated_database(env["DATABASE_URL"], env)
     import django
 
     django.setup()

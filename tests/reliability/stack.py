@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.database import migrations_digest
 from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -232,11 +233,7 @@ class Stack:
         of CPU (and the server's own): the first stack keeps a copy of its stopped cluster in the
         temporary directory, under a name made of the migrations' text, and later stacks (of
         this run's other processes, the soak's, the next runs') start from a copy of it."""
-        digest = hashlib.sha256(pg_bin("initdb").encode())
-        for path in sorted(ROOT.glob("*/migrations/*.py")) + sorted(
-            ROOT.glob("tripeaks/*/migrations/*.py")
-        ):
-            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+        digest = hashlib.sha256(pg_bin("initdb").encode() + migrations_digest().encode())
         cache = Path(tempfile.gettempdir()) / f"tripeaks-stack-pgdata-{digest.hexdigest()[:16]}"
         if os.geteuid() == 0:
             shutil.chown(self.root, "postgres")

@@ -1,0 +1,78 @@
+"""bench/database.py: a bench's database is a copy of a migrated template, made once for the
+migrations' text, and a failed migration leaves no template behind."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from bench.database import TEMPLATE_PREFIX, create_migrated_database, migrations_digest
+
+SERVER = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/x").rpartition("/")[0]
+
+
+def tables(url: str) -> set[str]:
+    with psycopg.connect(url) as connection:
+        rows = connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+        ).fetchall()
+    return {name for (name,) in rows}
+
+
+@pytest.fixture
+def bench_url() -> Iterator[str]:
+    name = f"tripeaks_bench_dbtest_{os.getpid()}"
+    yield f"{SERVER}/{name}"
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_bench_database_is_migrated_and_made_anew_each_time(bench_url: str) -> None:
+    create_migrated_database(bench_url, {})
+    made = tables(bench_url)
+    assert {"play_game", "play_deal", "django_migrations"} <= made
+    with psycopg.connect(bench_url, autocommit=True) as connection:
+        connection.execute("CREATE TABLE left_over (x int)")
+    create_migrated_database(bench_url, {})
+    assert tables(bench_url) == made  # anew: what the last run left is gone
+
+    template = TEMPLATE_PREFIX + migrations_digest()[:16]
+    with psycopg.connect(f"{SERVER}/postgres") as connection:
+        names = {
+            name
+            for (name,) in connection.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE %s", [TEMPLATE_PREFIX + "%"]
+            ).fetchall()
+        }
+    assert names == {template}  # one template, for these migrations
+
+
+def test_a_failed_migration_leaves_no_template(
+    bench_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prefix = f"tripeaks_bench_tpltest_{os.getpid()}_"
+    monkeypatch.setattr("bench.database.TEMPLATE_PREFIX", prefix)
+    template = prefix + migrations_digest()[:16]
+
+    def databases() -> set[str]:
+        with psycopg.connect(f"{SERVER}/postgres") as connection:
+            rows = connection.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE %s", [prefix + "%"]
+            ).fetchall()
+        return {name for (name,) in rows}
+
+    try:
+        with pytest.raises(subprocess.CalledProcessError):
+            create_migrated_database(bench_url, {"DJANGO_SETTINGS_MODULE": "no.such.settings"})
+        assert template not in databases()
+        create_migrated_database(bench_url, {})
+        assert databases() == {template}  # the failed attempt's leftover went too
+        assert "play_game" in tables(bench_url)
+    finally:
+        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
+            for name in databases():
+                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
