@@ -69,7 +69,12 @@ def race_payload(
     now = timezone.now()
     seats = _seats(race) if seats is None else seats
     mine = next((seat for seat in seats if seat.user_id == viewer_id), None)
-    rematch = Race.objects.filter(rematch_of=race).values_list("id", flat=True).first()
+    # A rematch is opened only once its race is finished: no query for a race still going.
+    rematch = (
+        Race.objects.filter(rematch_of=race).values_list("id", flat=True).first()
+        if race.state == State.FINISHED
+        else None
+    )
     return {
         "id": str(race.pk),
         "code": race.code,
@@ -103,8 +108,11 @@ def race_event(race_id: Any) -> dict[str, Any] | None:
     """The race for its group: the public payload, and (for each socket to pick its own, never
     sent on) every player's game id and user id."""
     race = get_race(race_id)
-    if race is None:
-        return None
+    return None if race is None else race_event_of(race)
+
+
+def race_event_of(race: Race) -> dict[str, Any]:
+    """`race_event` of a race row already read (with its host)."""
     seats = _seats(race)
     payload = race_payload(race, seats=seats)
     return {

@@ -258,16 +258,25 @@ def advance_race_clock(*, race_id: Any, wait: bool = True) -> bool:
     lock held a worker thread that moves and other races needed. Whoever holds the lock moves
     the race on, or the caller reads it again later."""
     race = Race.objects.filter(pk=race_uuid(race_id)).only("state", "starts_at", "ends_at").first()
-    if race is None:
+    if race is None or not clock_due(race, timezone.now()):
         return False
-    now = timezone.now()
     try:
-        if race.state == State.COUNTDOWN and race.starts_at is not None and race.starts_at <= now:
-            return _begin(race.pk, wait=wait)
-        if race.state == State.RUNNING and race.ends_at is not None and race.ends_at <= now:
-            return _cap(race.pk, wait=wait)
+        return (
+            _begin(race.pk, wait=wait)
+            if race.state == State.COUNTDOWN
+            else _cap(race.pk, wait=wait)
+        )
     except _Busy:
         return False
+
+
+def clock_due(race: Race, now: datetime) -> bool:
+    """Whether the race's next instant (its start, its cap) has come, as read in `race`: what
+    `advance_race_clock` would act on. A caller that has the row need not have it read again."""
+    if race.state == State.COUNTDOWN:
+        return race.starts_at is not None and race.starts_at <= now
+    if race.state == State.RUNNING:
+        return race.ends_at is not None and race.ends_at <= now
     return False
 
 
