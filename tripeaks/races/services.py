@@ -307,7 +307,7 @@ def _begin(race_id: uuid.UUID, *, wait: bool) -> bool:
         )
         seat.game, seat.status = game, SeatStatus.PLAYING
         seat.cards_left, seat.time_ms = game.cards_left, 0
-        seat.save(update_fields=["game", "status", "cards_left", "time_ms"])
+    update_rows(seats, ["game", "status", "cards_left", "time_ms"])
     race.state = State.RUNNING
     race.ends_at = ends_at
     _changed(race)
