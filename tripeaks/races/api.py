@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -93,7 +94,8 @@ class RaceView(APIView):
         ):
             return refused(RaceNotFound("no such race"))
         # A read after the start instant or the cap moves the race on (docs/races.md, "Clock").
-        if services.advance_race_clock(race_id=race.pk):
+        due = services.clock_due(race, timezone.now())
+        if due and services.advance_race_clock(race_id=race.pk):
             race = selectors.get_race(race_id) or race
         return Response(selectors.race_payload(race, viewer_id=request.user.pk))
 

@@ -37,8 +37,13 @@ def _player(seat: Seat, race: Race, now: datetime) -> dict[str, Any]:
         "place": seat.place,
         "rating": None,
     }
-    game = seat.game
-    if race.state == State.RUNNING and game is not None and seat.status == SeatStatus.PLAYING:
+    if (
+        race.state == State.RUNNING
+        and seat.game_id is not None
+        and seat.status == SeatStatus.PLAYING
+    ):
+        game = seat.game
+        assert game is not None
         progress = progress_of(game, load_game_state(game), now)
         line.update({field: progress[field] for field in PROGRESS_FIELDS})
         if progress["status"] == "stuck":
@@ -53,9 +58,10 @@ def _player(seat: Seat, race: Race, now: datetime) -> dict[str, Any]:
 
 
 def _seats(race: Race) -> list[Seat]:
-    seats = list(
-        race.entries.select_related("user", "game", "game__deal").order_by("joined_at", "id")
-    )
+    # The games (and their deals) only while the race runs: nothing else of them is shown, and
+    # joining them cost more CPU than the rest of a race socket's open.
+    related = ("user", "game", "game__deal") if race.state == State.RUNNING else ("user",)
+    seats = list(race.entries.select_related(*related).order_by("joined_at", "id"))
     if race.state == State.FINISHED:
         seats.sort(key=lambda seat: (seat.place is None, seat.place or 0))
     else:
@@ -69,7 +75,12 @@ def race_payload(
     now = timezone.now()
     seats = _seats(race) if seats is None else seats
     mine = next((seat for seat in seats if seat.user_id == viewer_id), None)
-    rematch = Race.objects.filter(rematch_of=race).values_list("id", flat=True).first()
+    # A rematch is opened only once its race is finished: no query for a race still going.
+    rematch = (
+        Race.objects.filter(rematch_of=race).values_list("id", flat=True).first()
+        if race.state == State.FINISHED
+        else None
+    )
     return {
         "id": str(race.pk),
         "code": race.code,
@@ -103,8 +114,11 @@ def race_event(race_id: Any) -> dict[str, Any] | None:
     """The race for its group: the public payload, and (for each socket to pick its own, never
     sent on) every player's game id and user id."""
     race = get_race(race_id)
-    if race is None:
-        return None
+    return None if race is None else race_event_of(race)
+
+
+def race_event_of(race: Race) -> dict[str, Any]:
+    """`race_event` of a race row already read (with its host)."""
     seats = _seats(race)
     payload = race_payload(race, seats=seats)
     return {

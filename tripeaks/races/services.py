@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
+from tripeaks.infra.bulk_rows import update_rows
 from tripeaks.play import deals
 from tripeaks.play import services as play
 from tripeaks.play.errors import MoveRefused, PlayError, SeqConflict
@@ -258,16 +259,25 @@ def advance_race_clock(*, race_id: Any, wait: bool = True) -> bool:
     lock held a worker thread that moves and other races needed. Whoever holds the lock moves
     the race on, or the caller reads it again later."""
     race = Race.objects.filter(pk=race_uuid(race_id)).only("state", "starts_at", "ends_at").first()
-    if race is None:
+    if race is None or not clock_due(race, timezone.now()):
         return False
-    now = timezone.now()
     try:
-        if race.state == State.COUNTDOWN and race.starts_at is not None and race.starts_at <= now:
-            return _begin(race.pk, wait=wait)
-        if race.state == State.RUNNING and race.ends_at is not None and race.ends_at <= now:
-            return _cap(race.pk, wait=wait)
+        return (
+            _begin(race.pk, wait=wait)
+            if race.state == State.COUNTDOWN
+            else _cap(race.pk, wait=wait)
+        )
     except _Busy:
         return False
+
+
+def clock_due(race: Race, now: datetime) -> bool:
+    """Whether the race's next instant (its start, its cap) has come, as read in `race`: what
+    `advance_race_clock` would act on. A caller that has the row need not have it read again."""
+    if race.state == State.COUNTDOWN:
+        return race.starts_at is not None and race.starts_at <= now
+    if race.state == State.RUNNING:
+        return race.ends_at is not None and race.ends_at <= now
     return False
 
 
@@ -297,7 +307,7 @@ def _begin(race_id: uuid.UUID, *, wait: bool) -> bool:
         )
         seat.game, seat.status = game, SeatStatus.PLAYING
         seat.cards_left, seat.time_ms = game.cards_left, 0
-        seat.save(update_fields=["game", "status", "cards_left", "time_ms"])
+    update_rows(seats, ["game", "status", "cards_left", "time_ms"])
     race.state = State.RUNNING
     race.ends_at = ends_at
     _changed(race)
@@ -419,28 +429,41 @@ def record_finish(*, game: Game) -> None:
         _finalize(race, now)
 
 
-def _take_numbers(seat: Seat, game: Game) -> None:
+def _take_numbers(seat: Seat, game: Game, times: dict[uuid.UUID, int] | None = None) -> None:
     """Cards left and moves as the game stands; the time is the game's clock when it reached
     that position (its win, or its last stored move that changed the position; 0 before any):
     who got there first ranks first. A resignation changes no position, so resigning late (after
-    the cap, before the race is ended) neither costs nor gains time."""
+    the cap, before the race is ended) neither costs nor gains time. `times`: `_position_times`
+    of the game, read already."""
     seat.cards_left, seat.moves = game.cards_left, game.moves
     if game.status == "won":
         seat.time_ms = game.elapsed_ms
         return
-    moves = Move.objects.filter(game_id=game.pk).exclude(action="resign")
-    last = moves.order_by("-seq").values("elapsed_ms").first()
-    seat.time_ms = last["elapsed_ms"] if last else 0
+    if times is None:
+        times = _position_times([game.pk])
+    seat.time_ms = times.get(game.pk, 0)
+
+
+def _position_times(game_ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
+    """Each game's clock at its last stored move but a resignation (none: left out), in one
+    query for the games of a race."""
+    if not game_ids:
+        return {}
+    moves = Move.objects.filter(game_id__in=game_ids).exclude(action="resign")
+    last = moves.order_by("game_id", "-seq").distinct("game_id")
+    return dict(last.values_list("game_id", "elapsed_ms"))
 
 
 def _finalize(race: Race, now: datetime) -> None:
     """End the locked race: place every seat, rate the race, free the seats; the games still
     being played are resigned after the commit (each in play's own locked path)."""
     seats = list(race.entries.select_related("game"))
-    for seat in seats:
-        if seat.status == SeatStatus.PLAYING and seat.game is not None:
-            seat.status = SeatStatus.FINISHED
-            _take_numbers(seat, seat.game)
+    playing = [s for s in seats if s.status == SeatStatus.PLAYING and s.game is not None]
+    times = _position_times([s.game.pk for s in playing if s.game and s.game.status != "won"])
+    for seat in playing:
+        assert seat.game is not None
+        seat.status = SeatStatus.FINISHED
+        _take_numbers(seat, seat.game, times)
     ranked = [seat for seat in seats if seat.game_id is not None]
 
     def key(seat: Seat) -> tuple[int, int, int]:
@@ -467,7 +490,7 @@ def _finalize(race: Race, now: datetime) -> None:
         change = changes.get(seat.user_id)
         if change is not None:
             seat.rating_before, seat.rating_after = change.before, change.after
-    Seat.objects.bulk_update(
+    update_rows(
         seats,
         [
             "status",

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tripeaks.engine.rules import Rules, RulesError
+from tripeaks.infra.bulk_rows import update_rows
 from tripeaks.ratings import glicko
 from tripeaks.ratings.models import RACE_NAME_MAX, Rating, RatingEvent
 
@@ -135,7 +136,7 @@ def rate_race(
             races=row.races,
             place=places[user_id],
         )
-    Rating.objects.bulk_update(
+    update_rows(
         [rows[user_id] for user_id in users], ["rating", "rd", "volatility", "races", "updated_at"]
     )
     RatingEvent.objects.bulk_create(
