@@ -10,13 +10,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check
 # uv installs the pinned project into the venv: 7 s against pip's 78 s of CPU on a fresh venv here.
-# For `make run`, compiled to bytecode at install, as pip does: where PYTHONDONTWRITEBYTECODE is
-# set (this machine) nothing is cached on import, and every process compiled Django anew. `make
-# test` and `make lint` let Python cache what they import instead (PYTHONDONTWRITEBYTECODE
-# emptied): compiling all of site-packages at install was 9 of a fresh clone's 11 s of install.
+# Compiled to bytecode at install, as pip does: where PYTHONDONTWRITEBYTECODE is set (this
+# machine) nothing is cached on import, and every process compiled Django anew (CI took 12.8 min).
 UV_VERSION := 0.13.9
 UV := $(VENV)/bin/uv
-UV_PIP := $(UV) pip install --quiet --python $(PY)
+UV_PIP := $(UV) pip install --quiet --compile-bytecode --python $(PY)
 # Stamps: reinstall only when pyproject.toml is newer than the last install.
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
@@ -38,13 +36,13 @@ $(UV): | $(PY)
 
 $(STAMP_RUN): pyproject.toml | $(UV)
 	@echo "Installing the project into $(VENV) (pinned, from pyproject.toml)..."
-	$(UV_PIP) --compile-bytecode -e .
+	$(UV_PIP) -e .
 	@touch $@
 
 $(STAMP_TEST): pyproject.toml | $(UV)
 	@echo "Installing the project with its test extras into $(VENV)..."
 	$(UV_PIP) -e '.[test]'
-	@touch $@
+	@touch $@ $(STAMP_RUN)
 
 # Development runs default to DEBUG=1 (random secrets made once and kept in var/); settings
 # default to off.
@@ -65,7 +63,6 @@ $(STAMP_NODE): package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-lint test: export PYTHONDONTWRITEBYTECODE =
 lint: $(STAMP_TEST) $(STAMP_NODE)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
@@ -73,11 +70,11 @@ lint: $(STAMP_TEST) $(STAMP_NODE)
 	npx --no-install eslint .
 	npx --no-install tsc -p jsconfig.json
 
-# The project's own modules compiled once up front, on both cores, rather than by each of the
-# first processes that import them at once (workers, servers, benches). pytest rewrites the
-# asserts of every test module and of every package that ships a pytest plugin (schemathesis,
-# hypothesis, ...), and caches the result only where bytecode may be written: without that cache
-# each worker redid it (collection 7.7 s of CPU, cached 3.3 s).
+# The project's own modules compiled once: where PYTHONDONTWRITEBYTECODE is set, each of the
+# suite's dozens of processes (workers, servers, benches) would compile them again on import.
+# pytest itself may write: it rewrites the asserts of every test module and of every package that
+# ships a pytest plugin (schemathesis, hypothesis, ...), and caches the result only where bytecode
+# may be written; without that cache each worker redid it (collection 7.7 s of CPU, cached 3.3 s).
 #
 # Three workers on two cores: the browser, server and bench tests spend much of their time waiting
 # on other processes. Measured on a quiet machine: -n 2 (load) 323 s, the cores 60-80 % busy;
@@ -90,8 +87,8 @@ test: $(STAMP_TEST) $(STAMP_NODE) services
 	@$(PY) -m compileall -q -j 0 tripeaks accounts frontend leaderboard tests bench
 	@mkdir -p $(dir $(LINT_LOG))
 	@$(MAKE) --no-print-directory lint >$(LINT_LOG) 2>&1 & lint=$$!; \
-	echo "$(PY) -m pytest -n 3 --dist worksteal $(PYTEST_ARGS)  (make lint beside it)"; \
-	$(PY) -m pytest -n 3 --dist worksteal $(PYTEST_ARGS); tests=$$?; \
+	echo "PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 3 --dist worksteal $(PYTEST_ARGS)  (make lint beside it)"; \
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 3 --dist worksteal $(PYTEST_ARGS); tests=$$?; \
 	wait $$lint; linted=$$?; cat $(LINT_LOG); \
 	if [ $$linted -ne 0 ]; then echo "make lint failed (above)"; fi; \
 	test $$tests -eq 0 && test $$linted -eq 0
