@@ -50,6 +50,7 @@ from leaderboard.models import (
     Result,
 )
 from leaderboard.standing import Standing
+from tripeaks.infra.bulk_rows import update_rows
 from tripeaks.infra.row_locks import for_update
 
 if TYPE_CHECKING:
@@ -229,32 +230,16 @@ def _count_in_stats(result: Result, rows: Sequence[PlayerStats]) -> PlayerStats 
 
 
 def _store_stats(rows: Sequence[PlayerStats]) -> None:
-    """Write the counted rows with one statement (``bulk_update`` would be one too,
-    but building its CASE expressions takes several times the CPU of saving each row)."""
-    sql, attnames = _store_stats_sql(len(rows))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [getattr(stats, name) for stats in rows for name in attnames])
+    """Write the counted rows with one statement: every column ``save()`` writes but the identity
+    (player, rule set), never counted."""
+    update_rows(rows, _COUNTED)
 
 
-@functools.cache
-def _store_stats_sql(count: int) -> tuple[str, list[str]]:
-    """``UPDATE ... FROM (VALUES ...)`` of `count` rows, by id, and the attributes it takes from
-    each row: every column ``save()`` writes but the identity (player, rule set), never counted."""
-    quote = connection.ops.quote_name
-    pk, *counted = (
-        f for f in PlayerStats._meta.concrete_fields if f.name not in ("player", "rules_key")
-    )
-    assert pk.primary_key
-    fields = [pk, *counted]
-    row = "(" + ", ".join(f"%s::{field.db_type(connection)}" for field in fields) + ")"
-    sql = (
-        f"UPDATE {quote(PlayerStats._meta.db_table)} AS s"
-        f" SET {', '.join(f'{quote(f.column)} = v.{quote(f.column)}' for f in counted)}"
-        f" FROM (VALUES {', '.join([row] * count)})"
-        f" AS v ({', '.join(quote(field.column) for field in fields)})"
-        f" WHERE s.{quote(pk.column)} = v.{quote(pk.column)}"
-    )
-    return sql, [field.attname for field in fields]
+_COUNTED = [
+    field.name
+    for field in PlayerStats._meta.concrete_fields
+    if not field.primary_key and field.name not in ("player", "rules_key")
+]
 
 
 def _count_daily_win(stats: PlayerStats, day: date) -> None:

@@ -2,7 +2,8 @@
 
 `QuerySet.bulk_update` is one statement too, but it builds a `CASE WHEN` expression for every
 field of every row, and compiling those took more CPU than the rest of a race's end (its seats
-and its players' ratings, profiled under bench/race_load.py). `UPDATE ... FROM (VALUES ...)`
+and its players' ratings, profiled under bench/race_load.py) and several times that of saving a
+finished game's statistics row by row (leaderboard/services.py). `UPDATE ... FROM (VALUES ...)`
 writes the same columns by primary key, as `bulk_update` does (no field's `pre_save`).
 """
 
