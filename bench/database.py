@@ -16,6 +16,7 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_PREFIX = "tripeaks_bench_template_"
+LOCK_KEY = "hashtext('tripeaks_bench_template')"
 
 
 def migrations_digest() -> str:
@@ -33,14 +34,6 @@ def _server_and_name(url: str) -> tuple[str, str]:
     return server, name
 
 
-def create_database(url: str) -> None:
-    """An empty database at `url`, dropped first if it was there."""
-    server, name = _server_and_name(url)
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{name}"')
-
-
 def create_migrated_database(url: str, env: dict[str, str]) -> None:
     """The database at `url` anew, with every migration applied: a copy of the template, which
     is migrated first (with `env`, the bench's settings) when this server has none for these
@@ -48,7 +41,7 @@ def create_migrated_database(url: str, env: dict[str, str]) -> None:
     server, name = _server_and_name(url)
     template = TEMPLATE_PREFIX + migrations_digest()[:16]
     with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
-        connection.execute("SELECT pg_advisory_lock(hashtext('tripeaks_bench_template'))")
+        connection.execute(f"SELECT pg_advisory_lock({LOCK_KEY})")
         try:
             made = connection.execute(
                 "SELECT 1 FROM pg_database WHERE datname = %s", [template]
@@ -58,7 +51,7 @@ def create_migrated_database(url: str, env: dict[str, str]) -> None:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         finally:
-            connection.execute("SELECT pg_advisory_unlock(hashtext('tripeaks_bench_template'))")
+            connection.execute(f"SELECT pg_advisory_unlock({LOCK_KEY})")
 
 
 def _make_template(
