@@ -83,12 +83,13 @@ lint: $(STAMP_TEST) $(STAMP_NODE)
 # The lint runs beside the suite (its 13 s, mostly a cold mypy on one core, were the suite's wait
 # on a fresh clone); its output comes after pytest's, and either failing fails `make test`.
 LINT_LOG := test-artifacts/lint.log
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 3 --dist worksteal $(PYTEST_ARGS)
 test: $(STAMP_TEST) $(STAMP_NODE) services
 	@$(PY) -m compileall -q -j 0 tripeaks accounts frontend leaderboard tests bench
 	@mkdir -p $(dir $(LINT_LOG))
 	@$(MAKE) --no-print-directory lint >$(LINT_LOG) 2>&1 & lint=$$!; \
-	echo "PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 3 --dist worksteal $(PYTEST_ARGS)  (make lint beside it)"; \
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 3 --dist worksteal $(PYTEST_ARGS); tests=$$?; \
+	echo "$(PYTEST)  (make lint beside it)"; \
+	$(PYTEST); tests=$$?; \
 	wait $$lint; linted=$$?; cat $(LINT_LOG); \
 	if [ $$linted -ne 0 ]; then echo "make lint failed (above)"; fi; \
 	test $$tests -eq 0 && test $$linted -eq 0
