@@ -45,6 +45,12 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "frontend"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 PASSWORD = "tri-peaks-Solitaire-42"
+# The table's animations play at this multiple of their speed (DevTools' own animation speed
+# control): they still run and finish, in a tenth of the time. At their real speed a test waited
+# for them as a player watches them: a deal flies in for 0.8 s before its cards take a click, a
+# win's cascade plays 2.5 s before the results. The browser tests took 130 s against 159 s in one
+# process here, and 143 s of the machine's CPU against 148 s.
+ANIMATION_RATE = 10
 
 needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason="needs Debian's chromium-headless-shell"
@@ -240,6 +246,9 @@ class Pages:
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)
+        context.new_cdp_session(page).send(
+            "Animation.setPlaybackRate", {"playbackRate": ANIMATION_RATE}
+        )
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         return page

@@ -280,8 +280,9 @@ def test_new_deal_unanswered_on_the_socket_starts_by_rest(pages: Any) -> None:
     old = a_game_with_a_move(page, "patient_pia")
     starts = watch_starts(page)
 
+    page.evaluate("window.__tpGame.patience(500)")  # the page's wait, a few seconds, shortened
     new_deal(page)
-    new = wait_new_game(page, old["id"])  # after the page stops waiting (a few seconds)
+    new = wait_new_game(page, old["id"])  # after the page stops waiting
     assert len(swallowed) == 1
     assert [u for u in starts if u.endswith("/api/games")] != []
     assert (new["seq"], new["status"]) == (0, "playing")
