@@ -179,6 +179,9 @@ class Stack:
             # A worker fills every random pool when it starts (432 of them): not here, where a
             # test's own tasks must not queue behind that (tests/play/test_deal_pools.py).
             RANDOM_POOL_SIZE="0",
+            # A sign-up's hash at Django's work factor is 0.23 s of CPU; tests sign dozens up at
+            # once (accounts/hashers.py).
+            PASSWORD_HASH_ITERATIONS="1000",
             PYTHONUNBUFFERED="1",
             # HTML pages need the hashed static files (`collect_static`).
             STATIC_ROOT=str(self.root / "static"),
