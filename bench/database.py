@@ -1,7 +1,8 @@
 """The benches' own databases, made anew each run so that earlier runs weigh nothing, as copies
 of a migrated template: `manage.py migrate` costs about 2 s and 1.6 s of CPU (and the server's
 own), a copy 0.1 s. The template is named for the migrations' text, made once per server (and
-again when a migration changes), and only ever copied."""
+again when a migration changes), and only ever copied. The test suite's databases are copies of
+it too (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -35,10 +36,18 @@ def _server_and_name(url: str) -> tuple[str, str]:
 
 
 def create_migrated_database(url: str, env: dict[str, str]) -> None:
-    """The database at `url` anew, with every migration applied: a copy of the template, which
-    is migrated first (with `env`, the bench's settings) when this server has none for these
-    migrations. Benches running at once take turns (an advisory lock)."""
+    """The database at `url` anew, with every migration applied: a copy of the template (see
+    `migrated_template`)."""
     server, name = _server_and_name(url)
+    template = migrated_template(server, env)
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+
+
+def migrated_template(server: str, env: dict[str, str]) -> str:
+    """The name of this server's template for these migrations, migrated first (with `env`'s
+    settings) when the server has none. Callers at once take turns (an advisory lock)."""
     template = TEMPLATE_PREFIX + migrations_digest()[:16]
     with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
         connection.execute(f"SELECT pg_advisory_lock({LOCK_KEY})")
@@ -48,10 +57,9 @@ def create_migrated_database(url: str, env: dict[str, str]) -> None:
             ).fetchone()
             if not made:
                 _make_template(connection, server, template, env)
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         finally:
             connection.execute(f"SELECT pg_advisory_unlock({LOCK_KEY})")
+    return template
 
 
 def _make_template(
