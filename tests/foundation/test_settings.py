@@ -65,7 +65,7 @@ def test_embedded_defaults_are_postgresql_and_redis_on_sockets_in_var(tmp_path: 
     assert got["host"] == str(tmp_path / "var" / "postgres")
     assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert got["cache_location"] == f"unix://{tmp_path / 'var' / 'redis' / 'redis.sock'}"
-    assert got["channels"] == "channels_redis.core.RedisChannelLayer"
+    assert got["channels"] == "tripeaks.infra.channel_layer.RedisChannelLayer"
     assert got["broker"] == f"redis+socket://{tmp_path / 'var' / 'redis' / 'redis.sock'}"
     assert got["eager"] is False
     assert got["deal_secret_type"] == "bytes"
@@ -135,7 +135,10 @@ def test_time_settings() -> None:
 def test_tests_run_on_postgresql_and_redis() -> None:
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert (
+        settings.CHANNEL_LAYERS["default"]["BACKEND"]
+        == "tripeaks.infra.channel_layer.RedisChannelLayer"
+    )
 
 
 @pytest.mark.parametrize("missing", ["SECRET_KEY", "DEAL_SECRET"])

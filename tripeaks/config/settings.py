@@ -195,7 +195,7 @@ CACHES: dict[str, dict[str, Any]] = {
 }
 CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "tripeaks.infra.channel_layer.RedisChannelLayer",
         "CONFIG": {
             # Above the layer's 5 s blocking pop: redis-py 8's default read timeout is 5 s too,
             # and an idle socket's consumer would die with a TimeoutError (channels_redis#422).
