@@ -8,7 +8,6 @@ starts with an empty cache: this test process's Redis keys are deleted, nobody e
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -64,10 +63,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
     1. `slow` tests that use no test database (the benches, `make run`, the private-stack faults);
     2. database tests, then transactional ones, each `slow` first, then `e2e` (the browser);
-    3. the rest (the engine's tests, mostly: many and short).
-
-    Within each of these, the files marked `waits` are spread among the others (see
-    `_spread_waiting_files`)."""
+    3. the rest (the engine's tests, mostly: many and short)."""
 
     def key(item: pytest.Item) -> tuple[int, int]:
         order = _django_order(item)
@@ -76,33 +72,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return (group, 0 if slow else 1 if item.get_closest_marker("e2e") else 2)
 
     items.sort(key=key)
-    ordered: list[pytest.Item] = []
-    for _, bucket in itertools.groupby(items, key=key):
-        ordered.extend(_spread_waiting_files(list(bucket)))
-    items[:] = ordered
-
-
-def _spread_waiting_files(items: list[pytest.Item]) -> list[pytest.Item]:
-    """The files marked `waits` (paced clients, timers, other processes: little CPU for their
-    time) at even intervals among the others, each file's tests kept together. Each worker runs a
-    stretch of the list; where the waiting files of three directories met, all three workers
-    waited at once and the two cores were half idle for 40 s of a run."""
-    files: dict[str, list[pytest.Item]] = {}
-    for item in items:
-        files.setdefault(item.nodeid.split("::")[0], []).append(item)
-    waiting = [tests for tests in files.values() if tests[0].get_closest_marker("waits")]
-    busy = [tests for tests in files.values() if not tests[0].get_closest_marker("waits")]
-    if not waiting or not busy:
-        return items
-    spread: list[pytest.Item] = []
-    step = len(busy) / len(waiting)
-    for index, tests in enumerate(busy):
-        spread.extend(tests)
-        while waiting and len(waiting) * step > len(busy) - index - 1:
-            spread.extend(waiting.pop(0))
-    for tests in waiting:
-        spread.extend(tests)
-    return spread
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from tests.play.helpers import client_for
 from tripeaks.arenas import schedule, services, tasks
 from tripeaks.arenas.models import Arena, Entry, Phase
 
-pytestmark = [pytest.mark.django_db, pytest.mark.waits]
+pytestmark = pytest.mark.django_db
 
 KATHMANDU = ZoneInfo("Asia/Kathmandu")
 

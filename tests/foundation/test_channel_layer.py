@@ -16,7 +16,7 @@ from django.conf import settings
 
 from tripeaks.infra.channel_layer import RedisChannelLayer
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.waits]
+pytestmark = pytest.mark.asyncio
 
 
 async def test_receives_cancelled_one_after_another_all_end() -> None:

@@ -27,7 +27,7 @@ from tests.frontend.helpers import (
 from tests.play.helpers import winnable_code
 from tripeaks.play.models import Game, Move
 
-pytestmark = [pytest.mark.e2e, pytest.mark.waits, needs_chromium]
+pytestmark = [pytest.mark.e2e, needs_chromium]
 
 KEY_PATH = ["ArrowRight"] * 12 + ["ArrowUp"] + ["ArrowRight"] * 12 + ["ArrowDown"] * 2
 

@@ -12,7 +12,7 @@ from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, sh
 from tests.frontend.helpers import click_move, wait_seq
 from tests.races.helpers import winning_line
 
-pytestmark = [pytest.mark.e2e, pytest.mark.waits, needs_chromium]
+pytestmark = [pytest.mark.e2e, needs_chromium]
 
 
 def test_two_browsers_race_to_a_result(pages: Any) -> None:

@@ -18,7 +18,7 @@ from tripeaks.play import move_writer
 from tripeaks.play.models import Game, Move
 from tripeaks.play.replay import matches_log
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.waits]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 async def opened(user: Any, game_id: str) -> WebsocketCommunicator:

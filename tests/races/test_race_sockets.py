@@ -32,7 +32,7 @@ from tripeaks.races import consumers
 from tripeaks.races.models import Race, Seat
 from tripeaks.races.selectors import race_event
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.waits]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 def game_view(user: Any, game_id: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from tripeaks.infra.devices import DEVICE_COOKIE
 from tripeaks.play import deals
 from tripeaks.play.dealday import deal_day
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.waits]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture(autouse=True)

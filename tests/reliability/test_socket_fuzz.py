@@ -21,7 +21,7 @@ from tripeaks.config.asgi import application
 from tripeaks.play.models import Game
 from tripeaks.play.services import load_game_state
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.waits]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 EXAMPLES = 60
 FRAMES: list[int] = []
