@@ -79,6 +79,7 @@ lint: $(STAMP_TEST) $(STAMP_NODE)
 # Three workers on two cores: the browser, server and bench tests spend much of their time waiting
 # on other processes. Measured on a quiet machine: -n 2 (load) 323 s, the cores 60-80 % busy;
 # -n 3 with work stealing 261 s, 83 % busy; -n 4 258 s, 94 % (no headroom left for timing).
+# Measured again on a fresh clone after the suite got lighter: -n 3 215 s of pytest, -n 4 225 s.
 #
 # The lint runs beside the suite (its 13 s, mostly a cold mypy on one core, were the suite's wait
 # on a fresh clone); its output comes after pytest's, and either failing fails `make test`.
