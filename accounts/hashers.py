@@ -1,7 +1,7 @@
 """Django's PBKDF2 password hasher, its work factor a setting (``PASSWORD_HASH_ITERATIONS``).
 
-The default is Django's own count. A lower one is for throwaway stacks only (the fault tests'
-private servers, which sign dozens of players up at once): a hash there cost 0.23 s of CPU.
+The default is Django's own count, at which one hash costs 0.23 s of CPU here. A lower one is for
+throwaway stacks only: the fault tests' private servers, which sign dozens of players up at once.
 The algorithm's name is Django's, so hashes stay checkable either way, and a password hashed
 with another count is hashed again with the setting's at its next sign-in.
 """
