@@ -30,7 +30,8 @@ def migrations_digest() -> str:
     return digest.hexdigest()
 
 
-def _server_and_name(url: str) -> tuple[str, str]:
+def server_and_name(url: str) -> tuple[str, str]:
+    """A database URL's server (everything but the name) and the database's name."""
     server, _, name = url.rpartition("/")
     return server, name
 
@@ -38,7 +39,7 @@ def _server_and_name(url: str) -> tuple[str, str]:
 def create_migrated_database(url: str, env: dict[str, str]) -> None:
     """The database at `url` anew, with every migration applied: a copy of the template (see
     `migrated_template`)."""
-    server, name = _server_and_name(url)
+    server, name = server_and_name(url)
     template = migrated_template(server, env)
     with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -83,9 +83,9 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
     from django.conf import settings
 
-    from bench.database import migrated_template
+    from bench.database import migrated_template, server_and_name
 
-    server = os.environ["DATABASE_URL"].rpartition("/")[0]
+    server, _ = server_and_name(os.environ["DATABASE_URL"])
     test = settings.DATABASES["default"]["TEST"]
     test["TEMPLATE"] = migrated_template(server, {"DJANGO_SETTINGS_MODULE": "tests.settings"})
 

@@ -10,9 +10,14 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from bench.database import TEMPLATE_PREFIX, create_migrated_database, migrations_digest
+from bench.database import (
+    TEMPLATE_PREFIX,
+    create_migrated_database,
+    migrations_digest,
+    server_and_name,
+)
 
-SERVER = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/x").rpartition("/")[0]
+SERVER, _ = server_and_name(os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/x"))
 
 
 def tables(url: str) -> set[str]:
