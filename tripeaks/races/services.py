@@ -458,12 +458,11 @@ def _finalize(race: Race, now: datetime) -> None:
     """End the locked race: place every seat, rate the race, free the seats; the games still
     being played are resigned after the commit (each in play's own locked path)."""
     seats = list(race.entries.select_related("game"))
-    playing = [s for s in seats if s.status == SeatStatus.PLAYING and s.game is not None]
-    times = _position_times([s.game.pk for s in playing if s.game and s.game.status != "won"])
-    for seat in playing:
-        assert seat.game is not None
+    playing = [(s, s.game) for s in seats if s.status == SeatStatus.PLAYING and s.game is not None]
+    times = _position_times([game.pk for _, game in playing if game.status != "won"])
+    for seat, game in playing:
         seat.status = SeatStatus.FINISHED
-        _take_numbers(seat, seat.game, times)
+        _take_numbers(seat, game, times)
     ranked = [seat for seat in seats if seat.game_id is not None]
 
     def key(seat: Seat) -> tuple[int, int, int]:
