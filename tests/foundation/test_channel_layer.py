@@ -3,7 +3,9 @@
 Eight consumers wait on their channels and are cancelled one after another, as sockets closing
 are, in twelve rounds at varied moments of the layer's blocking pop. With channels_redis's own
 layer 4 and 7 rounds of 12 left a receive running 2 s later (two runs here); every receive must
-end now, at once."""
+end now, at once, and so must the library's receive inside each, even when the receive is
+cancelled a second time while it waits for that one to end (an event loop closing cancels every
+task: the library's receive then outlived ours and held the closing loop for ever)."""
 
 from __future__ import annotations
 
@@ -14,14 +16,26 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from tripeaks.infra.channel_layer import RedisChannelLayer
+from tripeaks.infra.channel_layer import LibraryLayer, RedisChannelLayer
 
 pytestmark = pytest.mark.asyncio
 
 
-async def test_receives_cancelled_one_after_another_all_end() -> None:
+def _layer(name: str) -> RedisChannelLayer:
     config: dict[str, Any] = settings.CHANNEL_LAYERS["default"]["CONFIG"]
-    layer = RedisChannelLayer(hosts=config["hosts"], prefix=f"{config['prefix']}-cancel-test")
+    return RedisChannelLayer(hosts=config["hosts"], prefix=f"{config['prefix']}-{name}")
+
+
+def _library_receives() -> list[asyncio.Task[Any]]:
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if getattr(task.get_coro(), "__qualname__", "") == LibraryLayer.receive.__qualname__
+    ]
+
+
+async def test_receives_cancelled_one_after_another_all_end() -> None:
+    layer = _layer("cancel-test")
     pace = random.Random(7)
     still_receiving = 0
     for _ in range(12):
@@ -37,4 +51,24 @@ async def test_receives_cancelled_one_after_another_all_end() -> None:
             receive.cancel()
     assert still_receiving == 0
     assert all(receive.cancelled() for receive in receives)
+    await layer.flush()
+
+
+async def test_receives_cancelled_twice_leave_no_library_receive_running() -> None:
+    layer = _layer("cancel-twice-test")
+    pace = random.Random(11)
+    for _ in range(12):
+        channels = [await layer.new_channel() for _ in range(8)]
+        receives = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
+        await asyncio.sleep(pace.uniform(0.05, 0.4))
+        for receive in receives:
+            receive.cancel()
+            await asyncio.sleep(pace.uniform(0, 0.02))
+        for receive in receives:
+            receive.cancel()  # as a closing loop does, while ours waits for the library's
+        await asyncio.wait(receives, timeout=2)
+    left = _library_receives()
+    if left:
+        await asyncio.wait(left, timeout=2)
+    assert _library_receives() == []
     await layer.flush()

@@ -7,9 +7,12 @@ receiving 7 s later (on asyncio and on uvloop alike; tests/foundation/test_chann
 Its consumer then never ended: a task and a Redis connection kept for nothing, and a server told
 to stop waited out its whole grace period for it (race bench servers: 10 s, a run in four).
 
-This receive runs the library's in a task of its own and, once cancelled, cancels that task
-again until it has ended. A cancellation that is swallowed once is taken at the task's next
-wait: within a blocking pop's 5 s at worst, at once in practice.
+This receive runs the library's in a task of its own and, once cancelled, has the event loop
+cancel that task again until it has ended. A cancellation that is swallowed once is taken at the
+task's next wait: within a blocking pop's 5 s at worst, at once in practice. The loop does the
+cancelling, not the receive's own task: that task may be cancelled again while it waits (an
+event loop closing cancels every task at once), and the library's task would then outlive it,
+popping for ever, and hold the closing loop with it.
 """
 
 from __future__ import annotations
@@ -23,13 +26,20 @@ from channels_redis.core import RedisChannelLayer as LibraryLayer
 CANCEL_AGAIN_EVERY_S = 0.05
 
 
+def cancel_until_done(task: asyncio.Future[Any]) -> None:
+    """Cancel `task` now and again every CANCEL_AGAIN_EVERY_S until it has ended."""
+    if task.done():
+        return
+    task.cancel()
+    task.get_loop().call_later(CANCEL_AGAIN_EVERY_S, cancel_until_done, task)
+
+
 class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
     async def receive(self, channel: str) -> dict[str, Any]:
         inner = asyncio.ensure_future(super().receive(channel))
         try:
             return await asyncio.shield(inner)
         except asyncio.CancelledError:
-            while not inner.done():
-                inner.cancel()
-                await asyncio.wait([inner], timeout=CANCEL_AGAIN_EVERY_S)
+            cancel_until_done(inner)
+            await asyncio.wait([inner])
             raise
