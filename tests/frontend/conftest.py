@@ -66,7 +66,10 @@ def _in_the_server_process() -> None:
     - the channel layer: it carries this process's client prefix, and the two processes would pop
       each other's socket messages off the same Redis list.
 
-    The server outlives each test's emptied database, so it keeps no daily deal in memory."""
+    The server outlives each test's emptied database, so it keeps no daily deal in memory, nor the
+    ones this process read before the fork: the fork comes before a test's fresh start forgets
+    them, and a server that kept one started games on a deal an emptied database had lost (a 500
+    from the foreign key, when an in-process test that read a daily deal ran just before)."""
     from asgiref.sync import SyncToAsync
     from channels.layers import channel_layers
     from channels.testing.live import set_database_connection
@@ -77,6 +80,7 @@ def _in_the_server_process() -> None:
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends = {}
     deals.KNOWN_DAILY_MAX = 0
+    deals.forget_daily_deals()
 
 
 def _collect_static(root: Path) -> None:
