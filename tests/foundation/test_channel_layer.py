@@ -34,17 +34,26 @@ def _library_receives() -> list[asyncio.Task[Any]]:
     ]
 
 
+async def _receive_then_cancel_one_by_one(
+    layer: RedisChannelLayer, pace: random.Random
+) -> list[asyncio.Future[Any]]:
+    """Eight receives, waiting for a moment of the blocking pop, then cancelled one after another
+    as sockets closing cancel theirs."""
+    channels = [await layer.new_channel() for _ in range(8)]
+    receives = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
+    await asyncio.sleep(pace.uniform(0.05, 0.4))
+    for receive in receives:
+        receive.cancel()
+        await asyncio.sleep(pace.uniform(0, 0.02))
+    return receives
+
+
 async def test_receives_cancelled_one_after_another_all_end() -> None:
     layer = _layer("cancel-test")
     pace = random.Random(7)
     still_receiving = 0
     for _ in range(12):
-        channels = [await layer.new_channel() for _ in range(8)]
-        receives = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
-        await asyncio.sleep(pace.uniform(0.05, 0.4))
-        for receive in receives:
-            receive.cancel()
-            await asyncio.sleep(pace.uniform(0, 0.02))
+        receives = await _receive_then_cancel_one_by_one(layer, pace)
         _done, pending = await asyncio.wait(receives, timeout=2)
         still_receiving += len(pending)
         for receive in pending:
@@ -58,12 +67,7 @@ async def test_receives_cancelled_twice_leave_no_library_receive_running() -> No
     layer = _layer("cancel-twice-test")
     pace = random.Random(11)
     for _ in range(12):
-        channels = [await layer.new_channel() for _ in range(8)]
-        receives = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
-        await asyncio.sleep(pace.uniform(0.05, 0.4))
-        for receive in receives:
-            receive.cancel()
-            await asyncio.sleep(pace.uniform(0, 0.02))
+        receives = await _receive_then_cancel_one_by_one(layer, pace)
         for receive in receives:
             receive.cancel()  # as a closing loop does, while ours waits for the library's
         await asyncio.wait(receives, timeout=2)
