@@ -191,6 +191,43 @@ def test_debug_off_refuses_a_secret_written_in_the_repository(name: str, value: 
     assert f"{name} is written in " in result.stderr
 
 
+def _production(**extra: str) -> dict[str, str]:
+    return {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DEAL_SECRET": secrets.token_urlsafe(32),
+        **extra,
+    }
+
+
+PRINT_ITERATIONS = (
+    "import django; django.setup(); from django.contrib.auth.hashers import get_hasher; "
+    "print(get_hasher().iterations)"
+)
+
+
+def test_debug_off_refuses_a_weak_password_hash_unless_the_stack_says_it_is_throwaway() -> None:
+    refused = run_python(PRINT_ITERATIONS, _production(PASSWORD_HASH_ITERATIONS="1000"))
+    assert refused.returncode != 0
+    assert "needs ALLOW_WEAK_PASSWORD_HASHES=1" in refused.stderr
+
+    throwaway = _production(PASSWORD_HASH_ITERATIONS="1000", ALLOW_WEAK_PASSWORD_HASHES="1")
+    allowed = run_python(PRINT_ITERATIONS, throwaway)
+    assert allowed.returncode == 0, allowed.stderr
+    assert allowed.stdout.split() == ["1000"]
+
+    stronger = run_python(PRINT_ITERATIONS, _production(PASSWORD_HASH_ITERATIONS="2000000"))
+    assert stronger.returncode == 0, stronger.stderr
+    assert stronger.stdout.split() == ["2000000"]
+
+
+@pytest.mark.parametrize("count", ["0", "-5"])
+def test_a_password_hash_count_below_one_is_refused(count: str) -> None:
+    result = run_python(PRINT_ITERATIONS, {"DEBUG": "1", "PASSWORD_HASH_ITERATIONS": count})
+    assert result.returncode != 0
+    assert "PASSWORD_HASH_ITERATIONS must be a positive count" in result.stderr
+
+
 def test_production_profile_passes_check_deploy_without_warnings() -> None:
     env = {
         "DEBUG": "0",

@@ -17,6 +17,7 @@ from urllib.parse import quote, unquote
 
 import django_stubs_ext
 import environ
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.exceptions import ImproperlyConfigured
 
 from tripeaks.config import local_secrets
@@ -321,8 +322,23 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
-# Unset: Django's count (accounts/hashers.py). Lower only on a throwaway stack.
+# Unset: Django's count (accounts/hashers.py). Lower only on a throwaway stack, which says so:
+# with DEBUG off a count below Django's is refused unless ALLOW_WEAK_PASSWORD_HASHES is set, so
+# that a test stack's setting copied into production cannot weaken every new password unnoticed.
 PASSWORD_HASH_ITERATIONS: int | None = env.int("PASSWORD_HASH_ITERATIONS", default=None)
+_DJANGO_HASH_ITERATIONS = PBKDF2PasswordHasher.iterations
+if PASSWORD_HASH_ITERATIONS is not None:
+    if PASSWORD_HASH_ITERATIONS < 1:
+        raise ImproperlyConfigured("PASSWORD_HASH_ITERATIONS must be a positive count.")
+    if (
+        not DEBUG
+        and PASSWORD_HASH_ITERATIONS < _DJANGO_HASH_ITERATIONS
+        and not env.bool("ALLOW_WEAK_PASSWORD_HASHES", default=False)
+    ):
+        raise ImproperlyConfigured(
+            f"PASSWORD_HASH_ITERATIONS below Django's {_DJANGO_HASH_ITERATIONS:,} needs "
+            "ALLOW_WEAK_PASSWORD_HASHES=1 when DEBUG is off (a throwaway stack only)."
+        )
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "frontend:home"
 LOGOUT_REDIRECT_URL = "frontend:home"
