@@ -141,13 +141,19 @@ def test_tests_run_on_postgresql_and_redis() -> None:
     )
 
 
-@pytest.mark.parametrize("missing", ["SECRET_KEY", "DEAL_SECRET"])
-def test_debug_off_refuses_to_start_without_its_secrets(missing: str) -> None:
-    env = {
+def _production(**extra: str) -> dict[str, str]:
+    """The production profile's environment: DEBUG off, fresh long secrets, then `extra`."""
+    return {
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "DEAL_SECRET": secrets.token_urlsafe(32),
+        **extra,
     }
+
+
+@pytest.mark.parametrize("missing", ["SECRET_KEY", "DEAL_SECRET"])
+def test_debug_off_refuses_to_start_without_its_secrets(missing: str) -> None:
+    env = _production()
     del env[missing]
 
     result = run_python("import django; django.setup()", env)
@@ -158,9 +164,7 @@ def test_debug_off_refuses_to_start_without_its_secrets(missing: str) -> None:
 
 @pytest.mark.parametrize("name", ["SECRET_KEY", "DEAL_SECRET"])
 def test_debug_off_refuses_a_short_secret(name: str) -> None:
-    env = {"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50)}
-    env["DEAL_SECRET"] = secrets.token_urlsafe(32)
-    env[name] = "s" * 31
+    env = _production(**{name: "s" * 31})
 
     result = run_python("import django; django.setup()", env)
 
@@ -178,26 +182,12 @@ def test_debug_off_refuses_a_short_secret(name: str) -> None:
     ],
 )
 def test_debug_off_refuses_a_secret_written_in_the_repository(name: str, value: str) -> None:
-    env = {
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "DEAL_SECRET": secrets.token_urlsafe(32),
-        name: value,
-    }
+    env = _production(**{name: value})
 
     result = run_python("import django; django.setup()", env)
 
     assert result.returncode != 0
     assert f"{name} is written in " in result.stderr
-
-
-def _production(**extra: str) -> dict[str, str]:
-    return {
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "DEAL_SECRET": secrets.token_urlsafe(32),
-        **extra,
-    }
 
 
 PRINT_ITERATIONS = (
@@ -229,15 +219,12 @@ def test_a_password_hash_count_below_one_is_refused(count: str) -> None:
 
 
 def test_production_profile_passes_check_deploy_without_warnings() -> None:
-    env = {
-        "DEBUG": "0",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "DEAL_SECRET": secrets.token_urlsafe(32),
-        "ALLOWED_HOSTS": "tripeaks.example.com",
-        "CSRF_TRUSTED_ORIGINS": "https://tripeaks.example.com",
-        "DATABASE_URL": os.environ["DATABASE_URL"],
-        "REDIS_URL": os.environ["REDIS_URL"],
-    }
+    env = _production(
+        ALLOWED_HOSTS="tripeaks.example.com",
+        CSRF_TRUSTED_ORIGINS="https://tripeaks.example.com",
+        DATABASE_URL=os.environ["DATABASE_URL"],
+        REDIS_URL=os.environ["REDIS_URL"],
+    )
 
     result = run_python("", env, "manage.py", "check", "--deploy", "--fail-level", "WARNING")
 
