@@ -7,24 +7,24 @@ from __future__ import annotations
 
 import multiprocessing
 from datetime import date
+from multiprocessing.connection import Connection
 
 from tests.frontend.conftest import _in_the_server_process
 from tripeaks.play import deals
 from tripeaks.play.models import Deal
 
 
-def _report_known_daily(pipe: object) -> None:
+def _report_known_daily(pipe: Connection) -> None:
     _in_the_server_process()
-    pipe.send(len(deals._known_daily))  # type: ignore[attr-defined]
+    pipe.send(len(deals._known_daily))
 
 
 def test_the_forked_server_keeps_no_daily_deal_read_before_the_fork() -> None:
     deals._known_daily[(date(2026, 1, 1), "wrap-closed", "classic")] = Deal(pk=10**9)
     try:
-        mine, theirs = multiprocessing.get_context("fork").Pipe()
-        process = multiprocessing.get_context("fork").Process(
-            target=_report_known_daily, args=(theirs,)
-        )
+        fork = multiprocessing.get_context("fork")
+        mine, theirs = fork.Pipe()
+        process = fork.Process(target=_report_known_daily, args=(theirs,))
         process.start()
         assert mine.poll(30), "the forked process did not report"
         assert mine.recv() == 0
