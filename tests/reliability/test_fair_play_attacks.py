@@ -1,7 +1,9 @@
 """Every attack of issue 15's table, played against the server as a cheater would (REST through
 the full middleware stack, the game socket through the ASGI application with WebsocketCommunicator,
-real PostgreSQL and Redis, real sleeps between moves), the fair-play check and second-account
-holds switched on as in production. Each must fail to rank.
+real PostgreSQL and Redis), the fair-play check and second-account holds switched on as in
+production. Each must fail to rank. The attackers' waits between moves are the server's clock
+moved on rather than slept (`ServerClock`): the server stamps every move at the time it would have
+had, the work in between still takes its real time, and the suite does not wait 40 s for it.
 
 | attack | where | outcome |
 |---|---|---|
@@ -17,8 +19,9 @@ holds switched on as in production. Each must fail to rank.
 
 from __future__ import annotations
 
-import asyncio
 import time
+from collections.abc import Iterator
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -42,6 +45,33 @@ def production_fair_play(settings: Any) -> None:
     settings.FAIR_PLAY_HOLD_SHARED = True
 
 
+class ServerClock:
+    """`django.utils.timezone.now`, which stamps every start, move and finish, run ahead by the
+    waits so far: `wait(s)` is `sleep(s)` as the server sees it."""
+
+    def __init__(self, real_now: Any) -> None:
+        self.real_now = real_now
+        self.ahead = 0.0
+
+    def now(self) -> datetime:
+        return self.real_now() + timedelta(seconds=self.ahead)
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self.ahead
+
+    def wait(self, seconds: float) -> None:
+        self.ahead += max(0.0, seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerClock]:
+    from django.utils import timezone
+
+    server_clock = ServerClock(timezone.now)
+    monkeypatch.setattr(timezone, "now", server_clock.now)
+    yield server_clock
+
+
 def make(username: str) -> Any:
     return get_user_model().objects.create_user(username=username, password="long password 12")
 
@@ -58,19 +88,25 @@ def today_line() -> list[dict[str, Any]]:
 
 
 def rest_play(
-    api: APIClient, steps: list[dict[str, Any]], *, gap: float = 0.0, hints: bool = False
+    api: APIClient,
+    steps: list[dict[str, Any]],
+    *,
+    gap: float = 0.0,
+    clock: ServerClock | None = None,
+    hints: bool = False,
 ) -> dict[str, Any]:
-    """Play `steps` on today's deal; with `gap`, one move every `gap` seconds, as a bot paces
-    itself (a metronome: the server's answer time does not add up)."""
+    """Play `steps` on today's deal; with `gap` (and the `clock` to wait on), one move every
+    `gap` seconds, as a bot paces itself (a metronome: the server's answer time does not add up)."""
+    assert clock or not gap, "a pace needs the clock to wait on"
     response = api.post("/api/games", {"mode": "daily"}, format="json")
     assert response.status_code == 201, response.content
     game = response.json()
-    beat = time.monotonic()
+    beat = clock.monotonic() if clock else 0.0
     for step in steps:
         for action in (["hint"] if hints else []) + [step["action"]]:
-            if gap:
+            if gap and clock:
                 beat += gap
-                time.sleep(max(0.0, beat - time.monotonic()))
+                clock.wait(beat - clock.monotonic())
             body = {"seq": game["seq"], "action": action}
             if action == "play":
                 body["position"] = step["position"]
@@ -89,14 +125,16 @@ def result_of(game: dict[str, Any]) -> Result:
     return Result.objects.get(game_id=game["id"])
 
 
-def test_a_hinted_line_replayed_at_300_ms_by_another_account_does_not_rank() -> None:
+def test_a_hinted_line_replayed_at_300_ms_by_another_account_does_not_rank(
+    clock: ServerClock,
+) -> None:
     line = today_line()
     a = rest_player(make("hinter"), device="a" * 22, address="81.2.69.1")
     won = rest_play(a, line, hints=True)
     assert won["status"] == "won" and won["result"]["attempt"] == "unranked"
     # B on another device and network: only the timing can tell.
     b = rest_player(make("replayer"), device="b" * 22, address="81.2.69.2")
-    replay = rest_play(b, line, gap=0.3)
+    replay = rest_play(b, line, gap=0.3, clock=clock)
     result = result_of(replay)
     assert replay["status"] == "won" and result.flagged and result.hidden, result.flag_reason
     print(f"replay at 300 ms: {result.flag_reason}")
@@ -116,9 +154,9 @@ def test_the_hint_line_replayed_by_the_same_account_does_not_rank() -> None:
     assert board["lines"] == []
 
 
-def test_a_steady_175_ms_bot_does_not_rank() -> None:
+def test_a_steady_175_ms_bot_does_not_rank(clock: ServerClock) -> None:
     bot = rest_player(make("metronome"), device="d" * 22, address="81.2.69.4")
-    game = rest_play(bot, today_line(), gap=0.175)
+    game = rest_play(bot, today_line(), gap=0.175, clock=clock)
     result = result_of(game)
     assert game["status"] == "won" and result.flagged and result.hidden, result.flag_reason
     assert first_try_board() == []
@@ -152,18 +190,20 @@ async def _socket_game(username: str) -> tuple[Any, Any, dict[str, Any]]:
 
 
 @pytest.mark.asyncio
-async def test_pausing_between_every_move_and_thinking_while_paused_does_not_rank() -> None:
+async def test_pausing_between_every_move_and_thinking_while_paused_does_not_rank(
+    clock: ServerClock,
+) -> None:
     line = await database_sync_to_async(today_line)()
     _, socket, game = await _socket_game("pauser")
     game = await _send(socket, _frame(game, {"action": "pause"}))
-    began = time.monotonic()
+    began = clock.monotonic()
     for i, step in enumerate(line):
-        await asyncio.sleep(0.06)  # thinking, cards hidden
+        clock.wait(0.06)  # thinking, cards hidden
         game = await _send(socket, _frame(game, {"action": "resume"}))
         game = await _send(socket, _frame(game, step))
         if i < len(line) - 1:
             game = await _send(socket, _frame(game, {"action": "pause"}))
-    wall_ms = (time.monotonic() - began) * 1000
+    wall_ms = (clock.monotonic() - began) * 1000
     await socket.disconnect()
     assert game["status"] == "won" and game["result"]["board"] is None
     result = await database_sync_to_async(result_of)(game)
@@ -178,14 +218,14 @@ async def test_pausing_between_every_move_and_thinking_while_paused_does_not_ran
 
 
 @pytest.mark.asyncio
-async def test_one_long_pause_then_a_burst_does_not_rank() -> None:
+async def test_one_long_pause_then_a_burst_does_not_rank(clock: ServerClock) -> None:
     line = await database_sync_to_async(today_line)()
     _, socket, game = await _socket_game("burster")
     game = await _send(socket, _frame(game, {"action": "pause"}))
-    await asyncio.sleep(1.5)  # working the deal out, cards hidden
+    clock.wait(1.5)  # working the deal out, cards hidden
     game = await _send(socket, _frame(game, {"action": "resume"}))
     for step in line:
-        await asyncio.sleep(0.085)
+        clock.wait(0.085)
         game = await _send(socket, _frame(game, step))
     await socket.disconnect()
     assert game["status"] == "won" and game["result"]["board"] is None
