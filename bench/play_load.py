@@ -42,11 +42,11 @@ BENCH_DB = "tripeaks_bench_play"
 GOAL_MOVES_PER_S = 1000
 GOAL_P99_MS = 50.0
 REPLY_TIMEOUT_S = 15.0
-# Paced players arrive over this many seconds.
+# Paced players arrive over this many seconds (--ramp).
 RAMP_S = 3.0
 # Each player's first game starts over REST with a socket of its own, all of them within the ramp:
-# the measure starts once that burst is served.
-SETTLE_S = 2.0
+# the measure starts once that burst is served, this share of the ramp after it.
+SETTLE_SHARE = 2 / 3
 
 
 def bench_env() -> dict[str, str]:
@@ -241,6 +241,7 @@ async def player(
     seed: int,
     interval: float,
     socket_starts: bool,
+    ramp: float = RAMP_S,
 ) -> None:
     import websockets
 
@@ -251,7 +252,7 @@ async def player(
         # asked rate (the mean stays the asked rate) and each arrives within the ramp. Players in
         # lockstep would start, finish and start again all at the same moment.
         interval = interval / chooser.uniform(0.5, 1.5)
-        await asyncio.sleep(chooser.uniform(0, RAMP_S))
+        await asyncio.sleep(chooser.uniform(0, ramp))
     while time.monotonic() < until:
         try:
             await play_session(port, token, headers, until, tally, chooser, interval, socket_starts)
@@ -342,6 +343,7 @@ async def run_players(
     seconds: float,
     rate: float = 0.0,
     socket_starts: bool = True,
+    ramp: float = RAMP_S,
 ) -> tuple[Tally, float]:
     """Every player plays until `seconds` are up, `rate` moves a second each (0: no pause)."""
     tally = Tally()
@@ -349,7 +351,7 @@ async def run_players(
     # asyncio's few default threads and the bench would time its own queue.
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=len(players)))
     started = time.monotonic()
-    warmup = RAMP_S + SETTLE_S if rate else 0.0
+    warmup = ramp * (1 + SETTLE_SHARE) if rate else 0.0
     until = started + seconds + warmup
     tally.since = started + warmup
     await asyncio.gather(
@@ -363,6 +365,7 @@ async def run_players(
                 i,
                 1 / rate if rate else 0.0,
                 socket_starts,
+                ramp,
             )
             for i, (session, token) in enumerate(players)
         )
@@ -434,6 +437,13 @@ def main(argv: list[str] | None = None) -> int:
         help="how a player starts each game after the first: on the socket it already has, as "
         "the page does (default), or over REST with a new socket each",
     )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=RAMP_S,
+        help=f"seconds over which the paced players arrive (default {RAMP_S:g}); the measure "
+        "starts two thirds of that after them",
+    )
     parser.add_argument("--port", type=int, default=18600)
     parser.add_argument("--baseline-seconds", type=float, default=5.0)
     args = parser.parse_args(argv)
@@ -442,8 +452,11 @@ def main(argv: list[str] | None = None) -> int:
         or not 1 <= args.seconds <= 900
         or not 1 <= args.servers <= 8
         or not 0 <= args.rate <= 100
+        or not 0 <= args.ramp <= 60
     ):
-        parser.error("keep it bounded: 1-1000 players, 1-900 seconds, 1-8 servers, rate 0-100")
+        parser.error(
+            "keep it bounded: 1-1000 players, 1-900 seconds, 1-8 servers, rate 0-100, ramp 0-60"
+        )
 
     # A SIGTERM (a timeout, Ctrl-C from a supervisor) must still run the `finally` that stops the servers.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -462,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
         cpu_start = sum(cpu_seconds(server.pid) for server in servers)
         own_cpu_start = time.process_time()
         tally, elapsed = asyncio.run(
-            run_players(players, ports, args.seconds, args.rate, args.starts == "socket")
+            run_players(players, ports, args.seconds, args.rate, args.starts == "socket", args.ramp)
         )
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_start
         own_cpu = time.process_time() - own_cpu_start
