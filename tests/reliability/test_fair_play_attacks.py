@@ -20,7 +20,7 @@ had, the work in between still takes its real time, and the suite does not wait 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -49,7 +49,7 @@ class ServerClock:
     """`django.utils.timezone.now`, which stamps every start, move and finish, run ahead by the
     waits so far: `wait(s)` is `sleep(s)` as the server sees it."""
 
-    def __init__(self, real_now: Any) -> None:
+    def __init__(self, real_now: Callable[[], datetime]) -> None:
         self.real_now = real_now
         self.ahead = 0.0
 
@@ -64,12 +64,12 @@ class ServerClock:
 
 
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerClock]:
+def clock(monkeypatch: pytest.MonkeyPatch) -> ServerClock:
     from django.utils import timezone
 
     server_clock = ServerClock(timezone.now)
     monkeypatch.setattr(timezone, "now", server_clock.now)
-    yield server_clock
+    return server_clock
 
 
 def make(username: str) -> Any:
@@ -91,20 +91,19 @@ def rest_play(
     api: APIClient,
     steps: list[dict[str, Any]],
     *,
-    gap: float = 0.0,
-    clock: ServerClock | None = None,
+    paced: tuple[ServerClock, float] | None = None,
     hints: bool = False,
 ) -> dict[str, Any]:
-    """Play `steps` on today's deal; with `gap` (and the `clock` to wait on), one move every
-    `gap` seconds, as a bot paces itself (a metronome: the server's answer time does not add up)."""
-    assert clock or not gap, "a pace needs the clock to wait on"
+    """Play `steps` on today's deal; `paced` (clock, gap): one move every `gap` seconds on that
+    clock, as a bot paces itself (a metronome: the server's answer time does not add up)."""
     response = api.post("/api/games", {"mode": "daily"}, format="json")
     assert response.status_code == 201, response.content
     game = response.json()
-    beat = clock.monotonic() if clock else 0.0
+    beat = paced[0].monotonic() if paced else 0.0
     for step in steps:
         for action in (["hint"] if hints else []) + [step["action"]]:
-            if gap and clock:
+            if paced:
+                clock, gap = paced
                 beat += gap
                 clock.wait(beat - clock.monotonic())
             body = {"seq": game["seq"], "action": action}
@@ -134,7 +133,7 @@ def test_a_hinted_line_replayed_at_300_ms_by_another_account_does_not_rank(
     assert won["status"] == "won" and won["result"]["attempt"] == "unranked"
     # B on another device and network: only the timing can tell.
     b = rest_player(make("replayer"), device="b" * 22, address="81.2.69.2")
-    replay = rest_play(b, line, gap=0.3, clock=clock)
+    replay = rest_play(b, line, paced=(clock, 0.3))
     result = result_of(replay)
     assert replay["status"] == "won" and result.flagged and result.hidden, result.flag_reason
     print(f"replay at 300 ms: {result.flag_reason}")
@@ -156,7 +155,7 @@ def test_the_hint_line_replayed_by_the_same_account_does_not_rank() -> None:
 
 def test_a_steady_175_ms_bot_does_not_rank(clock: ServerClock) -> None:
     bot = rest_player(make("metronome"), device="d" * 22, address="81.2.69.4")
-    game = rest_play(bot, today_line(), gap=0.175, clock=clock)
+    game = rest_play(bot, today_line(), paced=(clock, 0.175))
     result = result_of(game)
     assert game["status"] == "won" and result.flagged and result.hidden, result.flag_reason
     assert first_try_board() == []
