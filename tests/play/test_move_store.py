@@ -135,3 +135,53 @@ async def test_a_line_stored_by_the_locked_path_and_by_group_commit_gives_the_sa
     assert locked_row["started_at"] is not None and locked_row["elapsed_ms"] > 0
     assert grouped_row == locked_row
     assert grouped_log == locked_log
+
+
+def _game_rows_read(plan: dict[str, Any]) -> int:
+    """Rows the plan's scans of the game table produced (not its update)."""
+    scan = plan.get("Relation Name") == Game._meta.db_table and "Scan" in plan["Node Type"]
+    own = plan["Actual Rows"] if scan else 0
+    return own + sum(_game_rows_read(child) for child in plan.get("Plans", []))
+
+
+def _plan(statement: str, arguments: list[Any], generic: bool) -> dict[str, Any]:
+    """The executed plan of `statement` (rolled back), with the parameters as a one-off query
+    binds them or as a prepared statement's generic plan (what a connection reusing the
+    statement gets)."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        if generic:
+            numbered = statement.replace("%s", "$1", 1).replace("%s", "$2", 1)
+            cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+            cursor.execute(f"PREPARE batch_plan(json, uuid[]) AS {numbered}")
+            cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE batch_plan(%s, %s)", arguments)
+        else:
+            cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {statement}", arguments)
+        (explained,) = cursor.fetchone()
+        if generic:
+            cursor.execute("DEALLOCATE batch_plan")
+        transaction.set_rollback(True)
+    plan: dict[str, Any] = (explained if isinstance(explained, list) else [explained])[0]["Plan"]
+    return plan
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("generic", [False, True], ids=["one-off", "prepared"])
+def test_a_batch_reads_its_own_games_rows_however_many_games_are_unfinished(
+    make_player: Any, generic: bool
+) -> None:
+    """The guard `finished_at IS NULL` matches a partial index (one unfinished game a player):
+    a batch of one move that found its game through it read every unfinished game's row (seen
+    at 1,000 racers: 1,000 rows a batch). It must read its own."""
+    code, line = winnable_code()
+    games = [
+        services.start_game(user=make_player(f"p{i}"), mode="custom", rules=Rules(), code=code)
+        for i in range(40)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {Game._meta.db_table}")
+    now = timezone.now()
+    game, step = _worked_out(games[0].pk, line[0]["action"], line[0].get("position"), now)
+    arguments = move_store.batch_arguments([move_store.batch_record(game, 0, step.move)])
+    plan = _plan(move_store.batch_statement(), arguments, generic)
+    assert plan["Actual Rows"] == 1  # the move was stored
+    assert _game_rows_read(plan) == 1

@@ -117,17 +117,22 @@ def batch_record(game: Game, expected_seq: int, move: LoggedMove) -> dict[str, A
     return record
 
 
-def batch_document(records: list[dict[str, Any]]) -> str:
+def batch_arguments(records: list[dict[str, Any]]) -> list[Any]:
+    """`batch_statement`'s parameters: the records as one JSON document, and their games' keys."""
     # orjson writes UUIDs and aware datetimes as PostgreSQL reads them; `str` for anything else
     # (a Decimal, a date), which PostgreSQL reads by the column's type as well.
-    return orjson.dumps(records, default=str).decode()
+    return [orjson.dumps(records, default=str).decode(), [record[_ID] for record in records]]
 
 
 @functools.cache
 def batch_statement() -> str:
-    """Many games' moves in one statement from a `batch_document`: each game row updated with
+    """Many games' moves in one statement from `batch_arguments`: each game row updated with
     every field (as `store_move` does) only where it is still at its record's `expected_seq` and
-    unfinished, and the move-log rows of the games updated appended. It returns their ids."""
+    unfinished, and the move-log rows of the games updated appended. It returns their ids.
+
+    The keys come again as an array: the planner takes the JSON document for 100 rows and found
+    the games by the partial index of unfinished games, reading every unfinished game's row for
+    each batch (1,000 rows a batch with 1,000 racers playing); by the array it reads the batch's."""
     quote = connection.ops.quote_name
     pk, seq, player, finished = (
         _pk(),
@@ -160,6 +165,7 @@ applied AS (
         AND g.{quote(player.column)} = m.{quote(player.column)}
         AND g.{quote(seq.column)} = m.{quote(_EXPECTED_SEQ)}
         AND g.{quote(finished.column)} IS NULL
+        AND g.{quote(pk.column)} = ANY(%s)
     RETURNING g.{quote(pk.column)} AS {quote(_ID)}
 )
 INSERT INTO {moves} ({logged})

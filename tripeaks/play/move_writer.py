@@ -123,10 +123,10 @@ class MoveWriter:
 
     async def _write(self, rows: list[MoveRow]) -> set[UUID]:
         connection = await self._connect()
-        batch = move_store.batch_document(
+        arguments = move_store.batch_arguments(
             [move_store.batch_record(row.game, row.expected_seq, row.move) for row in rows]
         )
-        cursor = await connection.execute(self._statement, [batch])
+        cursor = await connection.execute(self._statement, arguments)
         return {game_id for (game_id,) in await cursor.fetchall()}
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
