@@ -26,8 +26,10 @@ moves until the race ends (someone clears, or the `--cap` ends it).
   latency: from the instant the server stored the move (`stored_at` in the progress frame: the
   servers run on this machine, so their clock is ours) to each opponent's race socket receiving
   it; and, as a second figure, from the move being sent. p50/p99, also by seconds since the
-  race's start and by whether mover and opponent sit on the same server. First one race of 4
-  runs alone: the baseline. Also printed: the CPU used during the run by this process (the
+  race's start and by whether mover and opponent sit on the same server; the round trip by
+  seconds since the race's start too; and how late this process's event loop wakes from a short
+  sleep (a saturated client delays what it times). First one race of 4 runs alone: the
+  baseline. Also printed: the CPU used during the run by this process (the
   simulated players: a saturated client shows here), by the servers, by PostgreSQL and by Redis
   (every such process on the machine, other users' included), and the machine's busy share.
   Afterwards it checks every race finished with places and every game replays to its stored
@@ -75,13 +77,15 @@ REPLY_TIMEOUT_S = 30
 PROVEN_DEALS = 4
 # How long after its cap a race may take to be over before the run is cut short.
 SLACK_S = 30
+LAG_TICK_S = 0.01
 # Seconds since a race's start, for the progress latency by phase.
 PHASES = (0, 2, 5, 10, 20, 40, 80, 160, 320, 640)
 
 
 @dataclass
 class Tally:
-    moves: list[float] = field(default_factory=list)
+    # (ms of a move's round trip, seconds since the race's start when it was sent)
+    trips: list[tuple[float, float]] = field(default_factory=list)
     # (ms from stored to an opponent's socket, seconds since the race's start, same server)
     stored: list[tuple[float, float, bool]] = field(default_factory=list)
     sent_based: list[float] = field(default_factory=list)
@@ -94,6 +98,13 @@ class Tally:
     # (username, seq) -> when the move that made that seq was sent (time.time())
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
     port_of: dict[str, int] = field(default_factory=dict)
+
+    # How late this process's event loop woke up (ms): a saturated client delays what it times.
+    lag: list[float] = field(default_factory=list)
+
+    @property
+    def moves(self) -> list[float]:
+        return [ms for ms, _since in self.trips]
 
     @property
     def progress(self) -> list[float]:
@@ -242,10 +253,19 @@ async def racer(
                     tally.errors.append(str(reply.get("code")))
                     view = reply.get("game") or view
                     continue
-                tally.moves.append((time.time() - sent) * 1000)
+                since = sent - start_at[0] if start_at else 0.0
+                tally.trips.append(((time.time() - sent) * 1000, since))
                 view = reply["game"]
         await asyncio.wait_for(over.wait(), 120)
         await watcher
+
+
+async def watch_lag(tally: Tally) -> None:
+    """How late this process wakes from a short sleep, for as long as the run lasts."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(LAG_TICK_S)
+        tally.lag.append((time.monotonic() - before - LAG_TICK_S) * 1000)
 
 
 async def run(
@@ -268,12 +288,15 @@ async def run(
         # The players arrive over the seconds before the first start, as the start waits for.
         arrive = i * OPEN_S_PER_PLAYER if len(players) > SEATS else 0.0
         jobs.append(racer(port, session, name, race_id, rate, tally, i, arrive))
+    probe = asyncio.ensure_future(watch_lag(tally))
     try:
         outcomes = await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), limit)
     except TimeoutError:
         # Bounded: servers that cannot keep up end the run, not the bench's patience.
         tally.errors.append(f"cut short: the races were not over {limit:.0f} s after the first")
         return tally, time.monotonic() - started
+    finally:
+        probe.cancel()
     tally.errors += [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
     return tally, time.monotonic() - started
 
@@ -308,15 +331,25 @@ def report(label: str, tally: Tally, elapsed: float) -> None:
     )
 
 
-def report_phases(tally: Tally) -> None:
-    print("progress (stored -> socket) by seconds since the race's start, and by server:")
+def _by_phase(timed: list[tuple[float, float]]) -> None:
     for low, high in zip(PHASES, PHASES[1:], strict=False):
-        values = [ms for ms, since, _same in tally.stored if low <= since < high]
+        values = [ms for ms, since in timed if low <= since < high]
         if values:
             print(f"  {low:>3}-{high:<3} s  {_figures(values)}  (n={len(values)})")
+
+
+def report_phases(tally: Tally) -> None:
+    print("move round trip by seconds since the race's start:")
+    _by_phase(tally.trips)
+    print("progress (stored -> socket) by seconds since the race's start, and by server:")
+    _by_phase([(ms, since) for ms, since, _same in tally.stored])
     for same, label in ((True, "same server"), (False, "across servers")):
         values = [ms for ms, _since, on in tally.stored if on == same]
         print(f"  {label:<14} {_figures(values)}  (n={len(values)})")
+    print(
+        f"the players' event loop woke late by {_figures(tally.lag)}, "
+        f"at most {max(tally.lag, default=0):.0f} ms (a late wake delays what the bench times)"
+    )
 
 
 class CpuMeter:
