@@ -198,12 +198,24 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "tripeaks.infra.channel_layer.RedisChannelLayer",
         "CONFIG": {
-            # Above the layer's 5 s blocking pop: redis-py 8's default read timeout is 5 s too,
-            # and an idle socket's consumer would die with a TimeoutError (channels_redis#422).
-            # A server's connection pool to Redis: redis-py's default of 100 connections fails
-            # a command at once when all are busy, and a burst of socket opens on a busy server
-            # (1,000 racers' games starting within 10 s) got HTTP 500s from `group_add`.
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 1000}],
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    # Above the layer's 5 s blocking pop: redis-py 8's default read timeout is 5 s
+                    # too, and an idle socket's consumer would die with a TimeoutError
+                    # (channels_redis#422).
+                    "socket_timeout": 15,
+                    # A server's connection pool to Redis: redis-py's default of 100 connections
+                    # fails a command at once when all are busy, and a burst of socket opens on a
+                    # busy server (1,000 racers' games starting within 10 s) got HTTP 500s from
+                    # `group_add`.
+                    "max_connections": 1000,
+                    # No CLIENT SETINFO: for it redis-py 8 reads its version from the package
+                    # metadata (a walk of sys.path: 0.37 ms of the event loop here) at every
+                    # connection it opens, and such a burst grows the pool by hundreds.
+                    "driver_info": None,
+                }
+            ],
             "prefix": "tripeaks:channels",
         },
     }
