@@ -9,8 +9,10 @@ import time
 from datetime import timedelta
 from typing import Any
 
+import psycopg
 import pytest
 from channels.db import database_sync_to_async as db
+from django.db import connection
 from django.utils import timezone
 
 from tests.arenas.helpers import join as join_arena
@@ -106,7 +108,7 @@ async def test_moves_after_a_races_cap_are_refused_on_rest_and_socket_and_never_
         assert late.json()["code"] == "time_up"
     assert await db(stored)(ann_game.pk) == before
 
-    # ... and by the game socket (its copy of the game, then the locked path).
+    # ... and by the game socket (its copy of the game refuses them).
     socket = await connect(ann, str(ann_game.pk))
     assert (await socket.connect())[0]
     assert (await socket.receive_json_from())["type"] == "view"
@@ -126,6 +128,35 @@ async def test_moves_after_a_races_cap_are_refused_on_rest_and_socket_and_never_
     assert (seats[bob.pk].place, seats[ann.pk].place) == (1, 2)
     assert seats[ann.pk].cards_left == before["cards_left"] and seats[ann.pk].moves == 0
     assert seats[bob.pk].cards_left == view["cards_left"] and seats[bob.pk].moves == bob_moves
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_move_after_the_cap_is_refused_without_waiting_for_the_game_row(
+    make_player: Any, settings: Any
+) -> None:
+    """The deadline (set when the game starts, never moved) and the server's clock refuse a late
+    move alone, so the socket answers from its copy of the game. Through the locked path, every
+    player's next move at a race's cap waited on its game row, behind the race's end resigning
+    those games: here the row is held locked elsewhere, and the answer must still come."""
+    ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
+    race = await db(begun_race)(ann, bob, settings)
+    game = await db(game_of)(race, ann)
+    line = await db(solution)(race.deal)
+    await db(the_end_comes_unnoticed)(race)
+    socket = await connect(ann, str(game.pk))
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "view"
+    before = await db(stored)(game.pk)
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    with psycopg.connect(**params) as holder:
+        holder.execute(f"SELECT 1 FROM {Game._meta.db_table} WHERE id = %s FOR UPDATE", [game.pk])
+        await socket.send_json_to({"seq": 0, **line[0]})
+        answer = await socket.receive_json_from(timeout=10)
+        assert answer["type"] == "error" and answer["code"] == "time_up", answer
+    await socket.disconnect()
+    assert await db(stored)(game.pk) == before
 
 
 @pytest.mark.django_db

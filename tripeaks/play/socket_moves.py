@@ -7,7 +7,8 @@ copy was at (the group commit: `move_store.batch_statement`, the same columns as
 `move_store.store_move`). A move that ends the game (a resignation, or a play or draw that wins or
 loses it) is worked out on the copy too, and stored with its result (which goes to the leaderboard)
 from a worker thread with the game row locked, if the row is still at the copy's seq
-(`services.finish_copy`, which stores it as `apply_move` does). Everything else
+(`services.finish_copy`, which stores it as `apply_move` does). A move after a contest game's
+deadline is refused from the copy (`time_up`: the deadline never moves). Everything else
 takes `services.apply_move` with the game row locked: hints (the solver), pause and resume, a move
 on a paused game, a seq that is not the copy's (a retry or a conflict), a move the copy refuses
 (it may be stale), and any move whose game moved on elsewhere. The copy is then read again.
@@ -32,7 +33,7 @@ from leaderboard import live as live_board
 from tripeaks.engine import game as engine
 from tripeaks.infra.devices import scope_device
 from tripeaks.play import move_writer, services
-from tripeaks.play.errors import PlayError
+from tripeaks.play.errors import PlayError, TimeUp
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import game_payload
 from tripeaks.play.progress import send_progress
@@ -156,6 +157,11 @@ class SocketGame:
         try:
             # A refused move changes nothing; any other advances the copy's game row in place.
             step = services.advance(game, live.state, action=action, position=position, now=now)
+        except TimeUp:
+            # The deadline (set when the game starts, never moved) and the clock refuse it alone:
+            # at a race's cap every player's next move came at once, each to the locked path,
+            # queued behind the race's end resigning the same games.
+            raise
         except PlayError:
             return None
         # From here the copy's row is ahead of its state: unless the move is stored, the copy is
