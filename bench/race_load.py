@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import signal
@@ -50,7 +49,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import orjson
 import psutil
+import uvloop
 
 from bench.database import create_migrated_database
 from bench.play_load import (
@@ -196,7 +197,7 @@ async def racer(
         async for text in race_socket:
             now = time.time()
             tally.frames += 1
-            frame = json.loads(text)
+            frame = orjson.loads(text)
             if frame.get("type") == "progress":
                 line = frame["player"]
                 progress(line["username"], line["seq"], line.get("stored_at"), now)
@@ -227,7 +228,7 @@ async def racer(
             additional_headers=headers,
             open_timeout=REPLY_TIMEOUT_S,
         ) as game_socket:
-            view = json.loads(await game_socket.recv())["game"]
+            view = orjson.loads(await game_socket.recv())["game"]
             due = time.time() + chooser.random() * interval
             while not over.is_set() and view["status"] in ("playing", "stuck"):
                 move = choose(view, chooser)
@@ -244,8 +245,8 @@ async def racer(
                         break
                 tally.sent[(name, view["seq"] + 1)] = sent
                 async with asyncio.timeout(REPLY_TIMEOUT_S):
-                    await game_socket.send(json.dumps({"seq": view["seq"], **move}))
-                    reply = json.loads(await game_socket.recv())
+                    await game_socket.send(orjson.dumps({"seq": view["seq"], **move}).decode())
+                    reply = orjson.loads(await game_socket.recv())
                 if reply.get("code") == "time_up":
                     tally.late += 1
                     break  # as the page does: no move counts any more
@@ -452,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         baseline_races = open_races(names[:SEATS], args.cap)
         limit = 3 + args.cap + SLACK_S
-        baseline, baseline_elapsed = asyncio.run(
+        baseline, baseline_elapsed = uvloop.run(
             run(players[:SEATS], names[:SEATS], baseline_races, ports, args.rate, limit)
         )
         races = open_races(names[SEATS:], args.cap)
@@ -460,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         schedule_starts(races, first, args.stagger)
         meter.start()
         limit = first + args.stagger + args.cap + SLACK_S
-        tally, elapsed = asyncio.run(
+        tally, elapsed = uvloop.run(
             run(players[SEATS:], names[SEATS:], races, ports, args.rate, limit)
         )
         meter.stop()
