@@ -28,8 +28,10 @@ moves until the race ends (someone clears, or the `--cap` ends it).
   it; and, as a second figure, from the move being sent. p50/p99, also by seconds since the
   race's start and by whether mover and opponent sit on the same server; the round trip by
   seconds since the race's start too; and how late this process's event loop wakes from a short
-  sleep (a saturated client delays what it times). First one race of 4 runs alone: the
-  baseline. Also printed: the CPU used during the run by this process (the
+  sleep (a saturated client delays what it times); and how long after its race's start instant
+  each player hears of their game (the race frame) and has it on screen (the game socket's first
+  view). First one race of 4 runs
+  alone: the baseline. Also printed: the CPU used during the run by this process (the
   simulated players: a saturated client shows here), by the servers, by PostgreSQL and by Redis
   (every such process on the machine, other users' included), and the machine's busy share.
   Afterwards it checks every race finished with places and every game replays to its stored
@@ -100,6 +102,10 @@ class Tally:
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
     port_of: dict[str, int] = field(default_factory=dict)
 
+    # ms from each race's start instant to each player hearing of their game (the race frame)...
+    told: list[float] = field(default_factory=list)
+    # ... and to their game on screen (its socket's first view)
+    ready: list[float] = field(default_factory=list)
     # How late this process's event loop woke up (ms): a saturated client delays what it times.
     lag: list[float] = field(default_factory=list)
 
@@ -210,6 +216,8 @@ async def racer(
             for line in race["players"]:
                 progress(line["username"], line["seq"], line.get("stored_at"), now)
             if race["game"] and not game_id:
+                if start_at:
+                    tally.told.append((now - start_at[0]) * 1000)
                 game_id.append(race["game"])
                 started.set()
             if race["state"] == "finished":
@@ -229,6 +237,8 @@ async def racer(
             open_timeout=REPLY_TIMEOUT_S,
         ) as game_socket:
             view = orjson.loads(await game_socket.recv())["game"]
+            if start_at:
+                tally.ready.append((time.time() - start_at[0]) * 1000)
             due = time.time() + chooser.random() * interval
             while not over.is_set() and view["status"] in ("playing", "stuck"):
                 move = choose(view, chooser)
@@ -347,6 +357,9 @@ def report_phases(tally: Tally) -> None:
     for same, label in ((True, "same server"), (False, "across servers")):
         values = [ms for ms, _since, on in tally.stored if on == same]
         print(f"  {label:<14} {_figures(values)}  (n={len(values)})")
+    print("after the race's start instant, each player")
+    print(f"  hears of their game (the race frame)  {_figures(tally.told)}")
+    print(f"  has it on screen (the game socket)    {_figures(tally.ready)}")
     print(
         f"the players' event loop woke late by {_figures(tally.lag)}, "
         f"at most {max(tally.lag, default=0):.0f} ms (a late wake delays what the bench times)"
