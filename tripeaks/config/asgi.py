@@ -20,18 +20,21 @@ from tripeaks.infra.request_threads import ReusedThreadsASGIHandler  # noqa: E40
 
 django_asgi_app = ReusedThreadsASGIHandler()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from tripeaks.config.routing import websocket_urlpatterns  # noqa: E402
 from tripeaks.infra.socket_outage import OutageGuard  # noqa: E402
+from tripeaks.infra.socket_threads import ThreadedAuthMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            OutageGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            OutageGuard(
+                SessionMiddlewareStack(ThreadedAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

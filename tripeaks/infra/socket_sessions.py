@@ -30,8 +30,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+
+from tripeaks.infra.socket_threads import in_a_thread
 
 log = logging.getLogger("tripeaks.sockets")
 
@@ -101,7 +102,7 @@ class SessionSocket:
         self._session_groups = tuple(groups)
         # A sign-out between the handshake's session lookup and the joins above sent its close
         # to nobody: look again now that this socket would hear it.
-        if key and session is not None and not await database_sync_to_async(session.exists)(key):
+        if key and session is not None and not await in_a_thread(session.exists)(key):
             await self.close(code=CLOSE_SESSION_ENDED)
             return False
         return True

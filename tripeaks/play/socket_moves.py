@@ -19,27 +19,22 @@ request or socket.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from channels.db import database_sync_to_async
-from django.db import close_old_connections
 from django.utils import timezone
 
 from leaderboard import live as live_board
 from tripeaks.engine import game as engine
 from tripeaks.infra.devices import scope_device
+from tripeaks.infra.socket_threads import closing_connections, in_a_thread
 from tripeaks.play import move_writer, services
 from tripeaks.play.errors import PlayError, TimeUp
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import game_payload
 from tripeaks.play.progress import send_progress
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 # Worked out on the copy: every action but hints (the solver) and pause and resume.
 COPY_ACTIONS = frozenset({"play", "draw", "undo", "restart", "resign"})
@@ -55,22 +50,6 @@ def load_live_game(game_id: str, user: Any) -> LiveGame | None:
     # The player too: a finish worked out on the copy names them in the board's live update.
     game = Game.objects.select_related("deal", "player").filter(pk=game_id, player=user).first()
     return None if game is None else LiveGame(game, services.load_game_state(game))
-
-
-def closing_connections(call: Callable[P, R]) -> Callable[P, R]:
-    """`call`, closing the thread's database connections when it returns, as at the end of a
-    request. For the worker threads of `database_sync_to_async`: channels closes them too, but
-    outside the context the call ran in, and a connection the call opened there stayed open (seen
-    in tests: the test database could not be dropped)."""
-
-    @functools.wraps(call)
-    def closing(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return call(*args, **kwargs)
-        finally:
-            close_old_connections()
-
-    return closing
 
 
 def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | None]:
@@ -214,5 +193,5 @@ class SocketGame:
 
     async def sync(self) -> dict[str, Any] | None:
         """Read the game again: its view, or None if it is not this player's."""
-        self.live, view = await database_sync_to_async(_open)(self.game_id, self.user)
+        self.live, view = await in_a_thread(_open)(self.game_id, self.user)
         return view

@@ -28,13 +28,11 @@ import asyncio
 import contextlib
 import time
 import weakref
-from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 from urllib.parse import parse_qs
 
 import orjson
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 from django.utils import timezone
@@ -43,7 +41,7 @@ from tripeaks.infra import contest_feed, throttle_async, watcher_socket
 from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
-from tripeaks.play.socket_moves import closing_connections
+from tripeaks.infra.socket_threads import in_a_thread
 from tripeaks.races import selectors, services
 from tripeaks.races.broadcast import RACE_EVENT
 from tripeaks.races.models import contest_of
@@ -60,17 +58,10 @@ PROGRESS = selectors.PROGRESS_FIELDS
 # before it reads the race itself (the broadcast was lost: the channel layer is at most once).
 BROADCAST_GRACE_S = 2.0
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _in_a_thread(call: Callable[P, R]) -> Callable[P, Awaitable[R]]:
-    """`call` from the event loop in a worker thread of its own, not the process's one sync
-    thread: at a race's start and cap every socket of the race calls at once, each waiting on
-    the race's row lock, and on the one thread each wait held up every socket of the process
-    (game sockets opening, moves on the locked path). The thread's connections are closed when
-    the call returns, as at the end of a request."""
-    return database_sync_to_async(closing_connections(call), thread_sensitive=False)
+# The race's reads and clock run in worker threads (`in_a_thread`), not the process's one sync
+# thread: at a race's start and cap every socket of the race calls at once, each waiting on the
+# race's row lock, and on the one thread each wait held up every socket of the process (game
+# sockets opening, moves on the locked path).
 
 
 def _read(race_id: str, user: Any = None, code: str | None = None) -> dict[str, Any] | None:
@@ -88,17 +79,17 @@ def _read(race_id: str, user: Any = None, code: str | None = None) -> dict[str, 
     return selectors.race_event_of(race)
 
 
-@_in_a_thread
+@in_a_thread
 def _open(race_id: str, user: Any, code: str | None) -> dict[str, Any] | None:
     return _read(race_id, user, code)
 
 
-@_in_a_thread
+@in_a_thread
 def _tick(race_id: str) -> dict[str, Any] | None:
     return _read(race_id)
 
 
-@_in_a_thread
+@in_a_thread
 def _advance(race_id: str) -> None:
     services.advance_race_clock(race_id=race_id, wait=False)
 

@@ -1,0 +1,58 @@
+"""The sockets' database work in the event loop's worker threads.
+
+`database_sync_to_async` runs a call on the process's one thread for thread-sensitive code unless
+told otherwise. A socket's handshake read its user there (Channels' `AuthMiddleware`), its session
+check after the group joins, and the game socket its game: three calls a socket, one after
+another for every socket of the process. In the race bench (1,000 players, 250 races starting
+over 10 s) a player heard of their game 0.2-0.5 s after the start instant and had it on screen
+8.6 s after (p50), the game sockets queued on that one thread. `in_a_thread` runs a call in a
+worker thread of its own instead, and closes the connections it opened when it returns, as at
+the end of a request.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
+
+from channels.auth import AuthMiddleware, get_user
+from channels.db import database_sync_to_async
+from django.db import close_old_connections
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def closing_connections(call: Callable[P, R]) -> Callable[P, R]:
+    """`call`, closing the thread's database connections when it returns, as at the end of a
+    request. For the worker threads of `database_sync_to_async`: channels closes them too, but
+    outside the context the call ran in, and a connection the call opened there stayed open (seen
+    in tests: the test database could not be dropped)."""
+
+    @functools.wraps(call)
+    def closing(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return call(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return closing
+
+
+def in_a_thread(call: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """`call` from the event loop in a worker thread of its own, its connections closed after."""
+    threaded: Callable[P, Awaitable[R]] = database_sync_to_async(
+        closing_connections(call), thread_sensitive=False
+    )
+    return threaded
+
+
+_user_of = in_a_thread(get_user.func)
+
+
+class ThreadedAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
+    """Channels' `AuthMiddleware`, reading the user in a worker thread (`in_a_thread`)."""
+
+    async def resolve_scope(self, scope: dict[str, Any]) -> None:
+        scope["user"]._wrapped = await _user_of(scope)
