@@ -23,13 +23,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from leaderboard import live as live_board
 from tripeaks.engine import game as engine
 from tripeaks.infra.devices import scope_device
-from tripeaks.infra.socket_threads import closing_connections, in_a_thread
+from tripeaks.infra.socket_threads import in_a_thread
 from tripeaks.play import move_writer, services
 from tripeaks.play.errors import PlayError, TimeUp
 from tripeaks.play.models import Game
@@ -52,6 +51,7 @@ def load_live_game(game_id: str, user: Any) -> LiveGame | None:
     return None if game is None else LiveGame(game, services.load_game_state(game))
 
 
+@in_a_thread
 def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | None]:
     live = load_live_game(game_id, user)
     if live is None:
@@ -59,7 +59,7 @@ def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | No
     return live, game_payload(live.game, live.state, timezone.now())
 
 
-@closing_connections
+@in_a_thread
 def _locked_move(
     game_id: str, user: Any, move: dict[str, Any]
 ) -> tuple[services.MoveOutcome | PlayError, LiveGame | None, list[live_board.Send]]:
@@ -74,7 +74,7 @@ def _locked_move(
     return outcome, LiveGame(outcome.game, outcome.state), board_updates
 
 
-@closing_connections
+@in_a_thread
 def _finish_copy(
     game: Game, step: services.Step, seq: int, now: datetime
 ) -> tuple[services.MoveOutcome | None, list[live_board.Send]]:
@@ -83,7 +83,7 @@ def _finish_copy(
     return outcome, board_updates
 
 
-@closing_connections
+@in_a_thread
 def _start(
     user: Any, request: dict[str, Any], origin: dict[str, Any]
 ) -> tuple[LiveGame, list[live_board.Send]]:
@@ -115,11 +115,12 @@ class SocketGame:
             outcome = await self._grouped(self.live, seq, action, position)
             if outcome is not None:
                 return outcome
-        # Not thread-sensitive: moves of different games run in parallel threads (each with its
-        # own connection), so one game's commit does not queue every other socket behind it.
-        result, self.live, self.board_updates = await database_sync_to_async(
-            _locked_move, thread_sensitive=False
-        )(self.game_id, self.user, {"seq": seq, "action": action, "position": position})
+        # In a worker thread (`in_a_thread`), not the one sync thread: moves of different games
+        # run in parallel (each with its own connection), so one game's commit does not queue
+        # every other socket behind it.
+        result, self.live, self.board_updates = await _locked_move(
+            self.game_id, self.user, {"seq": seq, "action": action, "position": position}
+        )
         if isinstance(result, PlayError):
             raise result
         return result
@@ -163,9 +164,7 @@ class SocketGame:
     ) -> services.MoveOutcome | None:
         """The ending move stored from the copy with the game row locked, or None when the row
         moved on meanwhile (the locked path then reads it again)."""
-        outcome, board_updates = await database_sync_to_async(_finish_copy, thread_sensitive=False)(
-            game, step, seq, now
-        )
+        outcome, board_updates = await _finish_copy(game, step, seq, now)
         if outcome is None:
             return None
         self.live, self.board_updates = LiveGame(game, step.state), board_updates
@@ -180,9 +179,7 @@ class SocketGame:
         The socket's `scope` says where from (fair play: its device cookie and address)."""
         client = (scope or {}).get("client") or [None]
         origin = {"device": scope_device(scope or {}), "address": client[0]}
-        live, board_updates = await database_sync_to_async(_start, thread_sensitive=False)(
-            user, request, origin
-        )
+        live, board_updates = await _start(user, request, origin)
         started = cls(str(live.game.pk), user)
         started.live, started.board_updates = live, board_updates
         return started, game_payload(live.game, live.state, timezone.now())
@@ -193,5 +190,5 @@ class SocketGame:
 
     async def sync(self) -> dict[str, Any] | None:
         """Read the game again: its view, or None if it is not this player's."""
-        self.live, view = await in_a_thread(_open)(self.game_id, self.user)
+        self.live, view = await _open(self.game_id, self.user)
         return view
