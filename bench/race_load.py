@@ -27,11 +27,10 @@ moves until the race ends (someone clears, or the `--cap` ends it).
   servers run on this machine, so their clock is ours) to each opponent's race socket receiving
   it; and, as a second figure, from the move being sent. p50/p99, also by seconds since the
   race's start and by whether mover and opponent sit on the same server; the round trip by
-  seconds since the race's start too; and how late this process's event loop wakes from a short
+  seconds since the race's start too; how late this process's event loop wakes from a short
   sleep (a saturated client delays what it times); and how long after its race's start instant
   each player hears of their game (the race frame) and has it on screen (the game socket's first
-  view). First one race of 4 runs
-  alone: the baseline. Also printed: the CPU used during the run by this process (the
+  view). First one race of 4 runs alone: the baseline. Also printed: the CPU used during the run by this process (the
   simulated players: a saturated client shows here), by the servers, by PostgreSQL and by Redis
   (every such process on the machine, other users' included), and the machine's busy share.
   Afterwards it checks every race finished with places and every game replays to its stored
