@@ -264,14 +264,31 @@ CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
     "interval_max": 0.5,
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Pool top-ups have a queue of their own: a fresh deployment queues one per pool (hundreds), and
-# a worker (which consumes every queue named here, in turn) still takes the daily deals, a deal's
-# par and the races' and arenas' clock tasks between them instead of after them all.
-CELERY_TASK_QUEUES: dict[str, dict[str, Any]] = {"celery": {}, "pools": {}}
+# Queues by urgency (docs/operations.md, "Background work"): mail and the races' and arenas'
+# clocks (`urgent`) never wait behind solver work (`solver`: pool top-ups and deals' verdicts,
+# a minute or more each on the hard layouts); the rest (`celery`) is housekeeping and the daily
+# deals, which must not wait behind a fresh deployment's hundreds of pool top-ups. `make
+# run` (tripeaks/stack/run.py) and docker-compose.yml give `solver` a worker of its own; a worker
+# started without -Q takes every queue.
+CELERY_TASK_QUEUES: dict[str, dict[str, Any]] = {"urgent": {}, "celery": {}, "solver": {}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_ROUTES = {"tripeaks.play.tasks.refill_random_pool": {"queue": "pools"}}
-# Processes each worker runs tasks in; unset, one per core.
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
+    "accounts.tasks.send_*": {"queue": "urgent"},
+    "tripeaks.races.tasks.*": {"queue": "urgent"},
+    "tripeaks.arenas.tasks.*": {"queue": "urgent"},
+    "tripeaks.play.tasks.refill_random_pool": {"queue": "solver"},
+    "tripeaks.play.tasks.solve_deal": {"queue": "solver"},
+}
+# At most this many tasks wait in the solver queue for a deal's verdict (one a pool besides):
+# tripeaks/play/solver_queue.py.
+SOLVER_QUEUE_MAX: int = env.int("SOLVER_QUEUE_MAX", default=200)
+# Processes each worker runs tasks in; unset, one per core. The solver's worker: SOLVER_WORKERS.
 CELERY_WORKER_CONCURRENCY: int | None = env.int("CELERY_WORKER_CONCURRENCY", default=None)
+# A worker's child that has grown past this (KiB) after a task is replaced by a fresh one: the
+# solver's tables can take hundreds of MB, and a long-lived child kept them all.
+CELERY_WORKER_MAX_MEMORY_PER_CHILD: int = env.int(
+    "CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=400_000
+)
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"

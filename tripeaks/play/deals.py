@@ -23,7 +23,7 @@ from tripeaks.engine.deal import from_seed, parse_code
 from tripeaks.engine.layouts import LAYOUTS, get_layout
 from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules, Start
 from tripeaks.engine.solver import Budget, BudgetExceeded, par, solve
-from tripeaks.play import solver_guard
+from tripeaks.play import solver_guard, solver_queue
 from tripeaks.play.models import Deal, Source
 
 log = logging.getLogger("tripeaks.deals")
@@ -39,6 +39,8 @@ MAX_SEED_TRIES = 200
 # pooled), and a par that takes more is stored as unknown (None). About a microsecond a node.
 POOL_SOLVE_NODES = 5_000_000
 POOL_PAR_NODES = 10_000_000
+# One worker tops a pool up at a time: the others find it being filled and leave it.
+POOL_FILLING_SECONDS = 300
 
 
 class DealUnavailable(Exception):
@@ -194,7 +196,7 @@ def claim_random_deal(rules: Rules, layout: str) -> Deal:
             pooled.claimed = True
             pooled.save(update_fields=["claimed"])
             return pooled
-    transaction.on_commit(lambda: queue_pool_refill(rules, layout))
+    transaction.on_commit(lambda: solver_queue.queue_pool_refill(rules, layout))
     with solver_guard.solver_slot():
         budget = solver_guard.request_budget()
         try:
@@ -207,20 +209,9 @@ def claim_random_deal(rules: Rules, layout: str) -> Deal:
             raise DealNotReady(
                 "no deal of this layout and rules is ready yet: try again in a moment"
             ) from None
-    if deal.par is None:
-        transaction.on_commit(lambda: _queue_solve(deal.pk))
+    if deal.par is None and settings.QUEUE_SOLVER_TASKS:  # no worker: not here, in the request
+        transaction.on_commit(lambda: solver_queue.queue_verdict(deal.pk))
     return deal
-
-
-def _queue_solve(deal_id: int) -> None:
-    from tripeaks.play.tasks import solve_deal
-
-    if not settings.QUEUE_SOLVER_TASKS:
-        return  # no worker: it would run here, where the request waits
-    try:
-        solve_deal.delay(deal_id)
-    except Exception:  # best effort: par stays unknown
-        log.warning("could not queue solving a deal", extra={"deal": deal_id}, exc_info=True)
 
 
 STARTS: tuple[Start, ...] = ("waste", "empty")
@@ -254,35 +245,12 @@ def pool_shortfalls(target: int) -> list[tuple[int, Rules, str]]:
     return sorted((item for item in short if item[0] > 0), key=lambda item: -item[0])
 
 
-def queue_pool_refill(rules: Rules, layout: str) -> bool:
-    """Ask a worker to top this pool up, unless that is already asked; best effort."""
-    from tripeaks.play.tasks import refill_random_pool
-
-    if not settings.QUEUE_SOLVER_TASKS:
-        return False  # no worker: it would run here, where the request waits
-    try:
-        if not cache.add(_queued_key(rules, layout), 1, timeout=POOL_QUEUED_SECONDS):
-            return False
-        refill_random_pool.delay(rules.key, layout)
-    except Exception:  # the broker or cache is down: beat asks again
-        log.warning("could not queue a pool refill", extra={"layout": layout}, exc_info=True)
-        return False
-    return True
-
-
-POOL_QUEUED_SECONDS = 300
-
-
-def _queued_key(rules: Rules, layout: str) -> str:
-    return f"deal-pool:queued:{rules.key}:{layout}"
-
-
 def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None = None) -> int:
     """Top the pool of unclaimed random deals up to `target`, for at most about `seconds`
     (None: until full); returns how many were added. One worker at a time per pool."""
-    cache.delete(_queued_key(rules, layout))
+    solver_queue.begun(solver_queue.pool_key(rules, layout))
     lock = f"deal-pool:filling:{rules.key}:{layout}"
-    if not cache.add(lock, 1, timeout=POOL_QUEUED_SECONDS):
+    if not cache.add(lock, 1, timeout=POOL_FILLING_SECONDS):
         return 0
     try:
         have = Deal.objects.filter(

@@ -22,7 +22,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.engine.scoring import score
 from tripeaks.infra.addresses import ip_or_none
 from tripeaks.infra.row_locks import for_update
-from tripeaks.play import deals, solver_guard
+from tripeaks.play import deals, solver_guard, solver_queue
 from tripeaks.play.broadcast import broadcast_view
 from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.dealday import deal_day
@@ -132,7 +132,7 @@ def start_game(
             deadline=deadline,
         )
     if deal.winnable is None:
-        transaction.on_commit(lambda: _queue_solve(deal.pk))
+        transaction.on_commit(lambda: solver_queue.queue_verdict(deal.pk))
     log.info(
         "game started",
         extra={"game": str(game.id), "user": user.pk, "mode": mode, "rules": rules.key},
@@ -190,16 +190,6 @@ def start_requested_game(
         device=device,
         address=address,
     )
-
-
-def _queue_solve(deal_id: int) -> None:
-    """Best-effort: with the broker down the verdict waits for the next game on the deal."""
-    from tripeaks.play.tasks import solve_deal
-
-    try:
-        solve_deal.delay(deal_id)
-    except Exception:  # the game is stored; a lost verdict job must not fail its start
-        log.warning("could not queue solving a deal", extra={"deal": deal_id}, exc_info=True)
 
 
 def _resign(game: Game, now: datetime) -> None:
