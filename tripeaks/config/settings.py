@@ -441,6 +441,8 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "board_address": env.str("THROTTLE_BOARD_ADDRESS", default="120/min"),
     # Hints and fallback starts: solver calls per player (tripeaks/play/solver_guard.py).
     "solver": env.str("THROTTLE_SOLVER", default="20/min"),
+    # ... and per client address: a swarm of guests or accounts behind one address shares it.
+    "solver_address": env.str("THROTTLE_SOLVER_ADDRESS", default="60/min"),
 }
 
 # Fair play: a finished ranked run whose think times (from its move log's server timestamps) no

@@ -181,9 +181,10 @@ def make_random_deal(
     )
 
 
-def claim_random_deal(rules: Rules, layout: str) -> Deal:
+def claim_random_deal(rules: Rules, layout: str, asker: solver_guard.Asker | None = None) -> Deal:
     """A deal from the precomputed pool, or, when the pool is dry, one proven winnable on the
-    spot within the request budget (with one of the service's solver slots). `DealNotReady`
+    spot within the request budget (with one of the service's solver slots, counted against the
+    `asker`: solver_guard). `DealNotReady`
     (503, Retry-After) when neither: a deal whose winnability is unknown is never dealt."""
     with transaction.atomic():
         pooled = (
@@ -197,7 +198,7 @@ def claim_random_deal(rules: Rules, layout: str) -> Deal:
             pooled.save(update_fields=["claimed"])
             return pooled
     transaction.on_commit(lambda: solver_queue.queue_pool_refill(rules, layout))
-    with solver_guard.solver_slot():
+    with solver_guard.solver_slot(asker):
         budget = solver_guard.request_budget()
         try:
             deal = make_random_deal(rules, layout, claimed=True, budget=budget)

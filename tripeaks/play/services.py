@@ -58,14 +58,21 @@ def load_game_state(game: Game) -> engine.State:
 
 
 def _deal_for(
-    *, mode: str, rules: Rules, layout: str, number: int | None, code: str | None, now: datetime
+    *,
+    mode: str,
+    rules: Rules,
+    layout: str,
+    number: int | None,
+    code: str | None,
+    now: datetime,
+    asker: solver_guard.Asker,
 ) -> Deal:
     if mode == Source.DAILY:
         if layout != "classic" or rules.start != "waste":
             raise BadRequest("the daily deal is played on the classic layout with the usual start")
         return deals.daily_deal(deal_day(now), rules)
     if mode == Source.RANDOM:
-        return deals.claim_random_deal(rules, layout)
+        return deals.claim_random_deal(rules, layout, asker)
     if mode == Source.NUMBERED:
         if number is None or not 1 <= number <= deals.NUMBERED_DEALS:
             raise BadRequest(f"a numbered deal needs a number from 1 to {deals.NUMBERED_DEALS}")
@@ -107,7 +114,10 @@ def start_game(
     now = timezone.now()
     # Solving a fresh deal can take a moment: do it before taking any lock.
     if deal is None:
-        deal = _deal_for(mode=mode, rules=rules, layout=layout, number=number, code=code, now=now)
+        asker = solver_guard.Asker(user.pk, address)
+        deal = _deal_for(
+            mode=mode, rules=rules, layout=layout, number=number, code=code, now=now, asker=asker
+        )
     with transaction.atomic():
         unfinished = _lock_player_for_start(user.pk)
         if unfinished:
@@ -356,7 +366,7 @@ def apply_move(
     if action not in ACTIONS:
         raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
     # A hint's solver slot is taken (or refused) before the game row is locked.
-    with solver_guard.guard(action, user.pk), transaction.atomic():
+    with solver_guard.guard(action, user.pk, game_id), transaction.atomic():
         game = (
             # of=self: lock the game only; every player of the daily deal shares its Deal row.
             Game.objects.select_for_update(of=("self",))

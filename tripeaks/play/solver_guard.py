@@ -9,6 +9,10 @@
   process. No free slot: 503 with `Retry-After`, before any database work.
 - **One call at a time per player, and a rate** (`PLAY_THROTTLE_RATES["solver"]`): a second hint
   while the first is being worked out, or too many in a minute, is a 429 with `Retry-After`.
+- **A share per network address** (`PLAY_THROTTLE_RATES["solver_address"]`, and at most half the
+  slots at once, one of two): a swarm of guests or accounts behind one address gets one address's
+  share, not every slot. Over the rate: 429; its slots taken: 503, as when the service is full.
+  A hint counts against the address its game was started from, a start against the requester's.
 
 Solver calls run on the request's worker thread (Django's sync views, `database_sync_to_async` on
 the game socket), never on the event loop; the slots keep the threads that compete with the loop
@@ -23,7 +27,9 @@ import logging
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, Final
 
 from django.conf import settings
@@ -33,6 +39,7 @@ from tripeaks.engine import game as engine
 from tripeaks.engine.solver import Budget, BudgetExceeded, Hint, hint, solve
 from tripeaks.infra import throttling
 from tripeaks.play.errors import PlayError
+from tripeaks.play.models import Game
 from tripeaks.play.payloads import hint_payload
 
 log = logging.getLogger("tripeaks.solver")
@@ -71,28 +78,48 @@ def request_budget() -> Budget:
 
 
 # ---------------------------------------------------------------------------------------- slots
-# KEYS[1]: every lease of the service; KEYS[2]: this player's ('' for none). ARGV: now, expiry,
-# token, limit, lease ms. 0: leased; 1: the service is full; 2: the player already holds one.
+# KEYS[1]: every lease of the service; KEYS[2]: this player's, KEYS[3]: this address's ('' for
+# none). ARGV: now, expiry, token, limit, lease ms, the address's share. 0: leased; 1: the service
+# is full; 2: the player already holds one; 3: the address holds its share.
 ACQUIRE_SCRIPT = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if KEYS[2] ~= '' then
     redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
     if redis.call('ZCARD', KEYS[2]) > 0 then return 2 end
 end
+if KEYS[3] ~= '' then
+    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+    if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 3 end
+end
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-if KEYS[2] ~= '' then
-    redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-    redis.call('PEXPIRE', KEYS[2], ARGV[5])
+for i = 1, 3 do
+    if KEYS[i] ~= '' then
+        redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
+        redis.call('PEXPIRE', KEYS[i], ARGV[5])
+    end
 end
 return 0
 """
 RELEASE_SCRIPT = """
-redis.call('ZREM', KEYS[1], ARGV[1])
-if KEYS[2] ~= '' then redis.call('ZREM', KEYS[2], ARGV[1]) end
+for i = 1, 3 do
+    if KEYS[i] ~= '' then redis.call('ZREM', KEYS[i], ARGV[1]) end
+end
 return 0
 """
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks for solver work: a player (one call at a time, a rate) and the network address
+    it comes from (a share of the slots, a rate); either may be unknown."""
+
+    player: Any | None = None
+    address: str | None = None
+
+
+def address_share() -> int:
+    """Slots one address may hold at once: half the service's, at least one."""
+    return max(1, settings.SOLVER_MAX_CONCURRENT // 2)
 
 
 class _LocalSlots:
@@ -102,35 +129,43 @@ class _LocalSlots:
         self._lock = threading.Lock()
         self._held = 0
         self._players: set[Any] = set()
+        self._addresses: Counter[str] = Counter()
 
-    def acquire(self, player: Any | None) -> int:
+    def acquire(self, asker: Asker) -> int:
         with self._lock:
-            if player is not None and player in self._players:
+            if asker.player is not None and asker.player in self._players:
                 return 2
+            if asker.address and self._addresses[asker.address] >= address_share():
+                return 3
             if self._held >= settings.SOLVER_MAX_CONCURRENT:
                 return 1
             self._held += 1
-            if player is not None:
-                self._players.add(player)
+            if asker.player is not None:
+                self._players.add(asker.player)
+            if asker.address:
+                self._addresses[asker.address] += 1
             return 0
 
-    def release(self, player: Any | None) -> None:
+    def release(self, asker: Asker) -> None:
         with self._lock:
             self._held -= 1
-            self._players.discard(player)
+            self._players.discard(asker.player)
+            if asker.address:
+                self._addresses[asker.address] -= 1
 
 
 _local = _LocalSlots()
 
 
-def _keys(player: Any | None) -> list[str]:
+def _keys(asker: Asker) -> list[str]:
     return [
         cache.make_key("solver:slots"),
-        "" if player is None else cache.make_key(f"solver:player:{player}"),
+        "" if asker.player is None else cache.make_key(f"solver:player:{asker.player}"),
+        "" if not asker.address else cache.make_key(f"solver:address:{asker.address}"),
     ]
 
 
-def _acquire(player: Any | None) -> tuple[int, str | None]:
+def _acquire(asker: Asker) -> tuple[int, str | None]:
     """(outcome, lease token; None: a local slot)."""
     client = throttling._redis()
     if client is not None:
@@ -138,59 +173,76 @@ def _acquire(player: Any | None) -> tuple[int, str | None]:
         now = time.time()
         try:
             outcome = client.register_script(ACQUIRE_SCRIPT)(
-                keys=_keys(player),
+                keys=_keys(asker),
                 args=[
                     now,
                     now + LEASE_SECONDS,
                     token,
                     settings.SOLVER_MAX_CONCURRENT,
                     LEASE_SECONDS * 1000,
+                    address_share(),
                 ],
             )
             return int(outcome), token
         except Exception:  # the limit still holds, per process
             log.warning("solver slots unreachable; limiting this process only", exc_info=True)
-    return _local.acquire(player), None
+    return _local.acquire(asker), None
 
 
-def _release(player: Any | None, token: str | None) -> None:
+def _release(asker: Asker, token: str | None) -> None:
     if token is None:
-        _local.release(player)
+        _local.release(asker)
         return
     client = throttling._redis()
     if client is None:  # the settings changed under us (tests): nothing to release
         return
     try:
-        client.register_script(RELEASE_SCRIPT)(keys=_keys(player), args=[token])
+        client.register_script(RELEASE_SCRIPT)(keys=_keys(asker), args=[token])
     except Exception:  # the lease expires by itself
         log.warning(
             "could not release a solver slot; it expires in %ss", LEASE_SECONDS, exc_info=True
         )
 
 
+def _limits(asker: Asker) -> list[throttling.Limit]:
+    limits = []
+    if asker.player is not None:
+        limits.append(throttling.Limit("solver", f"u{asker.player}"))
+    if asker.address:
+        limits.append(throttling.Limit("solver_address", asker.address))
+    return limits
+
+
 @contextlib.contextmanager
-def solver_slot(player: Any | None = None) -> Iterator[None]:
-    """Hold one of the service's solver slots (and `player`'s one) for the block, or refuse:
-    `SolverThrottled` (429) when the player is over the rate or already solving, `SolverBusy`
-    (503) when the service is. Counted before any database work."""
-    if player is not None:
-        wait = throttling.check([throttling.Limit("solver", f"u{player}")])
-        if wait is not None:
-            raise SolverThrottled(f"too many hints: try again in {wait} seconds", retry_after=wait)
-    outcome, token = _acquire(player)
+def solver_slot(asker: Asker | None = None) -> Iterator[None]:
+    """Hold one of the service's solver slots (and the asker's) for the block, or refuse:
+    `SolverThrottled` (429) when the player or address is over its rate or the player is already
+    solving, `SolverBusy` (503) when the service, or the address's share of it, is taken.
+    Counted before any database work."""
+    asker = asker or Asker()
+    wait = throttling.check(_limits(asker))
+    if wait is not None:
+        raise SolverThrottled(f"too many hints: try again in {wait} seconds", retry_after=wait)
+    outcome, token = _acquire(asker)
     if outcome == 2:
         raise SolverThrottled("your last hint is still being worked out", retry_after=1)
+    if outcome == 3:
+        raise SolverBusy("the solver is busy with your network's requests: try again in a moment")
     if outcome == 1:
         raise SolverBusy("the solver is busy: try again in a moment")
     try:
         yield
     finally:
-        _release(player, token if outcome == 0 else None)
+        _release(asker, token if outcome == 0 else None)
 
 
-def guard(action: str, player: Any) -> contextlib.AbstractContextManager[None]:
-    """A hint's solver slot (see `solver_slot`); nothing for any other action."""
-    return solver_slot(player) if action == "hint" else contextlib.nullcontext()
+def guard(action: str, player: Any, game_id: Any) -> contextlib.AbstractContextManager[None]:
+    """A hint's solver slot (see `solver_slot`), counted against the player and the address
+    the game was started from; nothing for any other action."""
+    if action != "hint":
+        return contextlib.nullcontext()
+    address = Game.objects.filter(pk=game_id, player_id=player).values_list("address", flat=True)
+    return solver_slot(Asker(player, address.first()))
 
 
 # ---------------------------------------------------------------------------------------- hints
