@@ -221,8 +221,10 @@ def main(argv: list[str] | None = None) -> int:
             "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
         ),
         REDIS_URL=os.environ.get("BENCH_HINT_REDIS_URL", "redis://127.0.0.1:6379/3"),
-        # Many attackers, each as fast as it is answered: only the service-wide limit is left.
+        # Many attackers, each as fast as it is answered: only the service-wide limit and the
+        # address's share of it (every player here is 127.0.0.1: one slot of two) are left.
         THROTTLE_SOLVER="1000000/s",
+        THROTTLE_SOLVER_ADDRESS="1000000/s",
         # As in production: tasks (a custom deal's verdict) go to the broker, for a worker; eager,
         # they would run inside the request that queued them.
         CELERY_TASK_ALWAYS_EAGER="0",
