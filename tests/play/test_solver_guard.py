@@ -215,3 +215,25 @@ def test_a_hint_counts_against_the_address_its_game_was_started_from(make_player
         assert Game.objects.get(pk=game["id"]).seq == 0
         assert move(other, elsewhere, "hint").status_code == 200
     assert move(swarm, game, "hint").status_code == 200
+
+
+def heavy(player: str) -> None:
+    """`player` asks for solver work over and over, as a script does (within its rate)."""
+    for _ in range(solver_guard.LIGHT_CALLS_A_MINUTE):
+        with solver_guard.solver_slot(solver_guard.Asker(player)):
+            pass
+
+
+def test_a_persons_occasional_hint_finds_the_slot_kept_for_light_askers() -> None:
+    """The fault: six accounts of one script, each within its rate, kept both slots busy, and
+    35 % of other players' hints were refused. Heavy askers now share all slots but one."""
+    for bot in ("bot-1", "bot-2"):
+        heavy(bot)
+    with solver_guard.solver_slot(solver_guard.Asker("bot-1")):
+        with (
+            pytest.raises(solver_guard.SolverBusy),
+            solver_guard.solver_slot(solver_guard.Asker("bot-2")),
+        ):
+            pass
+        with solver_guard.solver_slot(solver_guard.Asker("person")):
+            pass

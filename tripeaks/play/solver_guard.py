@@ -9,6 +9,10 @@
   process. No free slot: 503 with `Retry-After`, before any database work.
 - **One call at a time per player, and a rate** (`PLAY_THROTTLE_RATES["solver"]`): a second hint
   while the first is being worked out, or too many in a minute, is a 429 with `Retry-After`.
+- **A slot kept for light askers**: a player who asked fewer than `LIGHT_CALLS_A_MINUTE` solver
+  calls in the last minute may take the last free slot; everyone else (and work nobody asked for
+  by name) shares the others. However many accounts a script hints with, a person's occasional
+  hint finds a slot.
 - **A share per network address** (`PLAY_THROTTLE_RATES["solver_address"]`, and at most half the
   slots at once, one of two): a swarm of guests or accounts behind one address gets one address's
   share, not every slot. Over the rate: 429; its slots taken: 503, as when the service is full.
@@ -78,9 +82,11 @@ def request_budget() -> Budget:
 
 
 # ---------------------------------------------------------------------------------------- slots
-# KEYS[1]: every lease of the service; KEYS[2]: this player's, KEYS[3]: this address's ('' for
-# none). ARGV: now, expiry, token, limit, lease ms, the address's share. 0: leased; 1: the service
-# is full; 2: the player already holds one; 3: the address holds its share.
+# KEYS[1]: every lease of the service; KEYS[2]: this player's, KEYS[3]: this address's, KEYS[4]:
+# the player's calls this minute ('' for none). ARGV: now, expiry, token, limit, lease ms, the
+# address's share, the slots kept for light askers, calls a minute that still count as light.
+# 0: leased; 1: the service is full (for this asker); 2: the player already holds one; 3: the
+# address holds its share.
 ACQUIRE_SCRIPT = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if KEYS[2] ~= '' then
@@ -91,12 +97,20 @@ if KEYS[3] ~= '' then
     redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
     if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 3 end
 end
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
+local open = tonumber(ARGV[4])
+local calls = 0
+if KEYS[4] ~= '' then calls = tonumber(redis.call('GET', KEYS[4]) or '0') end
+if KEYS[4] == '' or calls >= tonumber(ARGV[8]) then open = open - tonumber(ARGV[7]) end
+if redis.call('ZCARD', KEYS[1]) >= open then return 1 end
 for i = 1, 3 do
     if KEYS[i] ~= '' then
         redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
         redis.call('PEXPIRE', KEYS[i], ARGV[5])
     end
+end
+if KEYS[4] ~= '' then
+    redis.call('INCR', KEYS[4])
+    if calls == 0 then redis.call('EXPIRE', KEYS[4], 60) end
 end
 return 0
 """
@@ -122,8 +136,19 @@ def address_share() -> int:
     return max(1, settings.SOLVER_MAX_CONCURRENT // 2)
 
 
+# A player who asked for fewer than this many solver calls in the last minute is a light asker
+# (a person asks for a hint now and then): one slot is theirs alone while the heavy askers (a
+# script, as many accounts as it likes, each at the per-player rate) share the rest.
+LIGHT_CALLS_A_MINUTE: Final = 4
+
+
+def kept_for_light_askers() -> int:
+    return 1 if settings.SOLVER_MAX_CONCURRENT >= 2 else 0
+
+
 class _LocalSlots:
-    """The same limits within one process (no Redis, or Redis unreachable)."""
+    """The service's, the player's and the address's limits within one process (no Redis, or
+    Redis unreachable); the light askers' slot needs the shared counts and is not kept here."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -158,10 +183,12 @@ _local = _LocalSlots()
 
 
 def _keys(asker: Asker) -> list[str]:
+    player = asker.player is not None
     return [
         cache.make_key("solver:slots"),
-        "" if asker.player is None else cache.make_key(f"solver:player:{asker.player}"),
-        "" if not asker.address else cache.make_key(f"solver:address:{asker.address}"),
+        cache.make_key(f"solver:player:{asker.player}") if player else "",
+        cache.make_key(f"solver:address:{asker.address}") if asker.address else "",
+        cache.make_key(f"solver:calls:{asker.player}") if player else "",
     ]
 
 
@@ -181,6 +208,8 @@ def _acquire(asker: Asker) -> tuple[int, str | None]:
                     settings.SOLVER_MAX_CONCURRENT,
                     LEASE_SECONDS * 1000,
                     address_share(),
+                    kept_for_light_askers(),
+                    LIGHT_CALLS_A_MINUTE,
                 ],
             )
             return int(outcome), token
@@ -197,7 +226,7 @@ def _release(asker: Asker, token: str | None) -> None:
     if client is None:  # the settings changed under us (tests): nothing to release
         return
     try:
-        client.register_script(RELEASE_SCRIPT)(keys=_keys(asker), args=[token])
+        client.register_script(RELEASE_SCRIPT)(keys=_keys(asker)[:3], args=[token])
     except Exception:  # the lease expires by itself
         log.warning(
             "could not release a solver slot; it expires in %ss", LEASE_SECONDS, exc_info=True
