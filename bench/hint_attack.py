@@ -70,12 +70,19 @@ class Tally:
         }
 
 
-def call(port: int, token: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+def call(
+    port: int, token: str, method: str, path: str, body: Any = None, address: str = ""
+) -> tuple[int, Any]:
+    """One API call; `address` is sent as X-Forwarded-For (a server with NUM_PROXIES=1 takes it
+    as the client's address)."""
+    headers = {"Content-Type": "application/json", "Authorization": f"Token {token}"}
+    if address:
+        headers["X-Forwarded-For"] = address
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}",
         data=None if body is None else json.dumps(body).encode(),
         method=method,
-        headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
+        headers=headers,
     )
     try:
         with urllib.request.urlopen(request, timeout=120) as response:

@@ -3,6 +3,7 @@ are limited per player and in total (429/503 with Retry-After), before any datab
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -237,3 +238,27 @@ def test_a_persons_occasional_hint_finds_the_slot_kept_for_light_askers() -> Non
             pass
         with solver_guard.solver_slot(solver_guard.Asker("person")):
             pass
+
+
+def test_a_light_askers_hint_waits_a_moment_for_a_slot_a_heavy_one_does_not(
+    make_player: Any, settings: Any
+) -> None:
+    settings.SOLVER_MAX_CONCURRENT = 1
+    settings.SOLVER_WAIT_MS = 5_000
+    person = make_player("person")
+    api = client_for(person)
+    game = start(api, from_seed(41, get_layout("classic")).code, layout="classic", wrap=True)
+    held = solver_guard.solver_slot(solver_guard.Asker("someone"))
+    held.__enter__()
+    releaser = threading.Timer(0.2, held.__exit__, args=(None, None, None))
+    releaser.start()
+    try:
+        answered = move(api, game, "hint")
+        assert answered.status_code == 200, answered.content  # once the slot was free
+    finally:
+        releaser.join()
+    heavy(str(person.pk))
+    with solver_guard.solver_slot(solver_guard.Asker("someone")):
+        game = api.get(f"/api/games/{game['id']}").json()
+        refused = move(api, game, "hint")
+    assert refused.status_code == 503  # a heavy asker is refused at once, however long the wait

@@ -333,6 +333,8 @@ RANDOM_POOL_LAYOUTS: list[str] = env.list("RANDOM_POOL_LAYOUTS", default=["*"])
 SOLVER_BUDGET_MS: int = env.int("SOLVER_BUDGET_MS", default=200)
 SOLVER_BUDGET_NODES: int = env.int("SOLVER_BUDGET_NODES", default=300_000)
 SOLVER_MAX_CONCURRENT: int = env.int("SOLVER_MAX_CONCURRENT", default=2)
+# How long a light asker (a person's occasional hint) waits for a slot when every one is taken.
+SOLVER_WAIT_MS: int = env.int("SOLVER_WAIT_MS", default=300)
 # Solving a new deal's par and topping up a pool are queued for a Celery worker from the request
 # path. The test suite runs no worker (its tasks run in-process, in the request) and turns it off.
 QUEUE_SOLVER_TASKS: bool = env.bool("QUEUE_SOLVER_TASKS", default=True)

@@ -10,9 +10,10 @@
 - **One call at a time per player, and a rate** (`PLAY_THROTTLE_RATES["solver"]`): a second hint
   while the first is being worked out, or too many in a minute, is a 429 with `Retry-After`.
 - **A slot kept for light askers**: a player who asked fewer than `LIGHT_CALLS_A_MINUTE` solver
-  calls in the last minute may take the last free slot; everyone else (and work nobody asked for
-  by name) shares the others. However many accounts a script hints with, a person's occasional
-  hint finds a slot.
+  calls in the last minute may take the last free slot, and a hint of theirs that finds every slot
+  taken waits up to `SOLVER_WAIT_MS` for one; everyone else (and work nobody asked for by name) shares the others
+  and is refused at once. However many accounts a script hints with, a person's occasional hint
+  finds a slot.
 - **A share per network address** (`PLAY_THROTTLE_RATES["solver_address"]`, and at most half the
   slots at once, one of two): a swarm of guests or accounts behind one address gets one address's
   share, not every slot. Over the rate: 429; its slots taken: 503, as when the service is full.
@@ -51,6 +52,7 @@ log = logging.getLogger("tripeaks.solver")
 # A lease outlives any budgeted call by far; it only matters when a process dies holding one.
 LEASE_SECONDS: Final = 10
 BUSY_RETRY_AFTER: Final = 1
+WAIT_STEP_S: Final = 0.02
 
 
 class SolverBusy(PlayError):
@@ -85,8 +87,8 @@ def request_budget() -> Budget:
 # KEYS[1]: every lease of the service; KEYS[2]: this player's, KEYS[3]: this address's, KEYS[4]:
 # the player's calls this minute ('' for none). ARGV: now, expiry, token, limit, lease ms, the
 # address's share, the slots kept for light askers, calls a minute that still count as light.
-# 0: leased; 1: the service is full (for this asker); 2: the player already holds one; 3: the
-# address holds its share.
+# 0: leased; 1: the service is full, for a light asker; 2: the player already holds one; 3: the
+# address holds its share; 4: the slots open to a heavy asker are taken.
 ACQUIRE_SCRIPT = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if KEYS[2] ~= '' then
@@ -97,11 +99,15 @@ if KEYS[3] ~= '' then
     redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
     if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 3 end
 end
-local open = tonumber(ARGV[4])
 local calls = 0
 if KEYS[4] ~= '' then calls = tonumber(redis.call('GET', KEYS[4]) or '0') end
-if KEYS[4] == '' or calls >= tonumber(ARGV[8]) then open = open - tonumber(ARGV[7]) end
-if redis.call('ZCARD', KEYS[1]) >= open then return 1 end
+local light = KEYS[4] ~= '' and calls < tonumber(ARGV[8])
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[4]) then
+    if light then return 1 end
+    return 4
+end
+if not light and held >= tonumber(ARGV[4]) - tonumber(ARGV[7]) then return 4 end
 for i = 1, 3 do
     if KEYS[i] ~= '' then
         redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
@@ -136,10 +142,10 @@ def address_share() -> int:
     return max(1, settings.SOLVER_MAX_CONCURRENT // 2)
 
 
-# A player who asked for fewer than this many solver calls in the last minute is a light asker
-# (a person asks for a hint now and then): one slot is theirs alone while the heavy askers (a
+# A player who asked for fewer than this many solver calls in the last minute (half the
+# per-player rate) is a light asker (a person asks for a hint now and then): one slot is theirs alone while the heavy askers (a
 # script, as many accounts as it likes, each at the per-player rate) share the rest.
-LIGHT_CALLS_A_MINUTE: Final = 4
+LIGHT_CALLS_A_MINUTE: Final = 10
 
 
 def kept_for_light_askers() -> int:
@@ -243,21 +249,26 @@ def _limits(asker: Asker) -> list[throttling.Limit]:
 
 
 @contextlib.contextmanager
-def solver_slot(asker: Asker | None = None) -> Iterator[None]:
+def solver_slot(asker: Asker | None = None, *, wait: bool = False) -> Iterator[None]:
     """Hold one of the service's solver slots (and the asker's) for the block, or refuse:
     `SolverThrottled` (429) when the player or address is over its rate or the player is already
     solving, `SolverBusy` (503) when the service, or the address's share of it, is taken.
-    Counted before any database work."""
+    Counted before any database work. With `wait` (a hint), a light asker finding every slot
+    taken waits up to SOLVER_WAIT_MS for one."""
     asker = asker or Asker()
-    wait = throttling.check(_limits(asker))
-    if wait is not None:
-        raise SolverThrottled(f"too many hints: try again in {wait} seconds", retry_after=wait)
+    over = throttling.check(_limits(asker))
+    if over is not None:
+        raise SolverThrottled(f"too many hints: try again in {over} seconds", retry_after=over)
     outcome, token = _acquire(asker)
+    waited_until = time.monotonic() + (settings.SOLVER_WAIT_MS / 1000 if wait else 0)
+    while outcome == 1 and time.monotonic() < waited_until:
+        time.sleep(WAIT_STEP_S)  # a light asker waits a moment for a slot: most free within it
+        outcome, token = _acquire(asker)
     if outcome == 2:
         raise SolverThrottled("your last hint is still being worked out", retry_after=1)
     if outcome == 3:
         raise SolverBusy("the solver is busy with your network's requests: try again in a moment")
-    if outcome == 1:
+    if outcome in (1, 4):
         raise SolverBusy("the solver is busy: try again in a moment")
     try:
         yield
@@ -271,7 +282,7 @@ def guard(action: str, player: Any, game_id: Any) -> contextlib.AbstractContextM
     if action != "hint":
         return contextlib.nullcontext()
     address = Game.objects.filter(pk=game_id, player_id=player).values_list("address", flat=True)
-    return solver_slot(Asker(player, address.first()))
+    return solver_slot(Asker(player, address.first()), wait=True)
 
 
 # ---------------------------------------------------------------------------------------- hints
