@@ -149,16 +149,18 @@ def test_a_kept_alive_connection_gets_the_header_timeout_for_its_next_request_to
 
 def test_a_socket_frame_over_the_limit_closes_the_socket_unread() -> None:
     async def frames() -> tuple[str, int | None]:
-        async with serving() as port:
-            async with connect(f"ws://127.0.0.1:{port}/", max_size=None) as socket:
-                await socket.send("x" * 4096)
-                fits = str(await socket.recv())
-                await socket.send("x" * 20_000)
-                try:
-                    await asyncio.wait_for(socket.recv(), 5)
-                except ConnectionClosed as closed:
-                    return fits, closed.rcvd.code if closed.rcvd else None
-                return fits, None
+        async with (
+            serving() as port,
+            connect(f"ws://127.0.0.1:{port}/", max_size=None) as socket,
+        ):
+            await socket.send("x" * 4096)
+            fits = str(await socket.recv())
+            await socket.send("x" * 20_000)
+            try:
+                await asyncio.wait_for(socket.recv(), 5)
+            except ConnectionClosed as closed:
+                return fits, closed.rcvd.code if closed.rcvd else None
+            return fits, None
 
     fits, code = asyncio.run(frames())
 
