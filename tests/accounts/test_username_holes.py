@@ -76,7 +76,9 @@ def held(username: str) -> User:
     return user
 
 
-@pytest.mark.parametrize("variant", ["held-name", "HELD_NAME", "heldname", "he1d_name", "held_narne"])
+@pytest.mark.parametrize(
+    "variant", ["held-name", "HELD_NAME", "heldname", "he1d_name", "held_narne"]
+)
 def test_a_held_name_is_held_in_all_its_variants(variant: str) -> None:
     held("held_name")
 

@@ -37,9 +37,7 @@ def test_a_megabyte_move_is_refused_before_parsing_and_a_normal_move_still_plays
     body = padded({"seq": 0, **line[0]})
 
     with django_assert_num_queries(0):
-        response = api.post(
-            f"/api/games/{game['id']}/moves", body, content_type="application/json"
-        )
+        response = api.post(f"/api/games/{game['id']}/moves", body, content_type="application/json")
 
     assert response.status_code == 413
     assert response.json() == {
@@ -99,7 +97,10 @@ def test_a_large_form_to_the_sign_up_page_is_refused_with_413(
 
     with django_assert_num_queries(0):
         response = Client().post("/accounts/signup/", form)
+    german = Client().post("/accounts/signup/", form, HTTP_ACCEPT_LANGUAGE="de")
 
-    assert response.status_code == 413
+    assert response.status_code == 413 and german.status_code == 413
     assert response["Content-Type"].startswith("text/plain")
+    assert response.content.decode() == "This form is too large to be sent."
+    assert german.content.decode() == "Dieses Formular ist zu groß, um gesendet zu werden."
     assert not User.objects.filter(username="bigform").exists()

@@ -9,8 +9,8 @@ view gets a limit that fits it, checked on ``Content-Length`` as soon as the URL
 or the pages' default applies. A body without a ``Content-Length`` (chunked) is refused with 411:
 browsers always send one, and the limit could not be checked before the body is read.
 
-The answer is the API's JSON error shape on ``/api/`` URLs, plain text elsewhere; the view never
-runs, so nothing is read from the database or written.
+The answer is the API's JSON error shape on ``/api/`` URLs, a line of plain text in the page's
+language elsewhere; the view never runs, so nothing is read from the database or written.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.utils.translation import gettext as _
 
 
 def body_limit(request: HttpRequest) -> int:
@@ -34,7 +35,8 @@ def body_limit(request: HttpRequest) -> int:
 def _refuse(request: HttpRequest, status: int, detail: str, code: str) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": detail, "code": code}, status=status)
-    return HttpResponse(detail, status=status, content_type="text/plain; charset=utf-8")
+    page = _("This form is too large to be sent.") if status == 413 else _("Bad request.")
+    return HttpResponse(page, status=status, content_type="text/plain; charset=utf-8")
 
 
 class BodyLimitMiddleware:
@@ -61,7 +63,9 @@ class BodyLimitMiddleware:
         try:
             length = int(header)
         except ValueError:
-            return _refuse(request, 400, "The Content-Length header is not a number.", "bad_request")
+            return _refuse(
+                request, 400, "The Content-Length header is not a number.", "bad_request"
+            )
         if length > limit:
             return _refuse(
                 request,
