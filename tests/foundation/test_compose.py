@@ -83,8 +83,8 @@ def test_app_services_wait_for_healthy_postgres_and_redis(
     assert depends["redis"]["condition"] == "service_healthy"
 
 
-@pytest.mark.parametrize("name", ["worker", "beat"])
-def test_the_worker_and_beat_start_after_web_has_migrated(
+@pytest.mark.parametrize("name", ["worker", "solver", "beat"])
+def test_the_workers_and_beat_start_after_web_has_migrated(
     compose: dict[str, Any], name: str
 ) -> None:
     assert "migrate" in " ".join(compose["services"]["web"]["command"])
