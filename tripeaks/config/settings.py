@@ -100,6 +100,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # A NUL in the URL, a cookie or a header: 400 before anything reaches PostgreSQL with it.
     "tripeaks.infra.nul_guard.NulGuardMiddleware",
+    # A body over its view's limit: 413 before anything parses it (tripeaks/infra/body_limits.py).
+    "tripeaks.infra.body_limits.BodyLimitMiddleware",
     "tripeaks.infra.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything that reads the body; JSON of the public and game API only (BREACH).
@@ -425,6 +427,15 @@ REST_FRAMEWORK = {
     # 0: the client address is REMOTE_ADDR; X-Forwarded-For is trusted only when this says how
     # many proxies add to it (otherwise anyone could dodge per-address throttles).
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+}
+
+# Request bodies (tripeaks/infra/body_limits.py): the most bytes a view accepts, by its URL name,
+# else the API's or the pages' default; over it, 413 before anything parses the body.
+BODY_LIMITS: dict[str, int] = {
+    "api": env.int("BODY_LIMIT_API", default=8 * 1024),
+    "pages": env.int("BODY_LIMIT_PAGES", default=64 * 1024),
+    # A move is a few hundred bytes.
+    "game-moves": 1024,
 }
 
 # Play limits (tripeaks/infra/throttling.py), per player and per client address, over REST and the
