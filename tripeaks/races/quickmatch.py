@@ -145,8 +145,8 @@ def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
             "others_waiting": others,
             "empty": others == 0,
         }
-    partner = get_user_model().objects.filter(pk=int(other)).first()
-    if partner is None:  # deleted while waiting: wait on
+    partner = get_user_model().objects.filter(pk=int(other), is_active=True).first()
+    if partner is None:  # deleted while waiting (the deletion also takes them out): wait on
         _requeue(user, rules, now_ms)
         return {
             "state": "waiting",

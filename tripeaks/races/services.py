@@ -377,6 +377,12 @@ def _leave_running(race: Race, seat: Seat, now: datetime) -> None:
         if seat.game is not None:
             _take_numbers(seat, seat.game)
     seat.save()
+    if race.host_id == seat.user_id:
+        # Passed on, as before the start: a guest's account is deleted with its row, and the
+        # races it hosts with it (the host's foreign key cascades).
+        other = race.entries.exclude(user_id=seat.user_id).order_by("joined_at", "id").first()
+        if other is not None:
+            race.host_id = other.user_id
     _decided_or_changed(race, now)
     if seat.game_id is not None and playing:
         transaction.on_commit(partial(_end_games_later, [seat.game_id]))
