@@ -69,3 +69,38 @@ def test_two_browsers_race_to_a_result(pages: Any) -> None:
     assert places.nth(0).get_attribute("data-player") == "racer_ann"
     assert bob.get_by_role("button", name="Rematch").is_visible()
     shot(ann, "race-desktop-finished")
+
+
+def test_one_racer_giving_up_ends_a_two_seat_race_for_the_other(pages: Any) -> None:
+    ann = pages.new(viewport=DESKTOP)
+    bob = pages.new(viewport=DESKTOP)
+    sign_up(ann, "quits_ann", "Ann")
+    sign_up(bob, "stays_bob", "Bob")
+    ann.goto("/#/races")
+    form = ann.locator("[data-testid=race-form]")
+    form.locator("select[name=seats]").select_option("2")
+    form.get_by_role("button", name="Open a race").click()
+    ann.wait_for_url("**/#/races/*")
+    race_id = ann.url.rsplit("/", 1)[1]
+    bob.goto(f"/#/races/{race_id}")
+    bob.locator("[data-testid=race-join]").click()
+    for page in (ann, bob):
+        page.wait_for_selector("[data-testid=race-state][data-state=running]")
+        wait_seq(page, 0)
+
+    ann.locator("[data-testid=race-leave]").click()  # "Give up"
+
+    # Bob, the one left playing, wins at once: no playing on alone until the cap.
+    bob.wait_for_selector("[data-testid=race-state][data-state=finished]", timeout=5000)
+    assert "Bob wins" in bob.locator("[data-testid=race-state]").inner_text()
+    rows = bob.locator("[data-testid=race-players] tbody tr")
+    assert rows.nth(0).get_attribute("data-player") == "stays_bob"
+    assert rows.nth(1).get_attribute("data-player") == "quits_ann"
+    assert rows.nth(0).locator("td").nth(0).inner_text() == "1"
+    assert rows.nth(1).locator("td").nth(0).inner_text() == "2"
+    assert rows.nth(1).locator("[data-testid=player-status]").inner_text() == "left"
+    assert rows.nth(0).locator("[data-testid=rating-change]").inner_text().startswith("+")
+    assert rows.nth(1).locator("[data-testid=rating-change]").inner_text().startswith("-")
+    ann.wait_for_selector("[data-testid=race-state][data-state=finished]")
+    assert "Bob wins" in ann.locator("[data-testid=race-state]").inner_text()
+    shot(bob, "race-given-up")
