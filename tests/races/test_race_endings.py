@@ -135,6 +135,27 @@ def test_two_who_left_in_turn_are_placed_apart_and_not_tied(make_player: Any) ->
     assert_ratings_agree(race_id)
 
 
+def test_a_give_up_after_the_cap_ends_the_race_as_the_cap_left_it(make_player: Any) -> None:
+    ann, bob = make_player("ann"), make_player("bob")
+    race = open_race(ann, cap_s=1)
+    assert join(bob, race).status_code == 200
+    begun(race["id"])
+    game = game_of(bob, race["id"])
+    drew = api(bob).post(f"/api/games/{game}/moves", {"seq": 0, "action": "draw"}, format="json")
+    assert drew.status_code == 200
+    time.sleep(1.1)  # past the cap; nothing has ended the race yet
+
+    assert leave(ann, race["id"]).status_code == 200
+
+    shown = results(race["id"], bob)
+    # Both were playing at the cap: ranked by cards, then the clock (Ann never moved: time 0).
+    assert {name: line[1] for name, line in shown.items()} == {
+        "ann": "finished",
+        "bob": "finished",
+    }
+    assert sorted(line[0] for line in shown.values()) == [1, 2]
+
+
 def test_the_first_to_clear_wins_and_gains(make_player: Any) -> None:
     ann, bob = make_player("ann"), make_player("bob")
     race_id = running(ann, bob)

@@ -196,7 +196,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         """While the socket is open, its player is at their race: noted every
         `presence.every_s()`, so the others can claim against them only once it is closed."""
         with contextlib.suppress(asyncio.CancelledError):
-            while True:
+            while self.frame is None or self.frame["state"] != "finished":
                 await _seen(self.race_id, user_id)
                 await asyncio.sleep(presence.every_s())
 

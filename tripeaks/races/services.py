@@ -368,7 +368,11 @@ def leave_every_race(*, user: Any) -> None:
 def _leave_running(race: Race, seat: Seat, now: datetime) -> None:
     """The seat leaves the locked, running race: a player still playing is placed as having left
     (now: below everyone still playing) and their game is resigned after the commit; one who
-    resigned keeps their place. The seat is free for another race at once."""
+    resigned keeps their place. The seat is free for another race at once. After the cap (the
+    race not ended yet) it ends the race as the cap left it, the leaver among those playing."""
+    if race.ends_at is not None and now >= race.ends_at:
+        _finalize(race, race.ends_at)
+        return
     playing = seat.status == SeatStatus.PLAYING
     seat.active = False
     if playing:
