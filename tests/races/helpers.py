@@ -30,6 +30,7 @@ RACE_KEYS = {
     "matched",
     "countdown_s",
     "cap_s",
+    "absent_s",
     "starts_at",
     "ends_at",
     "finished_at",

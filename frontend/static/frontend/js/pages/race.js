@@ -82,9 +82,9 @@ export async function mount(root, ctx, params) {
   let playFor = null;
   let gone = false;
   // When this page last heard of each racer (a move, a change of their line): a racer silent for
-  // ABSENT_MS may have lost their connection, and the others get a button to claim against them
-  // (the server judges the absence: too early is a 409 that changes nothing).
-  const ABSENT_MS = 30000;
+  // the race's `absent_s` (30 s) may have lost their connection, and the others get a button to
+  // claim against them (the server judges the absence: too early is a 409 that changes nothing).
+  const absentMs = () => 1000 * ((/** @type {Race & {absent_s?: number}} */ (race)).absent_s ?? 30);
   /** @type {Map<string, number>} */
   const heard = new Map();
   let claimable = '';
@@ -127,13 +127,13 @@ export async function mount(root, ctx, params) {
     return out.join(' ');
   }
 
-  /** The other racers this page has heard nothing from for ABSENT_MS, while the player races. */
+  /** The other racers this page has heard nothing from for `absentMs()`, while the player races. */
   function absent() {
     const racing = (/** @type {RacePlayer} */ p) => p.status === 'playing' || p.status === 'stuck';
     if (race.state !== 'running' || !race.players.some((p) => p.username === me && racing(p))) return [];
     const since = Date.parse(race.starts_at || '') - offset;
     return race.players.filter((p) => p.username !== me && racing(p)
-      && Date.now() - Math.max(since, heard.get(p.username) || 0) >= ABSENT_MS);
+      && Date.now() - Math.max(since, heard.get(p.username) || 0) >= absentMs());
   }
 
   /** @param {RacePlayer} p */
