@@ -224,3 +224,21 @@ async def test_an_open_race_socket_keeps_its_racer_from_being_claimed_against(
     gone = await db(claim)(ann, race_id, "bob")
     assert gone.status_code == 200, gone.content
     assert gone.json()["state"] == "finished"
+
+
+def test_both_giving_up_at_once_gives_one_winner(make_player: Any) -> None:
+    from tests.races.test_race_api import in_threads
+
+    ann, bob = make_player("ann"), make_player("bob")
+    race_id = running(ann, bob)
+    users = [ann, bob]
+
+    answers = in_threads(2, lambda i: leave(users[i], race_id))
+
+    # The first leave decides the race (the other wins at once); the second finds it over.
+    assert sorted(a.status_code for a in answers) == [200, 409]
+    winner = users[[a.status_code for a in answers].index(409)].username
+    shown = results(race_id, ann)
+    assert shown[winner][:2] == (1, "finished")
+    assert sorted(line[0] for line in shown.values()) == [1, 2]
+    assert_ratings_agree(race_id)
