@@ -42,6 +42,10 @@ class Deal(models.Model):
         default=False, help_text="A pooled random deal already handed out."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # tripeaks/play/deal_digests.py: the same cards, or the same game, however the code is written
+    # and whatever the layout; a custom deal that copies a deal still ranking is refused by them.
+    cards_digest = models.CharField(max_length=64, blank=True, default="")
+    game_digest = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -69,6 +73,8 @@ class Deal(models.Model):
                 condition=Q(source="random", claimed=False),
                 name="random_pool",
             ),
+            models.Index(fields=["cards_digest"], name="deal_cards_digest"),
+            models.Index(fields=["game_digest"], name="deal_game_digest"),
         ]
 
     def __str__(self) -> str:
