@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from tripeaks.engine.deal import Deal as EngineDeal
 from tripeaks.engine.deal import from_seed, parse_code
@@ -351,7 +351,12 @@ def copies_a_ranking_deal(cards_digest: str, game_digest: str) -> bool:
     """Is there a deal with these cards (or this game) that a run can still rank on? Numbered
     deals always rank; a daily ranks today and yesterday (a game started before midnight counts
     when it ends); any deal ranks while a game on it is unfinished (a race's, a paused random
-    deal's: its player could scout, practise a copy elsewhere, undo and play). Two index lookups."""
+    deal's: its player could scout, practise a copy elsewhere, undo and play). One query, on the
+    digests' indexes."""
+    return ranking_copies(cards_digest, game_digest).exists()
+
+
+def ranking_copies(cards_digest: str, game_digest: str) -> QuerySet[Deal]:
     unfinished = Game.objects.filter(deal=OuterRef("pk"), finished_at__isnull=True)
     return (
         Deal.objects.filter(Q(cards_digest=cards_digest) | Q(game_digest=game_digest))
@@ -361,7 +366,6 @@ def copies_a_ranking_deal(cards_digest: str, game_digest: str) -> bool:
             | Q(source=Source.DAILY, day__gte=deal_day() - timedelta(days=1))
             | Exists(unfinished)
         )
-        .exists()
     )
 
 
