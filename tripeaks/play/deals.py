@@ -9,7 +9,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import asdict
 from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
@@ -78,8 +77,9 @@ def _parsed(code: str, layout: str, start: Start) -> EngineDeal:
     return parse_code(code, get_layout(layout), start)
 
 
-def _digest_fields(made: EngineDeal) -> dict[str, str]:
-    return {f"{name}_digest": value for name, value in asdict(digests(made)).items()}
+def _digest_fields(made: EngineDeal) -> dict[str, Any]:
+    found = digests(made)
+    return {"card_bands": found.bands, "game_digest": found.game}
 
 
 def _first_winnable(rules: Rules, layout: str, seeds: list[int]) -> tuple[int, EngineDeal, int]:
@@ -340,26 +340,27 @@ def custom_deal(code: str, rules: Rules, layout: str) -> Deal:
     deal that still ranks are refused (`RankedDealCopy`), in any layout, rules or spelling."""
     made = parse_code(code, get_layout(layout), rules.start)
     fields = _digest_fields(made)
-    if copies_a_ranking_deal(fields["cards_digest"], fields["game_digest"]):
+    if copies_a_ranking_deal(fields["card_bands"], fields["game_digest"]):
         raise RankedDealCopy("this deal is on a board that still ranks: play it there")
     return Deal.objects.create(
         source=Source.CUSTOM, rules_key=rules.key, layout=layout, code=made.code, **fields
     )
 
 
-def copies_a_ranking_deal(cards_digest: str, game_digest: str) -> bool:
-    """Is there a deal with these cards (or this game) that a run can still rank on? Numbered
+def copies_a_ranking_deal(card_bands: list[str], game_digest: str) -> bool:
+    """Is there a deal sharing a band of these cards (or this game) that a run can still rank
+    on? Numbered
     deals always rank; a daily ranks today and yesterday (a game started before midnight counts
     when it ends); any deal ranks while a game on it is unfinished (a race's, a paused random
     deal's: its player could scout, practise a copy elsewhere, undo and play). One query, on the
     digests' indexes."""
-    return ranking_copies(cards_digest, game_digest).exists()
+    return ranking_copies(card_bands, game_digest).exists()
 
 
-def ranking_copies(cards_digest: str, game_digest: str) -> QuerySet[Deal]:
+def ranking_copies(card_bands: list[str], game_digest: str) -> QuerySet[Deal]:
     unfinished = Game.objects.filter(deal=OuterRef("pk"), finished_at__isnull=True)
     return (
-        Deal.objects.filter(Q(cards_digest=cards_digest) | Q(game_digest=game_digest))
+        Deal.objects.filter(Q(card_bands__overlap=card_bands) | Q(game_digest=game_digest))
         .filter(source__in=RANKED_SOURCES)
         .filter(
             Q(source=Source.NUMBERED)
@@ -375,7 +376,7 @@ def fill_missing_digests(batch: int = 500) -> int:
     filled = 0
     while True:
         rows = list(
-            Deal.objects.filter(Q(cards_digest="") | Q(game_digest=""))
+            Deal.objects.filter(Q(card_bands=[]) | Q(game_digest=""))
             .exclude(source=Source.CUSTOM)
             .order_by("id")[:batch]
         )
@@ -384,7 +385,7 @@ def fill_missing_digests(batch: int = 500) -> int:
         for row in rows:
             for name, value in _digest_fields(engine_deal(row)).items():
                 setattr(row, name, value)
-        Deal.objects.bulk_update(rows, ["cards_digest", "game_digest"])
+        Deal.objects.bulk_update(rows, ["card_bands", "game_digest"])
         filled += len(rows)
 
 
