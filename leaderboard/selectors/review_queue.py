@@ -13,6 +13,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from leaderboard.models import Result, RunReview
 from leaderboard.selectors.shapes import player_payload, result_payload
+from tripeaks.ratings.selectors import open_flags
 
 REVIEW_QUEUE_LIMIT = 100
 
@@ -80,11 +81,16 @@ def sharing(runs: Iterable[Result]) -> dict[int, Sharing]:
 
 def review_page(limit: int = REVIEW_QUEUE_LIMIT) -> dict[str, Any]:
     """What the staff page shows: the `limit` latest runs waiting (each held one with whom its
-    player shares a device or address) and the latest decisions: three queries however many."""
+    player shares a device or address), the latest decisions and the accounts whose rating rose
+    on games against feeders: four queries however many."""
     runs = list(pending()[:limit])
     shared = sharing(runs)
     rows = [{"run": run, "sharing": shared.get(run.pk)} for run in runs]
-    return {"rows": rows, "decisions": list(recent_decisions())}
+    return {
+        "rows": rows,
+        "decisions": list(recent_decisions()),
+        "rating_flags": open_flags(),
+    }
 
 
 def runs_to_review(limit: int = REVIEW_QUEUE_LIMIT) -> list[dict[str, Any]]:

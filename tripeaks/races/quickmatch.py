@@ -6,7 +6,8 @@ player -> when they joined (ms); `qm:matched:<player>`, the race a pairing made 
 they read it. Joining and every poll run `PAIR` (atomic in Redis: two servers never pair the same
 player twice): it takes the queued player of the closest rating within the caller's window, which
 widens with the caller's wait (`WINDOW` + `WIDEN_PER_S` a second) until, after `FULL_AFTER_MS`,
-anyone will do. The pair leaves the queue in the same script; the race is then made in PostgreSQL
+anyone will do, but never an account that shares a device or a public address with the caller
+(`_linked_in_queue`: two accounts of one person never meet). The pair leaves the queue in the same script; the race is then made in PostgreSQL
 (`services.open_matched_race`) and starts its countdown at once.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from leaderboard.fairplay import linked_accounts
 from tripeaks.engine.rules import Rules
 from tripeaks.play.errors import PlayError
 from tripeaks.races import rating, services
@@ -31,6 +33,7 @@ WINDOW = 50.0  # rating points either side at first
 WIDEN_PER_S = 50.0
 FULL_AFTER_MS = 10_000  # after 10 s of waiting, any rating: "pairs within 10 s"
 MATCHED_TTL_S = 300
+QUEUE_READ = 999  # the queued players read for the second-account filter (a queue's first 1,000)
 
 PAIR = """
 local user, now, rules = ARGV[1], tonumber(ARGV[3]), ARGV[4]
@@ -53,10 +56,12 @@ if waited < tonumber(ARGV[8]) then
   low, high = mine - window, mine + window
 end
 local near = redis.call('ZRANGEBYSCORE', KEYS[1], low, high, 'WITHSCORES', 'LIMIT', 0, 200)
+local apart = {}
+for id in string.gmatch(ARGV[9], '[^,]+') do apart[id] = true end
 local best, gap, first = nil, nil, nil
 for i = 1, #near, 2 do
   local other = near[i]
-  if other ~= user then
+  if other ~= user and not apart[other] then
     local g = math.abs(tonumber(near[i + 1]) - mine)
     local s = tonumber(redis.call('HGET', KEYS[3], other) or ARGV[3])
     if not best or g < gap or (g == gap and s < first) then best, gap, first = other, g, s end
@@ -116,6 +121,13 @@ def _in_race(user_id: int) -> bool:
     ).exists()
 
 
+def _linked_in_queue(redis: Any, user: Any, rules: Rules) -> set[int]:
+    """The queued players quick match must never pair `user` with: accounts that share a
+    device or a public address with them (the second-account rule's facts, `linked_accounts`)."""
+    queued = {int(_text(member)) for member in redis.zrange(_keys(rules.key)[0], 0, QUEUE_READ)}
+    return linked_accounts(queued | {user.pk})[user.pk]
+
+
 def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
     redis = _redis()
     now_ms = int(time.time() * 1000)
@@ -133,6 +145,7 @@ def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
                 WINDOW,
                 WIDEN_PER_S,
                 FULL_AFTER_MS,
+                ",".join(str(other) for other in sorted(_linked_in_queue(redis, user, rules))),
             ],
         )
     )
