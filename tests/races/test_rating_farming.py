@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tests.races.helpers import api, join, open_race
-from tests.races.test_race_api import begun
 from tests.races.test_quickmatch import queue
+from tests.races.test_race_api import begun
 from tripeaks.engine.rules import Rules
 from tripeaks.play import services as play
 from tripeaks.races import services
