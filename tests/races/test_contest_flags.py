@@ -73,12 +73,20 @@ def test_a_bots_race_win_keeps_its_place_but_its_rating_waits_for_staff(
     assert seat(race, bot).rating_before == 1500.0 and seat(race, bot).rating_after is None
     assert seat(race, human).rating_after is None
     assert rating(bot) == rating(human) == (1500, 0)  # before: 1662 and 1338
+    shown = api(human).get(f"/api/races/{race.pk}").json()
+    lines = {line["username"]: line for line in shown["players"]}
+    assert lines["bot"]["place"] == 1 and lines["bot"]["status"] == "won"
+    assert lines["bot"]["rating"] == {"before": 1500, "after": None, "change": None, "held": True}
+    assert lines["human"]["rating"] is None
     # The bot's run waits in the review queue with the timing reason.
     result = Result.objects.get(player=bot, game__contest=race.group)
     assert result.flagged and "think time" in result.flag_reason
     assert [line["player"]["username"] for line in runs_to_review()] == ["bot"]
     review_run(result_id=result.pk, staff=staff, decision="accept", reason="a fast human, seen")
     assert rating(bot) == (1662, 1) and rating(human) == (1338, 1)
+    # The player's history shows the accepted change.
+    history = api(bot).get("/api/ratings/me").json()["ratings"][0]["history"]
+    assert [(line["before"], line["after"]) for line in history] == [(1500, 1662)]
 
 
 @pytest.mark.django_db(transaction=True)

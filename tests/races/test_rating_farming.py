@@ -31,9 +31,9 @@ def move(user: Any, game: str, seq: int, action: str) -> None:
 
 
 def boosting_race(booster: Any, feeders: list[Any]) -> Race:
-    """The booster opens a race with a short cap (1-4 s), the feeders take the seats and resign at once;
-    the booster draws a card and wins at the cap, first of those still playing."""
-    race = open_race(booster, seats=1 + len(feeders), cap_s=1 + len(feeders) // 2)
+    """The booster opens a race with a short cap (1 s a feeder, plus one), the feeders take
+    the seats and resign at once; the booster draws a card and wins at the cap, first of those still playing."""
+    race = open_race(booster, seats=1 + len(feeders), cap_s=1 + len(feeders))
     for feeder in feeders:
         assert join(feeder, race).status_code == 200
     begun(race["id"])
