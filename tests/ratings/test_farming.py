@@ -157,3 +157,12 @@ def test_held_games_count_toward_the_pair_limit(make_user: Any) -> None:
             held={bot.pk},
         )
     assert rate_race(rules_key=RULES, placings=[(bot.pk, 1), (human.pk, 2)], race="race-l-3") == {}
+
+
+def test_the_pair_limit_is_per_rule_set(make_user: Any) -> None:
+    a, b = make_user(), make_user()
+    for number in range(4):
+        rate_race(rules_key=RULES, placings=[(a.pk, 1), (b.pk, 2)], race=f"race-r-{number}")
+    other = rate_race(rules_key="nowrap-open", placings=[(a.pk, 1), (b.pk, 2)], race="race-r-o")
+    assert set(other) == {a.pk, b.pk}
+    assert selectors.rating_of(a.pk, RULES).races == 3

@@ -111,7 +111,9 @@ class PairGame(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["low", "high", "-created_at"], name="ratings_pair_recent"),
+            models.Index(
+                fields=["low", "high", "rules_key", "-created_at"], name="ratings_pair_recent"
+            ),
             models.Index(fields=["high", "-created_at"], name="ratings_pair_high"),
             models.Index(
                 fields=["race"], condition=models.Q(state="held"), name="ratings_pair_held"

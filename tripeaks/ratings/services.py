@@ -87,8 +87,8 @@ def _check(rules_key: str, placings: Sequence[tuple[int, int]], race: str) -> st
     return key
 
 
-# A pair of accounts is rated at most this many games in PAIR_WINDOW (on any rule set); later
-# games between them are not rated (farming a second account, or the same friend, over and over).
+# A pair of accounts is rated at most this many games in PAIR_WINDOW on a rule set; later games
+# between them are not rated (farming a second account, or the same friend, over and over).
 PAIR_LIMIT = 3
 PAIR_WINDOW = timedelta(hours=24)
 # An established player's change from games against provisional opponents is weighted this much
@@ -144,7 +144,7 @@ def rate_race(
     if race and PairGame.objects.filter(race=race).exists():
         return _recorded(RatingEvent.objects.filter(race=race, user_id__in=users), rows)
     now = timezone.now()
-    played = _pair_counts(users, now)
+    played = _pair_counts(key, users, now)
     games: list[PairGame] = []
     for index, low in enumerate(users):
         for high in users[index + 1 :]:
@@ -222,11 +222,12 @@ def _lock_rows(key: str, users: list[int]) -> dict[int, Rating]:
     }
 
 
-def _pair_counts(users: list[int], now: datetime) -> dict[tuple[int, int], int]:
-    """How many rated or held games each pair of ``users`` had in the window (any rule set);
+def _pair_counts(key: str, users: list[int], now: datetime) -> dict[tuple[int, int], int]:
+    """How many rated or held games each pair of ``users`` had on the rule set in the window;
     read under the players' row locks, so two races of one pair at once count each other."""
     counted = (
         PairGame.objects.filter(
+            rules_key=key,
             low_id__in=users,
             high_id__in=users,
             created_at__gte=now - PAIR_WINDOW,

@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
                 ('low', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                'indexes': [models.Index(fields=['low', 'high', '-created_at'], name='ratings_pair_recent'), models.Index(fields=['high', '-created_at'], name='ratings_pair_high'), models.Index(condition=models.Q(('state', 'held')), fields=['race'], name='ratings_pair_held')],
+                'indexes': [models.Index(fields=['low', 'high', 'rules_key', '-created_at'], name='ratings_pair_recent'), models.Index(fields=['high', '-created_at'], name='ratings_pair_high'), models.Index(condition=models.Q(('state', 'held')), fields=['race'], name='ratings_pair_held')],
                 'constraints': [models.UniqueConstraint(condition=models.Q(('race', ''), _negated=True), fields=('race', 'low', 'high'), name='ratings_pair_once'), models.CheckConstraint(condition=models.Q(('low__lt', models.F('high'))), name='ratings_pair_order')],
             },
         ),
