@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -181,22 +181,26 @@ def _guest_sql() -> str:
 LINK_WINDOW = timedelta(days=30)
 
 
-def linked_accounts(player_ids: Collection[int]) -> dict[int, set[int]]:
+def linked_accounts(
+    player_ids: Collection[int], *, seen_now: Mapping[int, tuple[str, str | None]] | None = None
+) -> dict[int, set[int]]:
     """For each of ``player_ids``: the others among them that started a game in the last
     ``LINK_WINDOW`` from a device or a public address it also played from (the second-account
-    rule's facts, across games: one query of their distinct devices and addresses)."""
+    rule's facts, across games: one query of their distinct devices and addresses).
+    ``seen_now``: a device and address some of them use now, counted like a game's."""
     from tripeaks.play.models import Game
 
     linked: dict[int, set[int]] = {player: set() for player in player_ids}
     if len(linked) < 2:
         return linked
-    seen = (
+    seen = list(
         Game.objects.filter(
             player_id__in=list(linked), created_at__gte=timezone.now() - LINK_WINDOW
         )
         .values_list("player_id", "device", "address")
         .distinct()
     )
+    seen += [(player, *where) for player, where in (seen_now or {}).items() if player in linked]
     users_of: dict[str, set[int]] = {}
     for player, device, address in seen:
         for mark in (f"d:{device}" if device else "", f"a:{shared_address(address) or ''}"):

@@ -143,3 +143,18 @@ def test_a_private_address_shared_does_not_keep_players_apart(make_player: Any) 
     played_from(bob, address="10.0.0.2")
     assert queue(ann).json()["state"] == "waiting"
     assert queue(bob).json()["state"] == "matched"
+
+
+@pytest.mark.django_db
+def test_quick_match_never_pairs_two_new_accounts_queueing_from_one_device(
+    make_player: Any,
+) -> None:
+    """Neither has played a game yet: the device they queue from is the fact."""
+    ann, ann2 = make_player("ann"), make_player("ann2")
+    clients = {user: api(user) for user in (ann, ann2)}
+    for client in clients.values():
+        client.cookies["tp_device"] = "q" * 22
+    assert clients[ann].post("/api/quickmatch", {}, format="json").json()["state"] == "waiting"
+    assert clients[ann2].post("/api/quickmatch", {}, format="json").json()["state"] == "waiting"
+    other = make_player("bob")
+    assert queue(other).json()["state"] == "matched"

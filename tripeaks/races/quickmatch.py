@@ -13,6 +13,7 @@ anyone will do, but never an account that shares a device or a public address wi
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Any
@@ -33,6 +34,7 @@ WINDOW = 50.0  # rating points either side at first
 WIDEN_PER_S = 50.0
 FULL_AFTER_MS = 10_000  # after 10 s of waiting, any rating: "pairs within 10 s"
 MATCHED_TTL_S = 300
+FROM_TTL_S = 3600  # where a player queued from is kept this long (a queue is left long before)
 QUEUE_READ = 999  # the queued players read for the second-account filter (a queue's first 1,000)
 
 PAIR = """
@@ -121,11 +123,22 @@ def _in_race(user_id: int) -> bool:
     ).exists()
 
 
+def _from_key(user_id: int) -> str:
+    return f"{_prefix()}:from:{user_id}"
+
+
 def _linked_in_queue(redis: Any, user: Any, rules: Rules) -> set[int]:
     """The queued players quick match must never pair `user` with: accounts that share a
-    device or a public address with them (the second-account rule's facts, `linked_accounts`)."""
+    device or a public address with them (the second-account rule's facts, `linked_accounts`:
+    their games, and the device and address each queued from)."""
     queued = {int(_text(member)) for member in redis.zrange(_keys(rules.key)[0], 0, QUEUE_READ)}
-    return linked_accounts(queued | {user.pk})[user.pk]
+    players = sorted(queued | {user.pk})
+    seen_now: dict[int, tuple[str, str | None]] = {}
+    for player, raw in zip(players, redis.mget([_from_key(p) for p in players]), strict=True):
+        if raw is not None:
+            device, address = json.loads(_text(raw))
+            seen_now[player] = (device, address)
+    return linked_accounts(players, seen_now=seen_now)[user.pk]
 
 
 def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
@@ -196,11 +209,15 @@ def _requeue(user: Any, rules: Rules, since_ms: int) -> None:
     )
 
 
-def join(*, user: Any, rules: Rules) -> dict[str, Any]:
-    """Queue the player for `rules` and pair them at once if someone close is waiting."""
+def join(
+    *, user: Any, rules: Rules, device: str = "", address: str | None = None
+) -> dict[str, Any]:
+    """Queue the player for `rules` and pair them at once if someone close is waiting. `device`
+    and `address`: where they queue from (never paired with another account seen there)."""
     if _in_race(user.pk):
         raise RaceConflict("you are in a race: finish it first", code="in_race")
     _redis().delete(_matched_key(user.pk))
+    _redis().set(_from_key(user.pk), json.dumps([device, address]), ex=FROM_TTL_S)
     return _pair(user, rules, join=True)
 
 
