@@ -125,3 +125,19 @@ def test_a_race_between_two_accounts_of_one_device_is_held(
     assert rating(main) == (1500, 0)
     review_run(result_id=other.pk, staff=staff, decision="accept", reason="siblings")
     assert rating(main) == (1662, 1) and rating(second) == (1338, 1)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "its rating change and arena points wait until our staff accept it"),
+        ("de", "ihre Wertungsänderung und ihre Arenapunkte warten"),
+        ("ne", "रेटिङ परिवर्तन र एरिना अङ्क रोकिन्छन्"),
+    ],
+)
+def test_the_fair_play_page_says_contests_count_flags(lang: str, said: str) -> None:
+    from django.test import Client
+
+    page = Client().get("/fair-play/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert said in page
