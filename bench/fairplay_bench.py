@@ -35,6 +35,9 @@ def main() -> None:
     parser.add_argument("--honest", type=int, default=100_000)
     parser.add_argument("--cheats", type=int, default=1_000, help="runs per cheat")
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument(
+        "--contest", type=int, default=5_000, help="honest players per contest kind"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -103,10 +106,54 @@ def main() -> None:
             for _ in range(runs)
         )
         print(f"  {label:<30} {wrong / runs:.2%}")
+    contests(rng, args.contest)
     # The fastest plausible human, for the record: 1 in 1,000 players' median pace.
     print(
         f"\n(1 in 1,000 players' median pace: {model.PACE_MEDIAN_MS * math.exp(-3.09 * model.PACE_SIGMA):.0f} ms)"
     )
+
+
+def contests(rng: random.Random, players: int) -> None:
+    """False positives in contests (docs/fair-play.md, "Contests"): a race run is a full game
+    for its winner and cut short for the others (8-60 timed moves, shorter runs are unchecked);
+    an arena is one player's games back to back (20-60 moves each, 3 s between games) until its
+    end. What matters to a player is whether any of their runs in the contest is held."""
+    print(f"\ncontests ({players:,} honest players each)")
+    races = 20
+    wrong_runs = wrong_players = 0
+    for _ in range(players):
+        player = model.honest_player(rng)
+        flags = sum(
+            bool(model.verdict(player.run(rng, rng.randint(model.MIN_MOVES, model.MOVES[1]))))
+            for _ in range(races)
+        )
+        wrong_runs += flags
+        wrong_players += flags > 0
+    print(
+        f"  race runs (8-60 moves)          {wrong_runs:,} of {players * races:,} runs ="
+        f" {wrong_runs / (players * races):.3%}; players with any of {races} races held:"
+        f" {wrong_players / players:.3%}"
+    )
+    for minutes in (10, 60):
+        games = wrong_games = wrong_players = 0
+        for _ in range(players):
+            player = model.honest_player(rng)
+            left_ms, held = minutes * 60_000.0, False
+            while left_ms > 0:
+                times = player.run(rng, rng.randint(*model.MOVES))
+                left_ms -= sum(times) + 3_000
+                if left_ms < 0:
+                    break  # ended after the arena: counts nothing
+                games += 1
+                flagged = bool(model.verdict(times))
+                wrong_games += flagged
+                held |= flagged
+            wrong_players += held
+        print(
+            f"  {minutes}-minute arena games         {wrong_games:,} of {games:,} games ="
+            f" {wrong_games / max(1, games):.3%}; players with a game held:"
+            f" {wrong_players / players:.3%} ({games / players:.1f} games each)"
+        )
 
 
 if __name__ == "__main__":

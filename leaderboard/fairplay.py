@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import functools
 import ipaddress
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import connection
 from django.db.models import BooleanField, Field
 from django.db.models.expressions import Col
+from django.utils import timezone
 
 from leaderboard import fairplay_model
 from tripeaks.play.dealday import day_start, deal_day
@@ -172,3 +174,90 @@ def _guest_sql() -> str:
         f"EXISTS (SELECT 1 FROM {quote(user._meta.db_table)} g"
         f" WHERE g.{quote(user._meta.pk.column)} = %s AND g.{guest})"
     )
+
+
+# How far back the accounts' games are read for the devices and public addresses they share
+# (contests and quick match: docs/fair-play.md, "Contests").
+LINK_WINDOW = timedelta(days=30)
+
+
+def linked_accounts(
+    player_ids: Collection[int], *, seen_now: Mapping[int, tuple[str, str | None]] | None = None
+) -> dict[int, set[int]]:
+    """For each of ``player_ids``: the others among them that started a game in the last
+    ``LINK_WINDOW`` from a device or a public address it also played from (the second-account
+    rule's facts, across games: one query of their distinct devices and addresses).
+    ``seen_now``: a device and address some of them use now, counted like a game's."""
+    from tripeaks.play.models import Game
+
+    linked: dict[int, set[int]] = {player: set() for player in player_ids}
+    if len(linked) < 2:
+        return linked
+    seen = list(
+        Game.objects.filter(
+            player_id__in=list(linked), created_at__gte=timezone.now() - LINK_WINDOW
+        )
+        .values_list("player_id", "device", "address")
+        .distinct()
+    )
+    seen += [(player, *where) for player, where in (seen_now or {}).items() if player in linked]
+    users_of: dict[str, set[int]] = {}
+    for player, device, address in seen:
+        for mark in (f"d:{device}" if device else "", f"a:{shared_address(address) or ''}"):
+            if mark and mark != "a:":
+                users_of.setdefault(mark, set()).add(player)
+    for players in users_of.values():
+        for player in players:
+            linked[player] |= players - {player}
+    return linked
+
+
+def linked_reason(player_id: int, linked: Collection[int]) -> str:
+    if not linked or not settings.FAIR_PLAY_HOLD_SHARED:
+        return ""
+    return (
+        f"shares a device or network address with another account in this contest ({len(linked)})"
+    )
+
+
+def contest_hold(game: Game) -> str:
+    """Why a contest's game (a race's, an arena's) is held for staff as a possible second
+    account: another account in the same contest shares a device or public address with its
+    player; "" for none. ``record_result`` asks it for every contest game that finishes."""
+    from tripeaks.play.models import Game
+
+    if not game.contest or not settings.FAIR_PLAY_HOLD_SHARED:
+        return ""
+    players = set(
+        Game.objects.filter(contest=game.contest).values_list("player_id", flat=True).distinct()
+    )
+    return linked_reason(
+        game.player_id, linked_accounts(players | {game.player_id})[game.player_id]
+    )
+
+
+def contest_holds(games: Sequence[Game]) -> dict[Any, str]:
+    """Why each game of one contest (a race's games) waits for staff, by game id ("" for none):
+    the timing check on its move log and the second-account rule among the contest's players,
+    the facts ``record_result`` stores on each game's result when it finishes, asked here at once
+    for all of them, for a race that must decide before every game has ended."""
+    from tripeaks.play.models import Move
+
+    logs: dict[Any, list[tuple[str, Any]]] = {game.pk: [] for game in games}
+    if settings.FAIR_PLAY_TIMING_CHECK:
+        rows = Move.objects.filter(game_id__in=list(logs)).order_by("game_id", "seq")
+        for game_id, action, at in rows.values_list("game_id", "action", "at"):
+            logs[game_id].append((action, at))
+    linked = (
+        linked_accounts({game.player_id for game in games})
+        if settings.FAIR_PLAY_HOLD_SHARED
+        else {}
+    )
+    reasons: dict[Any, str] = {}
+    for game in games:
+        why = [linked_reason(game.player_id, linked.get(game.player_id, set()))]
+        if logs[game.pk]:
+            times = fairplay_model.think_times(game.created_at, logs[game.pk])
+            why.append(fairplay_model.verdict(times))
+        reasons[game.pk] = "; ".join(reason for reason in why if reason)
+    return reasons

@@ -112,6 +112,37 @@ MOTOR_FLOOR_MS = (120.0, 200.0)  # the fastest a player can click again, per pla
 MOVES = (20, 60)  # timed moves in a run (a classic daily: 28 plays and up to 23 draws)
 
 
+@dataclass(frozen=True)
+class HonestPlayer:
+    """One honest player of the model: their pace, their own spread, how often they stop to
+    decide, their motor floor. A contest (a race, an arena's games) is several runs of one."""
+
+    pace_ms: float
+    sigma: float
+    decisions: float
+    floor_ms: float
+
+    def run(self, rng: random.Random, moves: int) -> list[float]:
+        times = []
+        for _ in range(moves):
+            t = self.pace_ms * math.exp(rng.gauss(0.0, self.sigma))
+            if rng.random() < self.decisions:
+                t *= math.exp(rng.gauss(*DECISION_FACTOR_LN))
+            times.append(max(self.floor_ms, t))
+        return times
+
+
+def honest_player(
+    rng: random.Random, *, pace_median_ms: float = PACE_MEDIAN_MS, sigma_scale: float = 1.0
+) -> HonestPlayer:
+    return HonestPlayer(
+        pace_ms=pace_median_ms * math.exp(rng.gauss(0.0, PACE_SIGMA)),
+        sigma=rng.uniform(*MOVE_SIGMA) * sigma_scale,
+        decisions=rng.uniform(*DECISION_SHARE),
+        floor_ms=rng.uniform(*MOTOR_FLOOR_MS),
+    )
+
+
 def honest_run(
     rng: random.Random,
     moves: int | None = None,
@@ -121,18 +152,9 @@ def honest_run(
 ) -> list[float]:
     """One honest run's think times in ms (`pace_median_ms` and `sigma_scale`: the bench's
     what-if, a population faster or steadier than the model says)."""
-    pace = pace_median_ms * math.exp(rng.gauss(0.0, PACE_SIGMA))
-    sigma = rng.uniform(*MOVE_SIGMA) * sigma_scale
-    decisions = rng.uniform(*DECISION_SHARE)
-    floor = rng.uniform(*MOTOR_FLOOR_MS)
+    player = honest_player(rng, pace_median_ms=pace_median_ms, sigma_scale=sigma_scale)
     count = moves if moves is not None else rng.randint(*MOVES)
-    times = []
-    for _ in range(count):
-        t = pace * math.exp(rng.gauss(0.0, sigma))
-        if rng.random() < decisions:
-            t *= math.exp(rng.gauss(*DECISION_FACTOR_LN))
-        times.append(max(floor, t))
-    return times
+    return player.run(rng, count)
 
 
 # --------------------------------------------------------------------------- the cheats

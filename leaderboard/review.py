@@ -6,6 +6,10 @@ nobody has decided on it yet. Accepting puts it on the boards it qualifies for (
 its player off the boards); hiding keeps it off them. Either way the deal's boards and the player's
 statistics are rebuilt from the results, so every board says the same. The queue itself is read
 by ``selectors.review_queue``.
+
+A contest's run held or flagged also held its rating change (a race game: ``tripeaks.ratings``)
+or its arena points (``tripeaks.arenas.standings``): accepting applies them, hiding drops them
+(docs/fair-play.md, "Contests").
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from django.db import transaction
 
 from leaderboard.models import BoardExclusion, Result, RunReview
 from leaderboard.recompute import rebuild_deal, recompute_stats
+from tripeaks.arenas.standings import settle_held_game
+from tripeaks.play.models import Game
+from tripeaks.ratings.services import settle_held
 
 
 class ReviewError(ValueError):
@@ -44,6 +51,13 @@ def review_run(*, result_id: Any, staff: Any, decision: str, reason: str) -> Run
         result.held, result.hidden = False, True
     result.save(update_fields=["held", "hidden"])
     review = RunReview.objects.create(result=result, staff=staff, decision=decision, reason=reason)
+    contest = Game.objects.filter(pk=result.game_id).values_list("contest", flat=True).first()
+    if contest:
+        # A contest's run: its held rating change (a race) or arena points are applied, or
+        # dropped, now.
+        accept = decision == RunReview.Decision.ACCEPT
+        settle_held(race=contest, user_id=result.player_id, accept=accept)
+        settle_held_game(game_id=result.game_id, accept=accept)
     rebuild_deal(result.deal_id)
     recompute_stats([result.player_id])
     return review

@@ -83,7 +83,7 @@ def record_result(*, game: Game) -> Result:
         attempt = Attempt.UNRANKED
     elif facts.earlier:
         attempt = Attempt.PRACTICE
-    hold_reason = facts.hold_reason if deal.source in BOARD_MODES else ""
+    hold_reason = facts.hold_reason if deal.source in BOARD_MODES else fairplay.contest_hold(game)
     if hold_reason and attempt != Attempt.UNRANKED:
         log.warning(
             "run held for review",

@@ -93,7 +93,15 @@ TINY = {
         "1",
     ],
     "access_bench.py": ["bench/access_bench.py", "--requests", "20", "--rounds", "1"],
-    "fairplay_bench.py": ["bench/fairplay_bench.py", "--honest", "300", "--cheats", "20"],
+    "fairplay_bench.py": [
+        "bench/fairplay_bench.py",
+        "--honest",
+        "300",
+        "--cheats",
+        "20",
+        "--contest",
+        "20",
+    ],
     "solver_worst_case.py": ["bench/solver_worst_case.py", "--tiny", "--layouts", "pyramid"],
     "hint_attack.py": [
         "-m",
@@ -203,7 +211,7 @@ def test_access_bench() -> None:
 
 def test_fairplay_bench() -> None:
     out = run_bench(TINY["fairplay_bench.py"])
-    assert "false positives" in out and "caught" in out
+    assert "false positives" in out and "caught" in out and "arena games" in out
 
 
 def test_solver_worst_case() -> None:

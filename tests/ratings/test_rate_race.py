@@ -119,8 +119,10 @@ def test_ratings_are_per_rule_set(make_user: Any) -> None:
 
 
 def test_provisional_until_ten_races(make_user: Any) -> None:
-    a, b = make_user(), make_user()
+    a = make_user()
     for race in range(1, 11):
+        # A new opponent each time: a pair is rated a few times a day at most.
+        b = make_user()
         changes = rate_race(rules_key=RULES, placings=[(a.pk, 1 + race % 2), (b.pk, 2)])
         assert changes[a.pk].races == race
         assert changes[a.pk].provisional is (race < services.PROVISIONAL_RACES)
@@ -185,11 +187,13 @@ def test_the_rule_set_key_is_stored_in_its_one_spelling(make_user: Any) -> None:
 def test_a_race_is_a_few_statements_whatever_its_size(
     make_user: Any, django_assert_num_queries: Any
 ) -> None:
-    """Insert the missing rows, lock them, look for the race, update all, add the history."""
+    """Read which players are accounts, insert the missing rows, lock them, look for the race,
+    count each pair's recent games, update all, add the history and the pairs' games, look for
+    wins against feeders."""
     players = [make_user() for _ in range(8)]
     placings = [(p.pk, i + 1) for i, p in enumerate(players)]
     # The test's own transaction makes the service's atomic block a savepoint (2 statements).
-    with django_assert_num_queries(5 + 2):
+    with django_assert_num_queries(9 + 2):
         rate_race(rules_key=RULES, placings=placings, race="race-big")
     assert RatingEvent.objects.filter(race="race-big").count() == 8
 

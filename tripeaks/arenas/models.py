@@ -117,7 +117,13 @@ class ArenaGame(models.Model):
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="arena_games")
     won = models.BooleanField()
     points = models.PositiveSmallIntegerField()
-    counted = models.BooleanField(help_text="False: it ended after the arena (it scores nothing).")
+    counted = models.BooleanField(
+        help_text="False: it ended after the arena, or staff hid it (it scores nothing)."
+    )
+    held = models.BooleanField(
+        default=False,
+        help_text="Flagged or held for staff: not in the standings until accepted.",
+    )
     finished_at = models.DateTimeField()
 
     def __str__(self) -> str:

@@ -9,9 +9,11 @@ from tripeaks.arenas import services
 from tripeaks.play.models import Game
 
 
-def arena_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
+def arena_game_finished(sender: Any, *, game: Game, result: Any = None, **kwargs: Any) -> None:
     if game.contest.startswith(services.GROUP_PREFIX):
-        services.count_finish(game=game)
+        # A run flagged or held for staff scores once accepted (`standings.settle_held_game`).
+        held = result is not None and bool(result.flagged or result.held)
+        services.count_finish(game=game, held=held)
 
 
 def player_leaving(sender: Any, *, user: Any, **kwargs: Any) -> None:

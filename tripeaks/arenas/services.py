@@ -182,7 +182,7 @@ def arena_id_of(contest: str) -> UUID | None:
         return None
 
 
-def count_finish(*, game: Game) -> ArenaGame | None:
+def count_finish(*, game: Game, held: bool = False) -> ArenaGame | None:
     """Score a finished arena game, in the transaction that stores its finish (play's
     `game_finished`). Only the player's Entry row is locked (the game row already is), so
     finishes of different players never wait for each other. Once per game. A game counts when
@@ -203,7 +203,7 @@ def count_finish(*, game: Game) -> ArenaGame | None:
     won = game.status == Status.WON
     counted = game.finished_at < arena.ends_at and arena.state != Phase.FINISHED
     scored = score_game(won=won, streak=entry.streak)
-    if counted:
+    if counted and not held:
         entry.games += 1
         entry.wins += won
         entry.streak = scored.streak
@@ -230,6 +230,7 @@ def count_finish(*, game: Game) -> ArenaGame | None:
         won=won,
         points=scored.points if counted else 0,
         counted=counted,
+        held=held,
         finished_at=game.finished_at,
     )
 

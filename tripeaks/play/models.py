@@ -157,6 +157,8 @@ class Game(models.Model):
                 condition=Q(address__isnull=False),
                 name="game_deal_address",
             ),
+            # A contest's players, for the second-account rule (leaderboard.fairplay.contest_hold).
+            models.Index(fields=["contest"], condition=~Q(contest=""), name="game_contest"),
         ]
 
     def __str__(self) -> str:

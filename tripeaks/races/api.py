@@ -11,6 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tripeaks.infra.addresses import client_address
+from tripeaks.infra.devices import request_device
 from tripeaks.play.api import error_response as play_error_response
 from tripeaks.play.errors import PlayError
 from tripeaks.races import quickmatch, selectors, services
@@ -176,7 +178,12 @@ class QuickMatchView(APIView):
         serializer = QuickMatchSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:
-            answer = quickmatch.join(user=request.user, rules=serializer.validated_data["rules"])
+            answer = quickmatch.join(
+                user=request.user,
+                rules=serializer.validated_data["rules"],
+                device=request_device(request),
+                address=client_address(request),
+            )
         except RaceError as error:
             return refused(error)
         except PlayError as error:

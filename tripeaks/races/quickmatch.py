@@ -6,18 +6,21 @@ player -> when they joined (ms); `qm:matched:<player>`, the race a pairing made 
 they read it. Joining and every poll run `PAIR` (atomic in Redis: two servers never pair the same
 player twice): it takes the queued player of the closest rating within the caller's window, which
 widens with the caller's wait (`WINDOW` + `WIDEN_PER_S` a second) until, after `FULL_AFTER_MS`,
-anyone will do. The pair leaves the queue in the same script; the race is then made in PostgreSQL
+anyone will do, but never an account that shares a device or a public address with the caller
+(`_linked_in_queue`: two accounts of one person never meet). The pair leaves the queue in the same script; the race is then made in PostgreSQL
 (`services.open_matched_race`) and starts its countdown at once.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from leaderboard.fairplay import linked_accounts
 from tripeaks.engine.rules import Rules
 from tripeaks.play.errors import PlayError
 from tripeaks.races import rating, redis_store, services
@@ -30,6 +33,8 @@ WINDOW = 50.0  # rating points either side at first
 WIDEN_PER_S = 50.0
 FULL_AFTER_MS = 10_000  # after 10 s of waiting, any rating: "pairs within 10 s"
 MATCHED_TTL_S = 300
+FROM_TTL_S = 3600  # where a player queued from is kept this long (a queue is left long before)
+QUEUE_READ = 999  # the queued players read for the second-account filter (a queue's first 1,000)
 
 PAIR = """
 local user, now, rules = ARGV[1], tonumber(ARGV[3]), ARGV[4]
@@ -52,10 +57,12 @@ if waited < tonumber(ARGV[8]) then
   low, high = mine - window, mine + window
 end
 local near = redis.call('ZRANGEBYSCORE', KEYS[1], low, high, 'WITHSCORES', 'LIMIT', 0, 200)
+local apart = {}
+for id in string.gmatch(ARGV[9], '[^,]+') do apart[id] = true end
 local best, gap, first = nil, nil, nil
 for i = 1, #near, 2 do
   local other = near[i]
-  if other ~= user then
+  if other ~= user and not apart[other] then
     local g = math.abs(tonumber(near[i + 1]) - mine)
     local s = tonumber(redis.call('HGET', KEYS[3], other) or ARGV[3])
     if not best or g < gap or (g == gap and s < first) then best, gap, first = other, g, s end
@@ -112,6 +119,24 @@ def _in_race(user_id: int) -> bool:
     ).exists()
 
 
+def _from_key(user_id: int) -> str:
+    return f"{_prefix()}:from:{user_id}"
+
+
+def _linked_in_queue(redis: Any, user: Any, rules: Rules) -> set[int]:
+    """The queued players quick match must never pair `user` with: accounts that share a
+    device or a public address with them (the second-account rule's facts, `linked_accounts`:
+    their games, and the device and address each queued from)."""
+    queued = {int(_text(member)) for member in redis.zrange(_keys(rules.key)[0], 0, QUEUE_READ)}
+    players = sorted(queued | {user.pk})
+    seen_now: dict[int, tuple[str, str | None]] = {}
+    for player, raw in zip(players, redis.mget([_from_key(p) for p in players]), strict=True):
+        if raw is not None:
+            device, address = json.loads(_text(raw))
+            seen_now[player] = (device, address)
+    return linked_accounts(players, seen_now=seen_now)[user.pk]
+
+
 def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
     redis = _redis()
     now_ms = int(time.time() * 1000)
@@ -129,6 +154,7 @@ def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
                 WINDOW,
                 WIDEN_PER_S,
                 FULL_AFTER_MS,
+                ",".join(str(other) for other in sorted(_linked_in_queue(redis, user, rules))),
             ],
         )
     )
@@ -179,11 +205,15 @@ def _requeue(user: Any, rules: Rules, since_ms: int) -> None:
     )
 
 
-def join(*, user: Any, rules: Rules) -> dict[str, Any]:
-    """Queue the player for `rules` and pair them at once if someone close is waiting."""
+def join(
+    *, user: Any, rules: Rules, device: str = "", address: str | None = None
+) -> dict[str, Any]:
+    """Queue the player for `rules` and pair them at once if someone close is waiting. `device`
+    and `address`: where they queue from (never paired with another account seen there)."""
     if _in_race(user.pk):
         raise RaceConflict("you are in a race: finish it first", code="in_race")
     _redis().delete(_matched_key(user.pk))
+    _redis().set(_from_key(user.pk), json.dumps([device, address]), ex=FROM_TTL_S)
     return _pair(user, rules, join=True)
 
 

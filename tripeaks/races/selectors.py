@@ -55,6 +55,13 @@ def _player(seat: Seat, race: Race, now: datetime) -> dict[str, Any]:
             "after": round(seat.rating_after),
             "change": round(seat.rating_after - seat.rating_before),
         }
+    elif seat.rating_before is not None:  # held for staff (docs/fair-play.md, "Contests")
+        line["rating"] = {
+            "before": round(seat.rating_before),
+            "after": None,
+            "change": None,
+            "held": True,
+        }
     return line
 
 

@@ -552,15 +552,7 @@ def _finalize(race: Race, now: datetime) -> None:
         if place_key(seat) != previous:
             place, previous = index + 1, place_key(seat)
         seat.place = place
-    changes = (
-        rating.rate(
-            rules_key=race.rules_key,
-            placings=[(s.user_id, s.place or 0) for s in ranked],
-            race=race.group,
-        )
-        if len(ranked) >= MIN_SEATS
-        else {}
-    )
+    changes = rating.rate(race=race, seats=ranked) if len(ranked) >= MIN_SEATS else {}
     for seat in seats:
         seat.active = False
         change = changes.get(seat.user_id)

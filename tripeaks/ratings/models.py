@@ -70,3 +70,80 @@ class RatingEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.race}: {self.rating_before:.0f} -> {self.rating_after:.0f}"
+
+
+class PairGame(models.Model):
+    """One game between two rated accounts in a race (the pairwise results a race is made of):
+    what the pair limit counts, what a held result waits in, what the feeder check reads.
+
+    ``low`` is the pair's lower user id. A game is ``rated`` (it moved both ratings), or ``held``
+    (one of its players' runs waits for staff: ``held_for`` lists them; it is rated when the last
+    of them is accepted) or ``dropped`` (staff hid a held player's run: it never counts).
+    """
+
+    class State(models.TextChoices):
+        RATED = "rated"
+        HELD = "held"
+        DROPPED = "dropped"
+
+    race = models.CharField(max_length=RACE_NAME_MAX)
+    rules_key = models.CharField(max_length=24)
+    low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    low_place = models.PositiveSmallIntegerField()
+    high_place = models.PositiveSmallIntegerField()
+    # Whether each player made a move in their game (an opponent who did not is a feeder).
+    low_moved = models.BooleanField(default=True)
+    high_moved = models.BooleanField(default=True)
+    state = models.CharField(max_length=8, choices=State.choices)
+    held_for = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["race", "low", "high"],
+                condition=~models.Q(race=""),
+                name="ratings_pair_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(low__lt=models.F("high")), name="ratings_pair_order"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["low", "high", "rules_key", "-created_at"], name="ratings_pair_recent"
+            ),
+            models.Index(fields=["high", "-created_at"], name="ratings_pair_high"),
+            models.Index(
+                fields=["race"], condition=models.Q(state="held"), name="ratings_pair_held"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.race}: {self.low_id} v {self.high_id} ({self.state})"
+
+
+class RatingFlag(models.Model):
+    """An account whose rating rose on games against feeders (opponents who never moved),
+    waiting for staff (shown in the review queue)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_flags"
+    )
+    rules_key = models.CharField(max_length=24)
+    reason = models.CharField(max_length=200)
+    created_at = models.DateTimeField()
+    reviewed = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "rules_key"],
+                condition=models.Q(reviewed=False),
+                name="ratings_one_open_flag",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.rules_key}: {self.reason}"

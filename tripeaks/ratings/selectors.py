@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tripeaks.ratings import glicko
-from tripeaks.ratings.models import Rating, RatingEvent
+from tripeaks.ratings.models import Rating, RatingEvent, RatingFlag
 from tripeaks.ratings.services import PROVISIONAL_RACES, is_provisional
 
 DEFAULT_LIMIT = 100
@@ -144,3 +144,13 @@ def standing_of(user_id: int, rules_key: str, *, view: RatingView | None = None)
     """The player's rating on the rule set as the API shows it, with their rank on the board."""
     view = view or rating_of(user_id, rules_key)
     return {"rules": rules_key, **view.as_json(), "rank": rank_of(user_id, view, rules_key)}
+
+
+def open_flags(limit: int = 100) -> list[RatingFlag]:
+    """Accounts flagged for staff (wins against feeders) nobody has looked at yet, newest first,
+    with their user (the review queue)."""
+    return list(
+        RatingFlag.objects.filter(reviewed=False)
+        .select_related("user")
+        .order_by("-created_at", "-id")[:limit]
+    )

@@ -1,24 +1,34 @@
-"""Writes of ratings: ``rate_race``.
+"""Writes of ratings: ``rate_race``, and ``settle_held`` when staff decide on a held run.
 
 A race of n players is scored as its pairwise results: each player beat everyone placed below
 them (1), drew with everyone sharing their place (0.5) and lost to everyone above (0). Each
 player's race is one Glicko-2 rating period of n - 1 games against the other players' ratings
 from *before* the race: every new rating is worked out from the old ones, then all are written.
+
+What keeps a rating from being farmed (docs/ratings.md, "Fair ratings"): only accounts are rated,
+among themselves; a pair is rated ``PAIR_LIMIT`` games a day at most; a provisional opponent moves
+an established rating ``PROVISIONAL_WEIGHT`` of the way; a run held for staff holds its games
+(``PairGame``, state held) until a decision; wins against opponents who never moved flag the
+winner (``RatingFlag``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from tripeaks.engine.rules import Rules, RulesError
 from tripeaks.infra.bulk_rows import update_rows
 from tripeaks.ratings import glicko
-from tripeaks.ratings.models import RACE_NAME_MAX, Rating, RatingEvent
+from tripeaks.ratings.models import RACE_NAME_MAX, PairGame, Rating, RatingEvent, RatingFlag
 
 # A player's rating is provisional (shown with "?", off the board) until this many rated races.
 PROVISIONAL_RACES = 10
@@ -77,16 +87,43 @@ def _check(rules_key: str, placings: Sequence[tuple[int, int]], race: str) -> st
     return key
 
 
+# A pair of accounts is rated at most this many games in PAIR_WINDOW on a rule set; later games
+# between them are not rated (farming a second account, or the same friend, over and over).
+PAIR_LIMIT = 3
+PAIR_WINDOW = timedelta(hours=24)
+# An established player's change from games against provisional opponents is weighted this much
+# (a provisional rating says little yet: a fresh account must not move an established one far).
+PROVISIONAL_WEIGHT = 0.25
+# Rated wins against opponents who never moved (left or resigned at once) in FEEDER_WINDOW that
+# flag the winner for staff review.
+FEEDER_GAMES = 3
+FEEDER_WINDOW = timedelta(days=7)
+
+
+def pair_limit() -> int:
+    return int(getattr(settings, "RATING_PAIR_LIMIT", PAIR_LIMIT))
+
+
 @transaction.atomic
 def rate_race(
-    *, rules_key: str, placings: Sequence[tuple[int, int]], race: str = ""
+    *,
+    rules_key: str,
+    placings: Sequence[tuple[int, int]],
+    race: str = "",
+    held: Collection[int] = (),
+    unmoved: Collection[int] = (),
 ) -> dict[int, RatingChange]:
     """Rate a finished race: ``placings`` are (user id, place), place 1 the best, ties share one.
 
-    Returns each player's ``RatingChange``. Call it inside the transaction that finishes the race.
-    ``race`` (optional, e.g. ``"race-17"``) names the race in each player's history and makes the
-    rating once-only: a second call for the same race changes nothing and returns the changes the
-    first one made. A race of fewer than two players is not rated (``{}``).
+    Returns the ``RatingChange`` of each player rated now. Call it inside the transaction that
+    finishes the race. ``race`` (optional, e.g. ``"race-17"``) names the race in each player's
+    history and makes the rating once-only: a second call for the same race changes nothing and
+    returns the changes the first one made.
+
+    Only accounts are rated, among themselves: guests are left out (a race of one account and
+    guests rates nobody). A pair that has had ``PAIR_LIMIT`` games in ``PAIR_WINDOW`` is not
+    rated. The games of a player in ``held`` (a run flagged or held for staff) wait, unrated, until
+    staff decide (``settle_held``). ``unmoved``: players who never moved (feeders, if it repeats).
 
     Rows are locked in user-id order, so concurrent races with players in common wait for each
     other instead of deadlocking, and none loses the other's update.
@@ -94,35 +131,135 @@ def rate_race(
     key = _check(rules_key, placings, race)
     if len(placings) < 2:
         return {}
-    places = dict(placings)
+    accounts = set(
+        get_user_model()
+        .objects.filter(pk__in=[user_id for user_id, _ in placings], is_guest=False)
+        .values_list("pk", flat=True)
+    )
+    places = {user_id: place for user_id, place in placings if user_id in accounts}
     users = sorted(places)
+    if len(users) < 2:
+        return {}
+    rows = _lock_rows(key, users)
+    if race and PairGame.objects.filter(race=race).exists():
+        return _recorded(RatingEvent.objects.filter(race=race, user_id__in=users), rows)
+    now = timezone.now()
+    played = _pair_counts(key, users, now)
+    games: list[PairGame] = []
+    for index, low in enumerate(users):
+        for high in users[index + 1 :]:
+            if played.get((low, high), 0) >= pair_limit():
+                continue
+            waiting = [user_id for user_id in (low, high) if user_id in held]
+            games.append(
+                PairGame(
+                    race=race,
+                    rules_key=key,
+                    low_id=low,
+                    high_id=high,
+                    low_place=places[low],
+                    high_place=places[high],
+                    low_moved=low not in unmoved,
+                    high_moved=high not in unmoved,
+                    state=PairGame.State.HELD if waiting else PairGame.State.RATED,
+                    held_for=waiting,
+                    created_at=now,
+                )
+            )
+    changes = _rate_games(
+        key, rows, [game for game in games if game.state == PairGame.State.RATED], race, now
+    )
+    PairGame.objects.bulk_create(games)
+    _flag_feeders(key, changes, now)
+    return changes
+
+
+@transaction.atomic
+def settle_held(*, race: str, user_id: int, accept: bool) -> dict[int, RatingChange]:
+    """Staff decided on a held player's run in ``race``: accept rates the games that waited for
+    it (once no other held player of the game still waits), against the ratings as they are now;
+    hide drops them (they never count). Returns the changes made; nothing waiting: ``{}``."""
+    waiting = list(
+        PairGame.objects.filter(race=race, state=PairGame.State.HELD).order_by("low_id", "high_id")
+    )
+    waiting = [game for game in waiting if user_id in game.held_for]
+    if not waiting:
+        return {}
+    users = sorted({game.low_id for game in waiting} | {game.high_id for game in waiting})
+    key = waiting[0].rules_key
+    rows = _lock_rows(key, users)
+    games = list(PairGame.objects.select_for_update().filter(pk__in=[g.pk for g in waiting]))
+    released: list[PairGame] = []
+    for game in games:
+        if game.state != PairGame.State.HELD or user_id not in game.held_for:
+            continue  # settled meanwhile
+        game.held_for = [other for other in game.held_for if other != user_id]
+        if not accept:
+            game.state = PairGame.State.DROPPED
+        elif not game.held_for:
+            game.state = PairGame.State.RATED
+            released.append(game)
+    # The released games are a rating period of their own, named for the decision (a player's
+    # history has one line per race and decision).
+    now = timezone.now()
+    changes = _rate_games(key, rows, released, f"{race}+{user_id}"[:RACE_NAME_MAX], now)
+    update_rows(games, ["held_for", "state"])
+    _flag_feeders(key, changes, now)
+    return changes
+
+
+def _lock_rows(key: str, users: list[int]) -> dict[int, Rating]:
     # Every player gets a row (first race: the starting rating), inserted in user-id order: two
     # races inserting the same new players wait for each other in the same order.
     Rating.objects.bulk_create(
         [Rating(user_id=user_id, rules_key=key) for user_id in users], ignore_conflicts=True
     )
-    rows = {
+    return {
         row.user_id: row
         for row in Rating.objects.select_for_update()
         .filter(rules_key=key, user_id__in=users)
         .order_by("user_id")
     }
-    if race:
-        done = RatingEvent.objects.filter(race=race, user_id__in=users)
-        if done.exists():
-            return _recorded(done, rows)
+
+
+def _pair_counts(key: str, users: list[int], now: datetime) -> dict[tuple[int, int], int]:
+    """How many rated or held games each pair of ``users`` had on the rule set in the window;
+    read under the players' row locks, so two races of one pair at once count each other."""
+    counted = (
+        PairGame.objects.filter(
+            rules_key=key,
+            low_id__in=users,
+            high_id__in=users,
+            created_at__gte=now - PAIR_WINDOW,
+            state__in=[PairGame.State.RATED, PairGame.State.HELD],
+        )
+        .values_list("low_id", "high_id")
+        .annotate(n=Count("id"))
+    )
+    return {(low, high): n for low, high, n in counted}
+
+
+def _rate_games(
+    key: str, rows: dict[int, Rating], games: Sequence[PairGame], race: str, now: datetime
+) -> dict[int, RatingChange]:
+    """Rate ``games`` as one Glicko-2 period per player, every player against the others'
+    ratings from before the period; write the rows and the history."""
+    met: dict[int, list[tuple[int, float]]] = {}
+    places: dict[int, int] = {}
+    for game in games:
+        low_score = _score(game.low_place, game.high_place)
+        met.setdefault(game.low_id, []).append((game.high_id, low_score))
+        met.setdefault(game.high_id, []).append((game.low_id, 1.0 - low_score))
+        places[game.low_id], places[game.high_id] = game.low_place, game.high_place
+    if not met:
+        return {}
     old = {
         user_id: glicko.Glicko(row.rating, row.rd, row.volatility) for user_id, row in rows.items()
     }
+    provisional = {user_id: is_provisional(row.races) for user_id, row in rows.items()}
     changes: dict[int, RatingChange] = {}
-    now = timezone.now()
-    for user_id in users:
-        games = [
-            (old[other], _score(places[user_id], places[other]))
-            for other in users
-            if other != user_id
-        ]
-        new = glicko.rate_period(old[user_id], games)
+    for user_id in sorted(met):
+        new = _period(old[user_id], provisional[user_id], met[user_id], old, provisional)
         row = rows[user_id]
         row.rating, row.rd, row.volatility = new.rating, new.rd, new.volatility
         row.races += 1
@@ -137,7 +274,8 @@ def rate_race(
             place=places[user_id],
         )
     update_rows(
-        [rows[user_id] for user_id in users], ["rating", "rd", "volatility", "races", "updated_at"]
+        [rows[user_id] for user_id in changes],
+        ["rating", "rd", "volatility", "races", "updated_at"],
     )
     RatingEvent.objects.bulk_create(
         [
@@ -146,7 +284,7 @@ def rate_race(
                 rules_key=key,
                 race=race,
                 place=change.place,
-                players=len(users),
+                players=len(met[user_id]) + 1,
                 rating_before=change.before,
                 rating_after=change.after,
                 rd_before=change.rd_before,
@@ -156,6 +294,69 @@ def rate_race(
         ]
     )
     return changes
+
+
+def _period(
+    me: glicko.Glicko,
+    me_provisional: bool,
+    met: list[tuple[int, float]],
+    old: dict[int, glicko.Glicko],
+    provisional: dict[int, bool],
+) -> glicko.Glicko:
+    """One player's new rating. An established player's games against provisional opponents
+    count ``PROVISIONAL_WEIGHT`` of their full effect: the new rating (and RD, volatility) is the
+    one from the established opponents alone, moved that share of the way to the one from all."""
+    every = glicko.rate_period(me, [(old[other], score) for other, score in met])
+    if me_provisional or not any(provisional[other] for other, _ in met):
+        return every
+    established = glicko.rate_period(
+        me, [(old[other], score) for other, score in met if not provisional[other]]
+    )
+
+    def towards(base: float, full: float) -> float:
+        return base + PROVISIONAL_WEIGHT * (full - base)
+
+    return glicko.Glicko(
+        rating=towards(established.rating, every.rating),
+        rd=towards(established.rd, every.rd),
+        volatility=towards(established.volatility, every.volatility),
+    )
+
+
+def _flag_feeders(key: str, changes: dict[int, RatingChange], now: datetime) -> None:
+    """Flag, for staff, each player who gained here and has ``FEEDER_GAMES`` rated wins against
+    opponents who never moved within ``FEEDER_WINDOW`` (one open flag per player and rule set)."""
+    gainers = [user_id for user_id, change in changes.items() if change.after > change.before]
+    if not gainers:
+        return
+    wins = PairGame.objects.filter(
+        Q(low_id__in=gainers, low_place__lt=F("high_place"), high_moved=False)
+        | Q(high_id__in=gainers, high_place__lt=F("low_place"), low_moved=False),
+        rules_key=key,
+        state=PairGame.State.RATED,
+        created_at__gte=now - FEEDER_WINDOW,
+    ).values_list("low_id", "high_id", "low_place", "high_place")
+    fed_by: dict[int, int] = {}
+    for low, high, low_place, high_place in wins:
+        winner = low if low_place < high_place else high
+        fed_by[winner] = fed_by.get(winner, 0) + 1
+    for user_id in gainers:
+        fed = fed_by.get(user_id, 0)
+        if fed >= FEEDER_GAMES:
+            RatingFlag.objects.bulk_create(
+                [
+                    RatingFlag(
+                        user_id=user_id,
+                        rules_key=key,
+                        reason=(
+                            f"{fed} rated wins in {FEEDER_WINDOW.days} days against opponents"
+                            " who never moved (resigned or left at once)"
+                        ),
+                        created_at=now,
+                    )
+                ],
+                ignore_conflicts=True,
+            )
 
 
 def _recorded(events: Any, rows: dict[int, Rating]) -> dict[int, RatingChange]:

@@ -9,7 +9,7 @@ import { LiveSocket } from '../socket.js';
 import { esc } from '../dialog.js';
 import { clock, rulesTitle } from '../format.js';
 import { _, digits, fill, num } from '../i18n.js';
-import { raceError, raceStyles } from './races.js';
+import { raceChangeText, raceError, raceStyles } from './races.js';
 
 /** @typedef {import('./races.js').Race} Race */
 /** @typedef {import('./races.js').RacePlayer} RacePlayer */
@@ -42,7 +42,7 @@ function playerRow(p, race, me) {
   if (race.state !== 'finished') {
     return `<tr${mine} data-player="${esc(p.username)}"><td>${esc(p.name)}</td>${cards}<td>${count(p.streak)}</td><td>${count(p.stock_left)}</td>${status}</tr>`;
   }
-  const change = p.rating ? `${p.rating.change >= 0 ? '+' : ''}${num(p.rating.change)}` : '–';
+  const change = p.rating ? raceChangeText(p.rating) : '–';
   return `<tr${mine} data-player="${esc(p.username)}"><td>${count(p.place)}</td><td>${esc(p.name)}</td>${cards}<td>${p.time_ms == null ? '–' : clock(p.time_ms)}</td>${status}<td data-testid="rating-change">${change}</td></tr>`;
 }
 

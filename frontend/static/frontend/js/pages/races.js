@@ -5,6 +5,7 @@ import { api, ApiError } from '../api.js';
 import { esc } from '../dialog.js';
 import { rulesTitle } from '../format.js';
 import { _, fill, num, serverText } from '../i18n.js';
+import { changeText } from './ratings.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 const LOBBY_EVERY_MS = 3000;
@@ -23,7 +24,7 @@ const QUEUE_EVERY_MS = 1000;
  * @property {number | null} time_ms
  * @property {number | null} seq
  * @property {number | null} place
- * @property {{before: number, after: number, change: number} | null} rating
+ * @property {{before: number, after: number | null, change: number | null, held?: boolean} | null} rating held: the change waits for staff
  */
 /**
  * A race (GET /api/races/{id}, the race socket's frames).
@@ -89,10 +90,19 @@ function lobbyRow(race) {
     <td><button type="button" class="button" data-join="${esc(race.id)}">${_('Join')}</button></td></tr>`;
 }
 
+/**
+ * A race's rating change as a player reads it: "+12", "−8", or held for staff review.
+ * @param {NonNullable<RacePlayer['rating']>} rating
+ */
+export function raceChangeText(rating) {
+  if (rating.held || rating.change == null) return _('Held for review');
+  return changeText(rating.change);
+}
+
 /** @param {Race} race @param {string} me */
 function historyRow(race, me) {
   const mine = race.players.find((p) => p.username === me);
-  const change = mine && mine.rating ? ` (${mine.rating.change >= 0 ? '+' : ''}${num(mine.rating.change)})` : '';
+  const change = mine && mine.rating ? ` (${raceChangeText(mine.rating)})` : '';
   const place = mine && mine.place ? fill(_('%(place)s of %(n)s'), { place: num(mine.place), n: num(race.players.length) }) : '–';
   return `<tr><td><a href="#/races/${esc(race.id)}">${esc(rulesTitle(race.rules.key))}</a></td><td>${place}${change}</td><td>${race.players.map((p) => esc(p.name)).join(', ')}</td></tr>`;
 }
