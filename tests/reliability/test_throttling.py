@@ -24,6 +24,7 @@ PRODUCTION_RATES = {
     "board": "60/min",
     "board_address": "120/min",
     "solver": "20/min",  # hints: one every 3 s on average (tripeaks/play/solver_guard.py)
+    "solver_address": "60/min",  # a network address's share, whoever asks
 }
 
 
