@@ -39,7 +39,14 @@ log = logging.getLogger("tripeaks.events")
 ENGINE_ACTIONS = {"play", "draw", "undo", "restart", "resign"}
 CLOCK_ACTIONS = {"play", "draw", "undo", "restart"}
 ACTIONS = ENGINE_ACTIONS | {"hint", "pause", "resume"}
-CONTEST_REFUSED = frozenset({"hint", "pause"})
+# What a live contest (a race, an arena) refuses, and why. Every player has the same deal, so
+# undo and start again would show the stock ahead to anyone who draws it and goes back.
+CONTEST_REFUSED = {
+    "hint": "the clock is everybody's",
+    "pause": "the clock is everybody's",
+    "undo": "a drawn card stays drawn, as everybody has the same deal",
+    "restart": "a drawn card stays drawn, as everybody has the same deal",
+}
 
 
 @dataclass(frozen=True)
@@ -263,7 +270,7 @@ def advance(
     if game.paused and action not in ("resume", "resign"):
         raise MoveRefused("the game is paused: resume it first")
     if game.contest and action in CONTEST_REFUSED:
-        raise MoveRefused(f"no {action} in a live contest: the clock is everybody's")
+        raise MoveRefused(f"no {action} in a live contest: {CONTEST_REFUSED[action]}")
     hint = None
     if action in ENGINE_ACTIONS:
         try:
