@@ -50,7 +50,9 @@ def arena_game(make_player: Any) -> tuple[Any, dict[str, Any]]:
 def test_undo_and_start_again_are_refused_in_a_contest_over_rest(
     make_player: Any, settings: Any, contest: str, action: str
 ) -> None:
-    player, view = race_game(make_player, settings) if contest == "race" else arena_game(make_player)
+    player, view = (
+        race_game(make_player, settings) if contest == "race" else arena_game(make_player)
+    )
     api = client_for(player)
     assert view["contest"] is True
     drawn = move(api, view, "draw")
