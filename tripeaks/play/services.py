@@ -22,7 +22,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.engine.scoring import score
 from tripeaks.infra.addresses import ip_or_none
 from tripeaks.infra.row_locks import for_update
-from tripeaks.play import deals, solver_guard
+from tripeaks.play import deals, screens, solver_guard
 from tripeaks.play.broadcast import broadcast_view
 from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.dealday import deal_day
@@ -241,8 +241,63 @@ def _engine_move(action: str, position: int | None) -> engine.Move:
 
 
 def _is_retry(game: Game, seq: int, action: str, position: int | None) -> bool:
-    applied = Move.objects.filter(game=game, seq=seq + 1).first()
+    after = list(Move.objects.filter(game=game, seq__in=(seq + 1, seq + 2)).order_by("seq"))
+    if after and after[0].action == "resume" and action != "resume":
+        after = after[1:]  # the clock started again for this move (`_shown_again`)
+    applied = after[0] if after else None
     return applied is not None and applied.action == action and applied.position == position
+
+
+def unwatched(game: Game) -> bool:
+    """Is the clock stopped because no screen showed the game (`hide_game`)? (Pausing and the
+    end stop it too; a contest's clock never stops.)"""
+    return game.running_since is None and not game.paused and not game.finished
+
+
+def _shown_again(game: Game, now: datetime) -> None:
+    """Start the clock of a game no screen showed, and log it as a resume: the fair-play check
+    times the next move from here, as the clock does (docs/fair-play.md, "One clock")."""
+    start_clock(game, now)
+    game.seq += 1
+    resumed = LoggedMove(
+        seq=game.seq, action="resume", position=None, at=now, elapsed_ms=clock_ms(game, now)
+    )
+    store_move(game=game, move=resumed)
+
+
+def _locked_game(game_id: UUID | str, user: Any) -> Game | None:
+    # of=self: lock the game only; every player of the daily deal shares its Deal row.
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("deal", "player")
+        .filter(pk=game_id, player=user)
+        .first()
+    )
+
+
+@transaction.atomic
+def show_game(*, game_id: UUID | str, user: Any) -> None:
+    """A screen shows the player's game again (a game socket opened): a clock stopped because
+    none did starts again, logged as a resume. The socket is counted (`screens.shown`) first."""
+    game = _locked_game(game_id, user)
+    if game is not None and not game.contest and unwatched(game):
+        _shown_again(game, timezone.now())
+
+
+@transaction.atomic
+def hide_game(*, game_id: UUID | str, user: Any) -> None:
+    """A game socket closed: with no other screen on the player's solo game, its clock stops
+    until a socket opens or a move comes. The seq stays: nothing happened on the table, and a move
+    sent again from the page by REST must still fit. The socket is uncounted (`screens.gone`)
+    first, and the count read under the game's lock, so a socket opening meanwhile either counts
+    here or finds the clock stopped and starts it."""
+    game = _locked_game(game_id, user)
+    if game is None or game.contest or game.finished or game.running_since is None:
+        return
+    if screens.watched(game_id):
+        return
+    stop_clock(game, timezone.now())
+    game.save(update_fields=["elapsed_ms", "running_since"])
 
 
 @dataclass
@@ -374,13 +429,7 @@ def apply_move(
         raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
     # A hint's solver slot is taken (or refused) before the game row is locked.
     with solver_guard.guard(action, user.pk), transaction.atomic():
-        game = (
-            # of=self: lock the game only; every player of the daily deal shares its Deal row.
-            Game.objects.select_for_update(of=("self",))
-            .select_related("deal", "player")
-            .filter(pk=game_id, player=user)
-            .first()
-        )
+        game = _locked_game(game_id, user)
         if game is None:
             raise GameNotFound("no such game")
         state = load_game_state(game)
@@ -394,6 +443,8 @@ def apply_move(
                 f"seq {seq} is not the game's; it is at {game.seq}",
                 view=game_payload(game, state, now),
             )
+        if not game.contest and unwatched(game):
+            _shown_again(game, now)  # a move from a screen no socket counted (REST)
         step = advance(game, state, action=action, position=position, now=now)
         result = _store_step(game, step, now)
     # After the block: nothing may come between ranking's last statement and the commit
