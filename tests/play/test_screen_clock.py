@@ -82,6 +82,29 @@ async def test_a_solo_game_gains_nothing_while_its_only_socket_is_closed(
     assert await db(replays)(game["id"])
 
 
+async def test_a_move_made_on_the_view_read_before_the_socket_opened_still_fits(
+    make_player: Any, clock: ServerClock
+) -> None:
+    """The page reads the game, then opens its socket, whose opening may log a resume: a move
+    made on the view read first is made on the same table, and is taken."""
+    user = await db(make_player)("reloader")
+    game = await db(solo_game)(user)
+    socket, view = await opened(user, game["id"])
+    await socket.disconnect(timeout=10)
+    read = await db(client_for(user).get)(f"/api/games/{game['id']}")
+    socket, back = await opened(user, game["id"])
+    assert back["seq"] == read.json()["seq"] + 1
+    drawn = await db(move)(client_for(user), read.json(), "draw")
+    assert drawn.status_code == 200, drawn.content
+    assert drawn.json()["seq"] == back["seq"] + 1 and drawn.json().get("replayed") is None
+    # Sent again, it is a retry; another move on that old view is a conflict.
+    again = await db(move)(client_for(user), read.json(), "draw")
+    assert again.status_code == 200 and again.json()["replayed"] is True
+    stale = await db(move)(client_for(user), read.json(), "undo")
+    assert stale.status_code == 409 and stale.json()["code"] == "seq_mismatch"
+    await socket.disconnect(timeout=10)
+
+
 async def test_a_rest_move_after_the_socket_closed_starts_the_clock_and_a_retry_still_fits(
     make_player: Any, clock: ServerClock
 ) -> None:

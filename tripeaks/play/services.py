@@ -248,6 +248,15 @@ def _is_retry(game: Game, seq: int, action: str, position: int | None) -> bool:
     return applied is not None and applied.action == action and applied.position == position
 
 
+def _behind_by_a_resume(game: Game, seq: int, action: str) -> bool:
+    """Is `seq` the game's but for the resume its socket's opening logged (`_shown_again`)? A
+    resume changes nothing on the table, so a move made on the view read just before (the page
+    reads the game, then its socket opens) is made on the current table."""
+    if seq != game.seq - 1 or action == "resume":
+        return False
+    return Move.objects.filter(game=game, seq=game.seq, action="resume").exists()
+
+
 def unwatched(game: Game) -> bool:
     """Is the clock stopped because no screen showed the game (`hide_game`)? (Pausing and the
     end stop it too; a contest's clock never stops.)"""
@@ -434,7 +443,7 @@ def apply_move(
             raise GameNotFound("no such game")
         state = load_game_state(game)
         now = timezone.now()
-        if seq != game.seq:
+        if seq != game.seq and not _behind_by_a_resume(game, seq, action):
             if 0 <= seq < game.seq and _is_retry(game, seq, action, position):
                 return MoveOutcome(
                     game_payload(game, state, now), replayed=True, game=game, state=state
