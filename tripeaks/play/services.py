@@ -39,13 +39,14 @@ log = logging.getLogger("tripeaks.events")
 ENGINE_ACTIONS = {"play", "draw", "undo", "restart", "resign"}
 CLOCK_ACTIONS = {"play", "draw", "undo", "restart"}
 ACTIONS = ENGINE_ACTIONS | {"hint", "pause", "resume"}
-# What a live contest (a race, an arena) refuses, and why. Every player has the same deal, so
-# undo and start again would show the stock ahead to anyone who draws it and goes back.
+# What a live contest (a race, an arena) refuses, and why. Undo and start again show the stock
+# ahead to whoever draws it and goes back: in a race, where every player has the same deal, a
+# racer drew the whole stock, started again and won in 4.9 s.
 CONTEST_REFUSED = {
     "hint": "the clock is everybody's",
     "pause": "the clock is everybody's",
-    "undo": "a drawn card stays drawn, as everybody has the same deal",
-    "restart": "a drawn card stays drawn, as everybody has the same deal",
+    "undo": "a drawn card stays drawn, as going back would show the stock ahead",
+    "restart": "a drawn card stays drawn, as going back would show the stock ahead",
 }
 
 
