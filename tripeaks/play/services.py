@@ -276,7 +276,7 @@ def _shown_again(game: Game, now: datetime) -> None:
 
 
 def _locked_game(game_id: UUID | str, user: Any) -> Game | None:
-    # of=self: lock the game only; every player of the daily deal shares its Deal row.
+    """The player's game, its row locked (the game only: players of a deal share its row)."""
     return (
         Game.objects.select_for_update(of=("self",))
         .select_related("deal", "player")
@@ -439,7 +439,13 @@ def apply_move(
         raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
     # A hint's solver slot is taken (or refused) before the game row is locked.
     with solver_guard.guard(action, user.pk), transaction.atomic():
-        game = _locked_game(game_id, user)
+        game = (
+            # of=self: lock the game only; every player of the daily deal shares its Deal row.
+            Game.objects.select_for_update(of=("self",))
+            .select_related("deal", "player")
+            .filter(pk=game_id, player=user)
+            .first()
+        )
         if game is None:
             raise GameNotFound("no such game")
         state = load_game_state(game)
