@@ -12,6 +12,7 @@ had, the work in between still takes its real time, and the suite does not wait 
 | resume, play, pause for every move, thinking while paused | socket | flagged (median think time from the resumes), hidden |
 | one long pause, then a burst at 83-88 ms | socket | flagged (median), hidden |
 | a bot at a steady 175 ms | REST | flagged (median), hidden |
+| close the socket between moves, move 58 ms after reopening | socket | flagged (median), hidden; clock = time on screen |
 | retry the daily until a better run replaces the line | socket (`new`) | practice: the first-try board keeps the first run |
 | hinted daily wins to top the all-time boards; a hidden run counting on daily-wins | tests/leaderboard/test_first_try.py::test_all_time_boards_count_clean_first_tries_only | nothing added |
 | a second account on the same browser replays the line | tests/leaderboard/test_second_accounts.py | held, seen by its owner only |
