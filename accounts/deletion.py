@@ -3,7 +3,8 @@
 The user row stays (board lines, records and results point at it) but is anonymised and
 deactivated: username ``deleted.<id>`` (the dot keeps it out of sign-up's reach), display name
 "deleted player", no email, no usable password, ``is_active`` off (so no session or token signs
-it in). Every session and token ends. The old username is held for ``USERNAME_HOLD_DAYS``
+it in). Every session and token ends, and the player leaves every race, quick-match queue and
+arena in the same transaction (``player_leaving``: a running race counts it as a give-up). The old username is held for ``USERNAME_HOLD_DAYS``
 (``UsernameHold``) so nobody can pass for the player at once; ``release_usernames`` (a Celery
 beat task) frees it after. A guest has nothing on any board: it is deleted outright.
 """
@@ -18,6 +19,7 @@ from django.utils import timezone
 
 from accounts import access
 from accounts.models import User, UsernameHold
+from tripeaks.infra.player_signals import player_leaving
 
 DELETED_NAME = "deleted player"
 
@@ -26,6 +28,8 @@ DELETED_NAME = "deleted player"
 def delete_account(*, user: User) -> None:
     user = User.objects.select_for_update().get(pk=user.pk)
     access.end_all_access(user=user)
+    # Out of every race, queue and arena first, with the deletion: nobody races a deleted player.
+    player_leaving.send(sender=User, user=user)
     if user.is_guest:
         user.delete()
         return

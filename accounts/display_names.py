@@ -7,7 +7,8 @@ API, a form error on the pages) when it
 - holds a control, format, private-use, unassigned or line/paragraph separator character, a
   space other than U+0020, or a character that shows as nothing (the Hangul fillers such as
   U+3164, U+2800 BRAILLE PATTERN BLANK), or a run of more than ``MAX_MARKS`` combining marks;
-- looks like a reserved name (admin, staff, moderator, system, ...), separators ignored;
+- looks like a reserved name (admin, staff, moderator, system, ...), separators ignored (the
+  same rule refuses such usernames: ``accounts.validators.refuse_reserved_username``);
 - looks like another player's username.
 
 "Looks like" compares *skeletons*, in the manner of Unicode TR39: NFKC, every character replaced
@@ -94,6 +95,20 @@ def username_skeleton(field: str = "username") -> Func:
     return expression
 
 
+def name_shape(value: str) -> str:
+    """`skeleton()` without separators: ``Ad_min``, ``ad-m1n`` and ``admin`` have one shape."""
+    return _SEPARATORS.sub("", skeleton(value))
+
+
+def username_shape(field: str = "username") -> Func:
+    """`name_shape()` of an ASCII username column, in SQL (a username's only separators are
+    ``_`` and ``-``; a deleted account's ``deleted.<id>`` has a dot)."""
+    expression = username_skeleton(field)
+    for separator in ("_", "-", "."):
+        expression = Replace(expression, Value(separator), Value(""))
+    return expression
+
+
 def normalize(value: str) -> str:
     return unicodedata.normalize("NFKC", value).strip()
 
@@ -123,8 +138,9 @@ def refuse_unsafe_characters(value: str) -> None:
 
 
 def looks_reserved(value: str) -> bool:
-    shape = _SEPARATORS.sub("", skeleton(value))
-    return any(shape == _SEPARATORS.sub("", skeleton(name)) for name in RESERVED)
+    """Whether `value` looks like a name of the site's staff: a display name or a username."""
+    shape = name_shape(value)
+    return any(shape == name_shape(name) for name in RESERVED)
 
 
 def clean_display_name(value: str, *, own_username: str | None) -> str:

@@ -13,7 +13,7 @@ from accounts import selectors
 from accounts.display_names import clean_display_name
 from accounts.models import User
 from accounts.throttling import SignInGuard, throttled_message
-from accounts.validators import username_help
+from accounts.validators import refuse_reserved_username, username_help
 from accounts.web_limits import form_wait, throttled_form_message
 
 
@@ -33,6 +33,7 @@ class SignUpForm(BaseUserCreationForm[User]):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
+        refuse_reserved_username(username)
         if selectors.username_taken(username):
             raise forms.ValidationError(_("That username is taken."), code="unique")
         return username

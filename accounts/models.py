@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from accounts.display_names import name_shape, username_shape
 from accounts.validators import (
     DISPLAY_NAME_MAX_LENGTH,
     USERNAME_HELP,
@@ -92,7 +93,13 @@ class User(AbstractUser):
 
 class UsernameHoldQuerySet(models.QuerySet["UsernameHold"]):
     def held(self, username: str) -> bool:
-        return self.filter(username__iexact=username, until__gt=timezone.now()).exists()
+        """Held in all its variants: case, ``_``/``-``/``.`` and lookalikes (``0``/``o``) compared
+        by shape, as display names are (accounts/display_names.py)."""
+        return (
+            self.alias(shape=username_shape())
+            .filter(shape=name_shape(username), until__gt=timezone.now())
+            .exists()
+        )
 
 
 class UsernameHold(models.Model):

@@ -14,6 +14,7 @@ from accounts.validators import (
     USERNAME_MAX_LENGTH,
     DisplayNameValidator,
     UsernameValidator,
+    refuse_reserved_username,
 )
 
 PASSWORD_MAX_LENGTH = 128
@@ -54,7 +55,8 @@ class MeUpdateSerializer(serializers.ModelSerializer[User]):
 
 class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField(
-        max_length=USERNAME_MAX_LENGTH, validators=[UsernameValidator()]
+        max_length=USERNAME_MAX_LENGTH,
+        validators=[UsernameValidator(), refuse_reserved_username],
     )
     password = serializers.CharField(
         max_length=PASSWORD_MAX_LENGTH,

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.utils.deconstruct import deconstructible
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 
-from accounts.display_names import refuse_unsafe_characters
+from accounts.display_names import looks_reserved, refuse_unsafe_characters
 
 USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 30
@@ -39,6 +40,16 @@ class UsernameValidator(RegexValidator):
     message = lazy(_invalid_username, str)()
     code = "invalid_username"
     flags = 0
+
+
+def refuse_reserved_username(value: str) -> None:
+    """A username that looks like a name of the site's staff (``admin``, ``Root``, ``ad_m1n``:
+    the display names' rule, accounts/display_names.py) is refused, also when a guest signs up."""
+    if looks_reserved(value):
+        raise ValidationError(
+            _("That username looks like a name reserved for the site's staff."),
+            code="reserved_username",
+        )
 
 
 @deconstructible

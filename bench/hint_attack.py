@@ -70,12 +70,19 @@ class Tally:
         }
 
 
-def call(port: int, token: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+def call(
+    port: int, token: str, method: str, path: str, body: Any = None, address: str = ""
+) -> tuple[int, Any]:
+    """One API call; `address` is sent as X-Forwarded-For (a server with NUM_PROXIES=1 takes it
+    as the client's address)."""
+    headers = {"Content-Type": "application/json", "Authorization": f"Token {token}"}
+    if address:
+        headers["X-Forwarded-For"] = address
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}",
         data=None if body is None else json.dumps(body).encode(),
         method=method,
-        headers={"Content-Type": "application/json", "Authorization": f"Token {token}"},
+        headers=headers,
     )
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
@@ -221,8 +228,10 @@ def main(argv: list[str] | None = None) -> int:
             "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
         ),
         REDIS_URL=os.environ.get("BENCH_HINT_REDIS_URL", "redis://127.0.0.1:6379/3"),
-        # Many attackers, each as fast as it is answered: only the service-wide limit is left.
+        # Many attackers, each as fast as it is answered: only the service-wide limit and the
+        # address's share of it (every player here is 127.0.0.1: one slot of two) are left.
         THROTTLE_SOLVER="1000000/s",
+        THROTTLE_SOLVER_ADDRESS="1000000/s",
         # As in production: tasks (a custom deal's verdict) go to the broker, for a worker; eager,
         # they would run inside the request that queued them.
         CELERY_TASK_ALWAYS_EAGER="0",

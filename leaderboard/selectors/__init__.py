@@ -3,7 +3,7 @@ nothing and queue nothing (what a read finds cold, the edge asks a service to wa
 
 One module per thing read, named for it: ``deal_boards`` (a daily or numbered deal's board, a
 line's rank), ``alltime_boards``, ``player_stats``, ``players`` (who a name is), ``review_queue``
-(runs waiting for staff), ``game_over`` (the finished game's summary); ``shapes`` (how rows look in an answer) and ``cursors`` (page
+(runs waiting for staff), ``identical_lines`` (one line won by several accounts), ``game_over`` (the finished game's summary); ``shapes`` (how rows look in an answer) and ``cursors`` (page
 tokens) serve them all. Everything is importable from ``leaderboard.selectors`` itself.
 """
 
@@ -32,6 +32,7 @@ from leaderboard.selectors.deal_boards import (
     rank_of_line,
 )
 from leaderboard.selectors.game_over import announcements, result_for_game
+from leaderboard.selectors.identical_lines import IdenticalLine, identical_lines
 from leaderboard.selectors.player_stats import RECENT_RESULTS, player_stats
 from leaderboard.selectors.players import player_named
 from leaderboard.selectors.review_queue import (
@@ -60,6 +61,7 @@ __all__ = [
     "WIN_RATE_MIN_GAMES",
     "AllTimeBoard",
     "BadCursor",
+    "IdenticalLine",
     "Page",
     "Rank",
     "Sharing",
@@ -72,6 +74,7 @@ __all__ = [
     "encode_cursor",
     "first_try_lines",
     "first_try_standing",
+    "identical_lines",
     "line_payload",
     "line_rank",
     "numbered_record",

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from leaderboard.models import Result, RunReview
+from leaderboard.selectors.identical_lines import identical_lines
 from leaderboard.selectors.shapes import player_payload, result_payload
 
 REVIEW_QUEUE_LIMIT = 100
@@ -80,11 +81,16 @@ def sharing(runs: Iterable[Result]) -> dict[int, Sharing]:
 
 def review_page(limit: int = REVIEW_QUEUE_LIMIT) -> dict[str, Any]:
     """What the staff page shows: the `limit` latest runs waiting (each held one with whom its
-    player shares a device or address) and the latest decisions: three queries however many."""
+    player shares a device or address), the lines won by several accounts on one deal
+    (``identical_lines``) and the latest decisions: four queries however many."""
     runs = list(pending()[:limit])
     shared = sharing(runs)
     rows = [{"run": run, "sharing": shared.get(run.pk)} for run in runs]
-    return {"rows": rows, "decisions": list(recent_decisions())}
+    return {
+        "rows": rows,
+        "identical_lines": identical_lines(),
+        "decisions": list(recent_decisions()),
+    }
 
 
 def runs_to_review(limit: int = REVIEW_QUEUE_LIMIT) -> list[dict[str, Any]]:

@@ -71,7 +71,7 @@ def test_duplicate_username_is_refused_regardless_of_case(api_client: APIClient)
         ({"username": "", "password": STRONG}, "username"),
         ({"username": "ab", "password": STRONG}, "username"),
         ({"username": "x" * 31, "password": STRONG}, "username"),
-        ({"username": "x" * 100_000, "password": STRONG}, "username"),
+        ({"username": "x" * 5_000, "password": STRONG}, "username"),
         ({"username": "has space", "password": STRONG}, "username"),
         ({"username": "émile", "password": STRONG}, "username"),
         ({"username": "newbie", "password": ""}, "password"),
@@ -167,7 +167,7 @@ def test_asking_twice_returns_the_same_token(
         {"password": "x"},
         {"username": "someone"},
         {"username": "", "password": ""},
-        {"username": "someone", "password": "p" * 10_000},
+        {"username": "someone", "password": "p" * 5_000},
     ],
 )
 def test_bad_credentials_get_a_400_and_no_token(
@@ -366,8 +366,8 @@ def test_unknown_api_url_is_a_json_404(api_client: APIClient) -> None:
     assert response.json() == {"detail": "Not found."}
 
 
-def test_a_body_over_the_upload_limit_is_a_400_with_detail(api_client: APIClient) -> None:
+def test_a_body_over_the_upload_limit_is_a_413_with_detail(api_client: APIClient) -> None:
     response = signup(api_client, username="x" * 3_000_000, password=STRONG)
 
-    assert response.status_code == 400
-    assert response.json()["detail"] == "The request could not be read (too large or malformed)."
+    assert response.status_code == 413
+    assert response.json()["detail"] == "The request body is too large: at most 8192 bytes here."

@@ -153,3 +153,112 @@ def test_a_guest_deletes_itself_without_a_password() -> None:
 
     assert browser.delete("/api/me").status_code == 204
     assert not User.objects.exists() and not Game.objects.exists()
+
+
+# --------------------------------------------------------------------------- deletion: contests
+
+
+@pytest.fixture
+def racing(settings: Any, a_proven_deal_ready: None) -> None:
+    """Races deal from the pool, after a countdown short enough to wait for."""
+    settings.RACE_COUNTDOWN_S = 0.3
+
+
+def deleted(browser: Browser) -> None:
+    assert browser.delete("/api/me", {"password": STRONG}).status_code == 204
+
+
+def test_deleting_the_account_frees_its_seat_in_an_open_race_and_passes_the_host_on(
+    racing: None,
+) -> None:
+    from tests.races.helpers import join, open_race
+    from tripeaks.races.models import Race, Seat
+
+    browser = signed_up("host")
+    host = User.objects.get(username="host")
+    other = User.objects.create_user(username="guest_of_host", password=STRONG)
+    race = open_race(host, seats=3)
+    assert join(other, race).status_code == 200
+
+    deleted(browser)
+
+    stored = Race.objects.get(pk=race["id"])
+    assert stored.state == "open" and stored.host_id == other.pk
+    assert not Seat.objects.get(race_id=race["id"], user=host).active
+    assert list(stored.entries.filter(active=True).values_list("user_id", flat=True)) == [other.pk]
+
+
+def test_deleting_the_account_in_a_running_race_is_a_give_up_and_the_other_wins(
+    racing: None,
+) -> None:
+    from tests.races.helpers import begun, join, open_race
+    from tripeaks.races.models import Race, Seat
+
+    browser = signed_up("quitter")
+    quitter = User.objects.get(username="quitter")
+    other = User.objects.create_user(username="stayer", password=STRONG)
+    race = open_race(quitter, seats=2)
+    assert join(other, race).status_code == 200
+    begun(race["id"])
+
+    deleted(browser)
+
+    assert Race.objects.get(pk=race["id"]).state == "finished"
+    stayer = Seat.objects.get(race_id=race["id"], user=other)
+    gone = Seat.objects.get(race_id=race["id"], user=quitter)
+    assert (stayer.place, stayer.status, gone.place, gone.status) == (1, "finished", 2, "left")
+    assert stayer.rating_after is not None and stayer.rating_before is not None
+    assert stayer.rating_after > stayer.rating_before
+    assert not Seat.objects.filter(user=quitter, active=True).exists()
+
+
+def test_deleting_the_account_leaves_the_quick_match_queue(racing: None) -> None:
+    from tests.races.helpers import api
+    from tripeaks.races.models import Race
+
+    browser = signed_up("waiter")
+    assert browser.post("/api/quickmatch", {}).json()["state"] == "waiting"
+
+    deleted(browser)
+
+    other = User.objects.create_user(username="newcomer", password=STRONG)
+    answer = api(other).post("/api/quickmatch", {}, format="json").json()
+    assert answer["state"] == "waiting" and answer["others_waiting"] == 0
+    assert not Race.objects.exists()
+
+
+def test_deleting_the_account_leaves_the_arenas_it_joined(a_proven_deal_ready: None) -> None:
+    from tests.arenas.helpers import running_arena
+    from tripeaks.arenas.models import Entry
+
+    browser = signed_up("arena_player")
+    arenas = [running_arena(), running_arena()]
+    for arena in arenas:
+        assert browser.post(f"/api/arenas/{arena.pk}/join").status_code in (200, 201)
+
+    deleted(browser)
+
+    entries = Entry.objects.filter(player__username__startswith="deleted.")
+    assert entries.count() == 2 and not entries.filter(active=True).exists()
+
+
+def test_a_guest_host_deleted_mid_race_leaves_the_race_and_its_results_to_the_other(
+    racing: None,
+) -> None:
+    from tests.races.helpers import begun, join, open_race
+    from tripeaks.races.models import Race, Seat
+
+    browser = Browser()
+    assert browser.post("/api/auth/guest").status_code == 201
+    guest = User.objects.get(is_guest=True)
+    other = User.objects.create_user(username="stayer", password=STRONG)
+    race = open_race(guest, seats=2)
+    assert join(other, race).status_code == 200
+    begun(race["id"])
+
+    assert browser.delete("/api/me").status_code == 204
+
+    stored = Race.objects.get(pk=race["id"])  # not deleted with the guest who opened it
+    assert stored.state == "finished" and stored.host_id == other.pk
+    stayer = Seat.objects.get(race_id=race["id"], user=other)
+    assert (stayer.place, stayer.status) == (1, "finished")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tests.arenas.helpers import join, lose, lose_game, running_arena, start, win_game
+from tests.arenas.helpers import join, lose, lose_game, running_arena, start, win, win_game
 from tests.play.helpers import client_for
 from tripeaks.arenas import services, tasks
 from tripeaks.arenas.models import Arena, ArenaGame, Entry, Phase
@@ -100,3 +100,33 @@ def test_counting_a_finish_is_five_statements_and_once(
     with django_assert_num_queries(2):
         assert services.count_finish(game=game) is None
     assert Entry.objects.get().games == 1
+
+
+@pytest.mark.slow
+def test_the_final_places_follow_from_the_games_left_and_resigned_alike(
+    make_player: Any,
+) -> None:
+    arena = running_arena()
+    ann, bob = client_for(make_player("ann")), client_for(make_player("bob"))
+    for api in (ann, bob):
+        join(api, arena)
+    win_game(ann, arena)
+    during_break = start(ann, arena)
+    assert ann.post(f"/api/arenas/{arena.pk}/leave").status_code == 200  # a break mid-game
+    win(ann, during_break)  # the game she had counts: her points stay hers
+    win_game(bob, arena)
+    lose_game(bob, arena)  # a resignation scores nothing and ends the streak
+
+    end_now(arena)
+    assert tasks.tick_arenas() == 1
+
+    entries = {e.player.username: e for e in Entry.objects.select_related("player")}
+    for entry in entries.values():
+        counted = ArenaGame.objects.filter(entry=entry, counted=True)
+        assert entry.games == counted.count()
+        assert entry.wins == counted.filter(won=True).count()
+        assert entry.points == sum(game.points for game in counted)
+    assert (entries["ann"].points, entries["ann"].rank) == (4, 1)
+    assert (entries["bob"].points, entries["bob"].streak, entries["bob"].rank) == (2, 0, 2)
+    body = bob.get(f"/api/arenas/{arena.pk}").json()
+    assert [line["player"]["username"] for line in body["podium"]] == ["ann", "bob"]

@@ -80,6 +80,18 @@ TINY = {
         "--stagger",
         "0",
     ],
+    "solver_share.py": [
+        "-m",
+        "bench.solver_share",
+        "--victims",
+        "1",
+        "--swarm",
+        "2",
+        "--accounts",
+        "1",
+        "--seconds",
+        "1",
+    ],
     "access_bench.py": ["bench/access_bench.py", "--requests", "20", "--rounds", "1"],
     "fairplay_bench.py": ["bench/fairplay_bench.py", "--honest", "300", "--cheats", "20"],
     "solver_worst_case.py": ["bench/solver_worst_case.py", "--tiny", "--layouts", "pyramid"],
@@ -207,6 +219,17 @@ def test_hint_attack(private_redis: str) -> None:
         BENCH_HINT_REDIS_URL=private_redis,
     )
     assert "GET /api/me" in out or "bystander" in out
+    drop_database(base)
+
+
+def test_solver_share(private_redis: str) -> None:
+    base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_share_test_{os.getpid()}")
+    out = run_bench(
+        [*TINY["solver_share.py"], "--port", str(free_port())],
+        BENCH_DATABASE_URL=base,
+        BENCH_SHARE_REDIS_URL=private_redis,
+    )
+    assert "victims' 503 share" in out
     drop_database(base)
 
 

@@ -83,6 +83,14 @@ def test_app_services_wait_for_healthy_postgres_and_redis(
     assert depends["redis"]["condition"] == "service_healthy"
 
 
+@pytest.mark.parametrize("name", ["worker", "solver", "beat"])
+def test_the_workers_and_beat_start_after_web_has_migrated(
+    compose: dict[str, Any], name: str
+) -> None:
+    assert "migrate" in " ".join(compose["services"]["web"]["command"])
+    assert compose["services"][name]["depends_on"]["web"]["condition"] == "service_healthy"
+
+
 @pytest.mark.parametrize("name", ["web", "worker", "beat"])
 def test_app_services_get_every_setting_they_need(compose: dict[str, Any], name: str) -> None:
     env = environment(compose["services"][name])

@@ -21,6 +21,7 @@ from typing import Any
 import psutil
 import psycopg
 import pytest
+import redis
 
 from tests.ports import free_port
 
@@ -174,3 +175,57 @@ def test_make_run_uses_the_database_and_redis_it_is_given(
     finally:
         interrupt(process, log)
     assert not (var / "postgres").exists() and not (var / "redis").exists()
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Any:
+    """A redis-server of this test's own on a free port (a queue no other run shares)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    wait_until(client.ping, 15, "redis-server", tmp_path / "none.log")
+    yield url
+    server.terminate()
+    server.wait(10)
+
+
+def test_a_task_waiting_in_the_queue_runs_only_after_migrate(
+    tmp_path: Path, own_database: str, own_redis: str
+) -> None:
+    """A task left in the broker's queue (a run stopped before its worker took it, a deployment's
+    beat) was taken by the worker while migrate was still creating the tables: a traceback at
+    start (issue 35). The worker starts after migrate now."""
+    from celery import Celery
+
+    var, log, port = tmp_path / "var", tmp_path / "run.log", free_port()
+    # A task that reads a table of the project, queued before anything started.
+    sent = Celery(broker=own_redis).send_task("accounts.tasks.release_usernames")
+    services = {"DATABASE_URL": own_database, "REDIS_URL": own_redis, "LOG_LEVEL": "INFO"}
+
+    process = start(var, port, log, services)
+    try:
+        wait_until(lambda: health(port), 240, "healthy stack", log)
+        done = f"Task accounts.tasks.release_usernames[{sent.id}] succeeded"
+        wait_until(lambda: done in log.read_text(), 60, "the queued task's success", log)
+    finally:
+        interrupt(process, log)
+    lines = log.read_text().splitlines()
+    migrated = next(n for n, line in enumerate(lines) if line.startswith("make run: migrated"))
+    received = next(n for n, line in enumerate(lines) if f"[{sent.id}] received" in line)
+    assert migrated < received, "\n".join(lines[: received + 1])[-4000:]
+    assert not any("Traceback" in line or "does not exist" in line for line in lines)

@@ -121,12 +121,12 @@ def test_a_fallback_waits_for_no_one_when_every_solver_slot_is_taken(
 ) -> None:
     settings.SOLVER_MAX_CONCURRENT = 1
     body = {"mode": "random", "layout": "classic", "rules": {"wrap": True}}
-    with solver_guard.solver_slot("a hint elsewhere"):
+    with solver_guard.solver_slot(solver_guard.Asker("a hint elsewhere")):
         response = client_for(player).post("/api/games", body, format="json")
     assert response.status_code == 503 and response["Retry-After"] == "1"
     assert not Game.objects.exists()
     # A pooled deal needs no solver slot.
     refill_random_pool(Rules().key, "classic", 1)
-    with solver_guard.solver_slot("a hint elsewhere"):
+    with solver_guard.solver_slot(solver_guard.Asker("a hint elsewhere")):
         response = client_for(player).post("/api/games", body, format="json")
     assert response.status_code == 201

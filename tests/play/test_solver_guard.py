@@ -3,6 +3,7 @@ are limited per player and in total (429/503 with Retry-After), before any datab
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -94,7 +95,10 @@ def test_with_no_budget_left_a_hint_is_never_a_guess() -> None:
 def test_beyond_the_global_limit_a_hint_is_a_503_with_retry_after(make_player: Any) -> None:
     api = client_for(make_player("hinter"))
     game = start(api, HARD_CODE)
-    with solver_guard.solver_slot("someone"), solver_guard.solver_slot("someone-else"):
+    with (
+        solver_guard.solver_slot(solver_guard.Asker("someone")),
+        solver_guard.solver_slot(solver_guard.Asker("someone-else")),
+    ):
         refused = move(api, game, "hint")
         assert refused.status_code == 503, refused.content
         assert refused["Retry-After"] == "1" and refused.json()["code"] == "solver_busy"
@@ -110,7 +114,7 @@ def test_beyond_the_global_limit_a_hint_is_a_503_with_retry_after(make_player: A
 def test_a_player_already_solving_gets_a_429(player: Any) -> None:
     api = client_for(player)
     game = start(api, HARD_CODE)
-    with solver_guard.solver_slot(player.pk):
+    with solver_guard.solver_slot(solver_guard.Asker(player.pk)):
         refused = move(api, game, "hint")
     assert refused.status_code == 429, refused.content
     assert refused["Retry-After"] == "1" and refused.json()["code"] == "throttled"
@@ -134,23 +138,26 @@ def test_a_player_over_the_solver_rate_gets_a_429(player: Any, settings: Any) ->
 
 def test_a_lease_of_a_process_that_died_expires(settings: Any) -> None:
     settings.SOLVER_MAX_CONCURRENT = 1
-    held = solver_guard.solver_slot("crashed")
+    held = solver_guard.solver_slot(solver_guard.Asker("crashed"))
     held.__enter__()  # never released, as if its process died
-    with pytest.raises(solver_guard.SolverBusy), solver_guard.solver_slot("next"):
+    with (
+        pytest.raises(solver_guard.SolverBusy),
+        solver_guard.solver_slot(solver_guard.Asker("next")),
+    ):
         pass
     client = solver_guard.throttling._redis()
     assert client is not None
-    key = solver_guard._keys(None)[0]
+    key = solver_guard._keys(solver_guard.Asker())[0]
     # Every lease carries its expiry: move it into the past instead of waiting LEASE_SECONDS.
     for token, _ in client.zrange(key, 0, -1, withscores=True):
         client.zadd(key, {token: 0})
-    with solver_guard.solver_slot("next"):
+    with solver_guard.solver_slot(solver_guard.Asker("next")):
         pass
 
 
 def refused(error: type[Exception], player: str) -> bool:
     try:
-        with solver_guard.solver_slot(player):
+        with solver_guard.solver_slot(solver_guard.Asker(player)):
             return False
     except error:
         return True
@@ -159,7 +166,99 @@ def refused(error: type[Exception], player: str) -> bool:
 def test_without_redis_the_limit_holds_per_process(settings: Any) -> None:
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.SOLVER_MAX_CONCURRENT = 1
-    with solver_guard.solver_slot("a"):
+    with solver_guard.solver_slot(solver_guard.Asker("a")):
         assert refused(solver_guard.SolverBusy, "b")
         assert refused(solver_guard.SolverThrottled, "a")
     assert not refused(Exception, "b")
+
+
+SWARM = "203.0.113.5"  # one address, many guests (a documentation range: never a real host)
+
+
+def test_a_swarm_behind_one_address_gets_that_addresss_share_of_the_solver() -> None:
+    """The fault: 30 guests from one address took every solver slot, and 35 % of other players'
+    hints were refused. Now an address holds at most half the slots (one of two)."""
+    with solver_guard.solver_slot(solver_guard.Asker("guest-1", SWARM)):
+        with (
+            pytest.raises(solver_guard.SolverBusy, match="your network"),
+            solver_guard.solver_slot(solver_guard.Asker("guest-2", SWARM)),
+        ):
+            pass
+        with solver_guard.solver_slot(solver_guard.Asker("bystander", "198.51.100.7")):
+            pass
+    with solver_guard.solver_slot(solver_guard.Asker("guest-2", SWARM)):
+        pass  # released: the address's share is free again
+
+
+def test_an_address_over_its_solver_rate_gets_a_429_whoever_asks(settings: Any) -> None:
+    settings.PLAY_THROTTLE_RATES = {**settings.PLAY_THROTTLE_RATES, "solver_address": "3/hour"}
+    for n in range(3):
+        with solver_guard.solver_slot(solver_guard.Asker(f"guest-{n}", SWARM)):
+            pass
+    with (
+        pytest.raises(solver_guard.SolverThrottled),
+        solver_guard.solver_slot(solver_guard.Asker("guest-3", SWARM)),
+    ):
+        pass
+    with solver_guard.solver_slot(solver_guard.Asker("guest-3", "198.51.100.7")):
+        pass
+
+
+def test_a_hint_counts_against_the_address_its_game_was_started_from(make_player: Any) -> None:
+    swarm = client_for(make_player("swarm-guest"))
+    swarm.defaults["REMOTE_ADDR"] = SWARM
+    game = start(swarm, from_seed(41, get_layout("classic")).code, layout="classic", wrap=True)
+    other = client_for(make_player("bystander"))
+    elsewhere = start(other, from_seed(41, get_layout("classic")).code, layout="classic", wrap=True)
+    with solver_guard.solver_slot(solver_guard.Asker("another-guest", SWARM)):
+        refused = move(swarm, game, "hint")
+        assert refused.status_code == 503 and refused.json()["code"] == "solver_busy"
+        assert Game.objects.get(pk=game["id"]).seq == 0
+        assert move(other, elsewhere, "hint").status_code == 200
+    assert move(swarm, game, "hint").status_code == 200
+
+
+def heavy(player: str) -> None:
+    """`player` asks for solver work over and over, as a script does (within its rate)."""
+    for _ in range(solver_guard.LIGHT_CALLS_A_MINUTE):
+        with solver_guard.solver_slot(solver_guard.Asker(player)):
+            pass
+
+
+def test_a_persons_occasional_hint_finds_the_slot_kept_for_light_askers() -> None:
+    """The fault: six accounts of one script, each within its rate, kept both slots busy, and
+    35 % of other players' hints were refused. Heavy askers now share all slots but one."""
+    for bot in ("bot-1", "bot-2"):
+        heavy(bot)
+    with solver_guard.solver_slot(solver_guard.Asker("bot-1")):
+        with (
+            pytest.raises(solver_guard.SolverBusy),
+            solver_guard.solver_slot(solver_guard.Asker("bot-2")),
+        ):
+            pass
+        with solver_guard.solver_slot(solver_guard.Asker("person")):
+            pass
+
+
+def test_a_light_askers_hint_waits_a_moment_for_a_slot_a_heavy_one_does_not(
+    make_player: Any, settings: Any
+) -> None:
+    settings.SOLVER_MAX_CONCURRENT = 1
+    settings.SOLVER_WAIT_MS = 5_000
+    person = make_player("person")
+    api = client_for(person)
+    game = start(api, from_seed(41, get_layout("classic")).code, layout="classic", wrap=True)
+    held = solver_guard.solver_slot(solver_guard.Asker("someone"))
+    held.__enter__()
+    releaser = threading.Timer(0.2, held.__exit__, args=(None, None, None))
+    releaser.start()
+    try:
+        answered = move(api, game, "hint")
+        assert answered.status_code == 200, answered.content  # once the slot was free
+    finally:
+        releaser.join()
+    heavy(str(person.pk))
+    with solver_guard.solver_slot(solver_guard.Asker("someone")):
+        game = api.get(f"/api/games/{game['id']}").json()
+        refused = move(api, game, "hint")
+    assert refused.status_code == 503  # a heavy asker is refused at once, however long the wait

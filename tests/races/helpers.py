@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,7 +13,8 @@ from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from tests.play.helpers import client_for, solution
-from tripeaks.races.models import Race
+from tripeaks.races import services
+from tripeaks.races.models import Race, State
 
 # Everything a race tells (an allow-list: a new field must be added here on purpose). No card,
 # no position, no move list: a player's progress is counts.
@@ -28,6 +30,7 @@ RACE_KEYS = {
     "matched",
     "countdown_s",
     "cap_s",
+    "absent_s",
     "starts_at",
     "ends_at",
     "finished_at",
@@ -79,6 +82,21 @@ def open_race(host: Any, **body: Any) -> dict[str, Any]:
 
 def join(user: Any, race: dict[str, Any], **body: Any) -> Any:
     return api(user).post(f"/api/races/{race['id']}/join", body, format="json")
+
+
+def begun(race_id: str) -> Race:
+    """The race once its countdown is over (a read after `starts_at` begins it)."""
+    race = Race.objects.get(pk=race_id)
+    assert race.starts_at is not None
+    deadline = time.monotonic() + 10
+    while not services.advance_race_clock(race_id=race_id):
+        race.refresh_from_db()
+        if race.state != State.COUNTDOWN or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)  # the countdown is the clock under test: waiting it out is the point
+    race.refresh_from_db()
+    assert race.state == State.RUNNING
+    return race
 
 
 def race_socket(user: Any, race_id: str, query: str = "") -> WebsocketCommunicator:

@@ -4,32 +4,16 @@ someone else or twice, moves and reads before the start, an opponent's game, pri
 from __future__ import annotations
 
 import threading
-import time
 from collections import Counter
 from typing import Any
 
 import pytest
 from django.db import connection
 
-from tests.races.helpers import api, join, leaks, open_race, race_row_held
+from tests.races.helpers import api, begun, join, leaks, open_race, race_row_held
 from tripeaks.play.models import Game
 from tripeaks.races import services
 from tripeaks.races.models import Race, Seat, State
-
-
-def begun(race_id: str) -> Race:
-    """The race once its countdown is over (a read after `starts_at` begins it)."""
-    race = Race.objects.get(pk=race_id)
-    assert race.starts_at is not None
-    deadline = time.monotonic() + 10
-    while not services.advance_race_clock(race_id=race_id):
-        race.refresh_from_db()
-        if race.state != State.COUNTDOWN or time.monotonic() > deadline:
-            break
-        time.sleep(0.02)  # the countdown is the clock under test: waiting it out is the point
-    race.refresh_from_db()
-    assert race.state == State.RUNNING
-    return race
 
 
 def in_threads(count: int, work: Any) -> list[Any]:

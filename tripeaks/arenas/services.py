@@ -124,6 +124,15 @@ def leave(*, arena_id: UUID | str, user: Any) -> Entry:
     return entry
 
 
+@transaction.atomic
+def leave_every_arena(*, user: Any) -> None:
+    """Leave every arena the player is in (their account is being deleted)."""
+    for arena_id in Entry.objects.filter(player=user, active=True).values_list(
+        "arena_id", flat=True
+    ):
+        leave(arena_id=arena_id, user=user)
+
+
 def play(
     *, arena_id: UUID | str, user: Any, device: str = "", address: str | None = None
 ) -> tuple[Game, bool]:

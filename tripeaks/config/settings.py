@@ -100,6 +100,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # A NUL in the URL, a cookie or a header: 400 before anything reaches PostgreSQL with it.
     "tripeaks.infra.nul_guard.NulGuardMiddleware",
+    # A body over its view's limit: 413 before anything parses it (tripeaks/infra/body_limits.py).
+    "tripeaks.infra.body_limits.BodyLimitMiddleware",
     "tripeaks.infra.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything that reads the body; JSON of the public and game API only (BREACH).
@@ -264,14 +266,31 @@ CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
     "interval_max": 0.5,
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Pool top-ups have a queue of their own: a fresh deployment queues one per pool (hundreds), and
-# a worker (which consumes every queue named here, in turn) still takes the daily deals, a deal's
-# par and the races' and arenas' clock tasks between them instead of after them all.
-CELERY_TASK_QUEUES: dict[str, dict[str, Any]] = {"celery": {}, "pools": {}}
+# Queues by urgency (docs/operations.md, "Background work"): mail and the races' and arenas'
+# clocks (`urgent`) never wait behind solver work (`solver`: pool top-ups and deals' verdicts,
+# a minute or more each on the hard layouts); the rest (`celery`) is housekeeping and the daily
+# deals, which must not wait behind a fresh deployment's hundreds of pool top-ups. `make
+# run` (tripeaks/stack/run.py) and docker-compose.yml give `solver` a worker of its own; a worker
+# started without -Q takes every queue.
+CELERY_TASK_QUEUES: dict[str, dict[str, Any]] = {"urgent": {}, "celery": {}, "solver": {}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_ROUTES = {"tripeaks.play.tasks.refill_random_pool": {"queue": "pools"}}
-# Processes each worker runs tasks in; unset, one per core.
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
+    "accounts.tasks.send_*": {"queue": "urgent"},
+    "tripeaks.races.tasks.*": {"queue": "urgent"},
+    "tripeaks.arenas.tasks.*": {"queue": "urgent"},
+    "tripeaks.play.tasks.refill_random_pool": {"queue": "solver"},
+    "tripeaks.play.tasks.solve_deal": {"queue": "solver"},
+}
+# At most this many tasks wait in the solver queue for a deal's verdict (one a pool besides):
+# tripeaks/play/solver_queue.py.
+SOLVER_QUEUE_MAX: int = env.int("SOLVER_QUEUE_MAX", default=200)
+# Processes each worker runs tasks in; unset, one per core. The solver's worker: SOLVER_WORKERS.
 CELERY_WORKER_CONCURRENCY: int | None = env.int("CELERY_WORKER_CONCURRENCY", default=None)
+# A worker's child that has grown past this (KiB) after a task is replaced by a fresh one: the
+# solver's tables can take hundreds of MB, and a long-lived child kept them all.
+CELERY_WORKER_MAX_MEMORY_PER_CHILD: int = env.int(
+    "CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=400_000
+)
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
@@ -316,6 +335,8 @@ RANDOM_POOL_LAYOUTS: list[str] = env.list("RANDOM_POOL_LAYOUTS", default=["*"])
 SOLVER_BUDGET_MS: int = env.int("SOLVER_BUDGET_MS", default=200)
 SOLVER_BUDGET_NODES: int = env.int("SOLVER_BUDGET_NODES", default=300_000)
 SOLVER_MAX_CONCURRENT: int = env.int("SOLVER_MAX_CONCURRENT", default=2)
+# How long a light asker (a person's occasional hint) waits for a slot when every one is taken.
+SOLVER_WAIT_MS: int = env.int("SOLVER_WAIT_MS", default=300)
 # Solving a new deal's par and topping up a pool are queued for a Celery worker from the request
 # path. The test suite runs no worker (its tasks run in-process, in the request) and turns it off.
 QUEUE_SOLVER_TASKS: bool = env.bool("QUEUE_SOLVER_TASKS", default=True)
@@ -408,6 +429,15 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 
+# Request bodies (tripeaks/infra/body_limits.py): the most bytes a view accepts, by its URL name,
+# else the API's or the pages' default; over it, 413 before anything parses the body.
+BODY_LIMITS: dict[str, int] = {
+    "api": env.int("BODY_LIMIT_API", default=8 * 1024),
+    "pages": env.int("BODY_LIMIT_PAGES", default=64 * 1024),
+    # A move is a few hundred bytes.
+    "game-moves": 1024,
+}
+
 # Play limits (tripeaks/infra/throttling.py), per player and per client address, over REST and the
 # game socket alike; 429 with Retry-After (an error frame on the socket). A human plays a few
 # moves a second at most and starts a game every minute or so.
@@ -424,6 +454,8 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "board_address": env.str("THROTTLE_BOARD_ADDRESS", default="120/min"),
     # Hints and fallback starts: solver calls per player (tripeaks/play/solver_guard.py).
     "solver": env.str("THROTTLE_SOLVER", default="20/min"),
+    # ... and per client address: a swarm of guests or accounts behind one address shares it.
+    "solver_address": env.str("THROTTLE_SOLVER_ADDRESS", default="60/min"),
 }
 
 # Fair play: a finished ranked run whose think times (from its move log's server timestamps) no

@@ -232,6 +232,14 @@ class StrictAnonRateThrottle(AnonRateThrottle, AtomicRate):
 
 
 class StrictScopedRateThrottle(ScopedRateThrottle, AtomicRate):
-    """A view's ``throttle_scope`` rate (e.g. ``signup``), atomic; a cache outage refuses (503)."""
+    """A view's ``throttle_scope`` rate (e.g. ``signup``) per client address, whoever asks:
+    atomic; a cache outage refuses (503).
+
+    DRF's scoped rate counts a signed-in request per account: signed in (a guest, or a player
+    signing a second account up), the same address got the whole rate again for every account.
+    """
 
     fail_open = False
+
+    def get_cache_key(self, request: Request, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

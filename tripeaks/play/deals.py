@@ -9,22 +9,25 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from tripeaks.engine.deal import Deal as EngineDeal
 from tripeaks.engine.deal import from_seed, parse_code
 from tripeaks.engine.layouts import LAYOUTS, get_layout
 from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules, Start
 from tripeaks.engine.solver import Budget, BudgetExceeded, par, solve
-from tripeaks.play import solver_guard
-from tripeaks.play.models import Deal, Source
+from tripeaks.play import solver_guard, solver_queue
+from tripeaks.play.deal_digests import digests
+from tripeaks.play.dealday import deal_day
+from tripeaks.play.errors import BadRequest
+from tripeaks.play.models import RANKED_SOURCES, Deal, Game, Source
 
 log = logging.getLogger("tripeaks.deals")
 
@@ -39,10 +42,18 @@ MAX_SEED_TRIES = 200
 # pooled), and a par that takes more is stored as unknown (None). About a microsecond a node.
 POOL_SOLVE_NODES = 5_000_000
 POOL_PAR_NODES = 10_000_000
+# One worker tops a pool up at a time: the others find it being filled and leave it.
+POOL_FILLING_SECONDS = 300
 
 
 class DealUnavailable(Exception):
     """No winnable deal could be made (a layout and rules that almost never win)."""
+
+
+class RankedDealCopy(BadRequest):
+    """A custom deal with the cards of a deal that still ranks: practising it is scouting."""
+
+    code = "ranked_deal"
 
 
 class DealNotReady(solver_guard.SolverBusy):
@@ -66,6 +77,11 @@ def engine_deal(deal: Deal) -> EngineDeal:
 def _parsed(code: str, layout: str, start: Start) -> EngineDeal:
     # Every move rebuilds its game's state from the row; a deal's cards never change, so parse once.
     return parse_code(code, get_layout(layout), start)
+
+
+def _digest_fields(made: EngineDeal) -> dict[str, Any]:
+    found = digests(made)
+    return {"card_bands": found.bands, "game_digest": found.game}
 
 
 def _first_winnable(rules: Rules, layout: str, seeds: list[int]) -> tuple[int, EngineDeal, int]:
@@ -152,7 +168,13 @@ def _stored_daily_deal(day: date, rules: Rules, layout: str) -> Deal:
             for attempt in range(MAX_SEED_TRIES)
         ]
         seed, made, moves = _first_winnable(rules, layout, seeds)
-        return {"code": made.code, "seed": seed, "winnable": True, "par": moves}
+        return {
+            "code": made.code,
+            "seed": seed,
+            "winnable": True,
+            "par": moves,
+            **_digest_fields(made),
+        }
 
     lookup = {"source": Source.DAILY, "day": day, "rules_key": rules.key, "layout": layout}
     return _unique_deal(lookup, make)
@@ -176,12 +198,14 @@ def make_random_deal(
         winnable=True,
         par=moves,
         claimed=claimed,
+        **_digest_fields(made),
     )
 
 
-def claim_random_deal(rules: Rules, layout: str) -> Deal:
+def claim_random_deal(rules: Rules, layout: str, asker: solver_guard.Asker | None = None) -> Deal:
     """A deal from the precomputed pool, or, when the pool is dry, one proven winnable on the
-    spot within the request budget (with one of the service's solver slots). `DealNotReady`
+    spot within the request budget (with one of the service's solver slots, counted against the
+    `asker`: solver_guard). `DealNotReady`
     (503, Retry-After) when neither: a deal whose winnability is unknown is never dealt."""
     with transaction.atomic():
         pooled = (
@@ -194,8 +218,8 @@ def claim_random_deal(rules: Rules, layout: str) -> Deal:
             pooled.claimed = True
             pooled.save(update_fields=["claimed"])
             return pooled
-    transaction.on_commit(lambda: queue_pool_refill(rules, layout))
-    with solver_guard.solver_slot():
+    transaction.on_commit(lambda: solver_queue.queue_pool_refill(rules, layout))
+    with solver_guard.solver_slot(asker):
         budget = solver_guard.request_budget()
         try:
             deal = make_random_deal(rules, layout, claimed=True, budget=budget)
@@ -207,20 +231,9 @@ def claim_random_deal(rules: Rules, layout: str) -> Deal:
             raise DealNotReady(
                 "no deal of this layout and rules is ready yet: try again in a moment"
             ) from None
-    if deal.par is None:
-        transaction.on_commit(lambda: _queue_solve(deal.pk))
+    if deal.par is None and settings.QUEUE_SOLVER_TASKS:  # no worker: not here, in the request
+        transaction.on_commit(lambda: solver_queue.queue_verdict(deal.pk))
     return deal
-
-
-def _queue_solve(deal_id: int) -> None:
-    from tripeaks.play.tasks import solve_deal
-
-    if not settings.QUEUE_SOLVER_TASKS:
-        return  # no worker: it would run here, where the request waits
-    try:
-        solve_deal.delay(deal_id)
-    except Exception:  # best effort: par stays unknown
-        log.warning("could not queue solving a deal", extra={"deal": deal_id}, exc_info=True)
 
 
 STARTS: tuple[Start, ...] = ("waste", "empty")
@@ -254,35 +267,12 @@ def pool_shortfalls(target: int) -> list[tuple[int, Rules, str]]:
     return sorted((item for item in short if item[0] > 0), key=lambda item: -item[0])
 
 
-def queue_pool_refill(rules: Rules, layout: str) -> bool:
-    """Ask a worker to top this pool up, unless that is already asked; best effort."""
-    from tripeaks.play.tasks import refill_random_pool
-
-    if not settings.QUEUE_SOLVER_TASKS:
-        return False  # no worker: it would run here, where the request waits
-    try:
-        if not cache.add(_queued_key(rules, layout), 1, timeout=POOL_QUEUED_SECONDS):
-            return False
-        refill_random_pool.delay(rules.key, layout)
-    except Exception:  # the broker or cache is down: beat asks again
-        log.warning("could not queue a pool refill", extra={"layout": layout}, exc_info=True)
-        return False
-    return True
-
-
-POOL_QUEUED_SECONDS = 300
-
-
-def _queued_key(rules: Rules, layout: str) -> str:
-    return f"deal-pool:queued:{rules.key}:{layout}"
-
-
 def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None = None) -> int:
     """Top the pool of unclaimed random deals up to `target`, for at most about `seconds`
     (None: until full); returns how many were added. One worker at a time per pool."""
-    cache.delete(_queued_key(rules, layout))
+    solver_queue.begun(solver_queue.pool_key(rules, layout))
     lock = f"deal-pool:filling:{rules.key}:{layout}"
-    if not cache.add(lock, 1, timeout=POOL_QUEUED_SECONDS):
+    if not cache.add(lock, 1, timeout=POOL_FILLING_SECONDS):
         return 0
     try:
         have = Deal.objects.filter(
@@ -307,18 +297,65 @@ def numbered_deal(number: int, rules: Rules, layout: str = "classic") -> Deal:
 
     def make() -> dict[str, Any]:
         seed = secret_seed("numbered", layout, rules.key, number)
-        return {"code": from_seed(seed, get_layout(layout), rules.start).code, "seed": seed}
+        made = from_seed(seed, get_layout(layout), rules.start)
+        return {"code": made.code, "seed": seed, **_digest_fields(made)}
 
     lookup = {"source": Source.NUMBERED, "number": number, "rules_key": rules.key, "layout": layout}
     return _unique_deal(lookup, make)
 
 
 def custom_deal(code: str, rules: Rules, layout: str) -> Deal:
-    """A deal the player typed in (for example dealt from a real deck): unranked."""
+    """A deal the player typed in (for example dealt from a real deck): unranked. The cards of a
+    deal that still ranks are refused (`RankedDealCopy`), in any layout, rules or spelling."""
     made = parse_code(code, get_layout(layout), rules.start)
+    fields = _digest_fields(made)
+    if copies_a_ranking_deal(fields["card_bands"], fields["game_digest"]):
+        raise RankedDealCopy("this deal is on a board that still ranks: play it there")
     return Deal.objects.create(
-        source=Source.CUSTOM, rules_key=rules.key, layout=layout, code=made.code
+        source=Source.CUSTOM, rules_key=rules.key, layout=layout, code=made.code, **fields
     )
+
+
+def copies_a_ranking_deal(card_bands: list[str], game_digest: str) -> bool:
+    """Is there a deal sharing a band of these cards (or this game) that a run can still rank
+    on? Numbered
+    deals always rank; a daily ranks today and yesterday (a game started before midnight counts
+    when it ends); any deal ranks while a game on it is unfinished (a race's, a paused random
+    deal's: its player could scout, practise a copy elsewhere, undo and play). One query, on the
+    digests' indexes."""
+    return ranking_copies(card_bands, game_digest).exists()
+
+
+def ranking_copies(card_bands: list[str], game_digest: str) -> QuerySet[Deal]:
+    unfinished = Game.objects.filter(deal=OuterRef("pk"), finished_at__isnull=True)
+    return (
+        Deal.objects.filter(Q(card_bands__overlap=card_bands) | Q(game_digest=game_digest))
+        .filter(source__in=RANKED_SOURCES)
+        .filter(
+            Q(source=Source.NUMBERED)
+            | Q(source=Source.DAILY, day__gte=deal_day() - timedelta(days=1))
+            | Exists(unfinished)
+        )
+    )
+
+
+def fill_missing_digests(batch: int = 500) -> int:
+    """Give the deals made before digests existed theirs (after the migration that added them:
+    `manage.py fill_deal_digests`); returns how many were filled."""
+    filled = 0
+    while True:
+        rows = list(
+            Deal.objects.filter(Q(card_bands=[]) | Q(game_digest=""))
+            .exclude(source=Source.CUSTOM)
+            .order_by("id")[:batch]
+        )
+        if not rows:
+            return filled
+        for row in rows:
+            for name, value in _digest_fields(engine_deal(row)).items():
+                setattr(row, name, value)
+        Deal.objects.bulk_update(rows, ["card_bands", "game_digest"])
+        filled += len(rows)
 
 
 def record_verdict(deal: Deal) -> Deal:

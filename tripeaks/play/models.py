@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -42,6 +44,11 @@ class Deal(models.Model):
         default=False, help_text="A pooled random deal already handed out."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # tripeaks/play/deal_digests.py: the same cards (or most of them), or the same game, however
+    # the code is written and whatever the layout; a custom deal that copies a deal still ranking
+    # is refused by them.
+    card_bands = ArrayField(models.CharField(max_length=20), default=list, blank=True)
+    game_digest = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -69,6 +76,8 @@ class Deal(models.Model):
                 condition=Q(source="random", claimed=False),
                 name="random_pool",
             ),
+            GinIndex(fields=["card_bands"], name="deal_card_bands"),
+            models.Index(fields=["game_digest"], name="deal_game_digest"),
         ]
 
     def __str__(self) -> str:

@@ -22,7 +22,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.engine.scoring import score
 from tripeaks.infra.addresses import ip_or_none
 from tripeaks.infra.row_locks import for_update
-from tripeaks.play import deals, screens, solver_guard
+from tripeaks.play import deals, screens, solver_guard, solver_queue
 from tripeaks.play.broadcast import broadcast_view
 from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.dealday import deal_day
@@ -66,14 +66,21 @@ def load_game_state(game: Game) -> engine.State:
 
 
 def _deal_for(
-    *, mode: str, rules: Rules, layout: str, number: int | None, code: str | None, now: datetime
+    *,
+    mode: str,
+    rules: Rules,
+    layout: str,
+    number: int | None,
+    code: str | None,
+    now: datetime,
+    asker: solver_guard.Asker,
 ) -> Deal:
     if mode == Source.DAILY:
         if layout != "classic" or rules.start != "waste":
             raise BadRequest("the daily deal is played on the classic layout with the usual start")
         return deals.daily_deal(deal_day(now), rules)
     if mode == Source.RANDOM:
-        return deals.claim_random_deal(rules, layout)
+        return deals.claim_random_deal(rules, layout, asker)
     if mode == Source.NUMBERED:
         if number is None or not 1 <= number <= deals.NUMBERED_DEALS:
             raise BadRequest(f"a numbered deal needs a number from 1 to {deals.NUMBERED_DEALS}")
@@ -115,7 +122,10 @@ def start_game(
     now = timezone.now()
     # Solving a fresh deal can take a moment: do it before taking any lock.
     if deal is None:
-        deal = _deal_for(mode=mode, rules=rules, layout=layout, number=number, code=code, now=now)
+        asker = solver_guard.Asker(user.pk, address)
+        deal = _deal_for(
+            mode=mode, rules=rules, layout=layout, number=number, code=code, now=now, asker=asker
+        )
     with transaction.atomic():
         unfinished = _lock_player_for_start(user.pk)
         if unfinished:
@@ -140,7 +150,7 @@ def start_game(
             deadline=deadline,
         )
     if deal.winnable is None:
-        transaction.on_commit(lambda: _queue_solve(deal.pk))
+        transaction.on_commit(lambda: solver_queue.queue_verdict(deal.pk))
     log.info(
         "game started",
         extra={"game": str(game.id), "user": user.pk, "mode": mode, "rules": rules.key},
@@ -198,16 +208,6 @@ def start_requested_game(
         device=device,
         address=address,
     )
-
-
-def _queue_solve(deal_id: int) -> None:
-    """Best-effort: with the broker down the verdict waits for the next game on the deal."""
-    from tripeaks.play.tasks import solve_deal
-
-    try:
-        solve_deal.delay(deal_id)
-    except Exception:  # the game is stored; a lost verdict job must not fail its start
-        log.warning("could not queue solving a deal", extra={"deal": deal_id}, exc_info=True)
 
 
 def _resign(game: Game, now: datetime) -> None:
@@ -438,7 +438,7 @@ def apply_move(
     if action not in ACTIONS:
         raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
     # A hint's solver slot is taken (or refused) before the game row is locked.
-    with solver_guard.guard(action, user.pk), transaction.atomic():
+    with solver_guard.guard(action, user.pk, game_id), transaction.atomic():
         game = (
             # of=self: lock the game only; every player of the daily deal shares its Deal row.
             Game.objects.select_for_update(of=("self",))

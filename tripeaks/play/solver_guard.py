@@ -9,6 +9,15 @@
   process. No free slot: 503 with `Retry-After`, before any database work.
 - **One call at a time per player, and a rate** (`PLAY_THROTTLE_RATES["solver"]`): a second hint
   while the first is being worked out, or too many in a minute, is a 429 with `Retry-After`.
+- **A slot kept for light askers**: a player who asked fewer than `LIGHT_CALLS_A_MINUTE` solver
+  calls in the last minute may take the last free slot, and a hint of theirs that finds every slot
+  taken waits up to `SOLVER_WAIT_MS` for one; everyone else (and work nobody asked for by name) shares the others
+  and is refused at once. However many accounts a script hints with, a person's occasional hint
+  finds a slot.
+- **A share per network address** (`PLAY_THROTTLE_RATES["solver_address"]`, and at most half the
+  slots at once, one of two): a swarm of guests or accounts behind one address gets one address's
+  share, not every slot. Over the rate: 429; its slots taken: 503, as when the service is full.
+  A hint counts against the address its game was started from, a start against the requester's.
 
 Solver calls run on the request's worker thread (Django's sync views, `database_sync_to_async` on
 the game socket), never on the event loop; the slots keep the threads that compete with the loop
@@ -23,7 +32,9 @@ import logging
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, Final
 
 from django.conf import settings
@@ -33,6 +44,7 @@ from tripeaks.engine import game as engine
 from tripeaks.engine.solver import Budget, BudgetExceeded, Hint, hint, solve
 from tripeaks.infra import throttling
 from tripeaks.play.errors import PlayError
+from tripeaks.play.models import Game
 from tripeaks.play.payloads import hint_payload
 
 log = logging.getLogger("tripeaks.solver")
@@ -40,6 +52,7 @@ log = logging.getLogger("tripeaks.solver")
 # A lease outlives any budgeted call by far; it only matters when a process dies holding one.
 LEASE_SECONDS: Final = 10
 BUSY_RETRY_AFTER: Final = 1
+WAIT_STEP_S: Final = 0.02
 
 
 class SolverBusy(PlayError):
@@ -71,66 +84,121 @@ def request_budget() -> Budget:
 
 
 # ---------------------------------------------------------------------------------------- slots
-# KEYS[1]: every lease of the service; KEYS[2]: this player's ('' for none). ARGV: now, expiry,
-# token, limit, lease ms. 0: leased; 1: the service is full; 2: the player already holds one.
+# KEYS[1]: every lease of the service; KEYS[2]: this player's, KEYS[3]: this address's, KEYS[4]:
+# the player's calls this minute ('' for none). ARGV: now, expiry, token, limit, lease ms, the
+# address's share, the slots kept for light askers, calls a minute that still count as light.
+# 0: leased; 1: the service is full, for a light asker; 2: the player already holds one; 3: the
+# address holds its share; 4: the slots open to a heavy asker are taken.
 ACQUIRE_SCRIPT = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if KEYS[2] ~= '' then
     redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
     if redis.call('ZCARD', KEYS[2]) > 0 then return 2 end
 end
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-if KEYS[2] ~= '' then
-    redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-    redis.call('PEXPIRE', KEYS[2], ARGV[5])
+if KEYS[3] ~= '' then
+    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+    if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 3 end
+end
+local calls = 0
+if KEYS[4] ~= '' then calls = tonumber(redis.call('GET', KEYS[4]) or '0') end
+local light = KEYS[4] ~= '' and calls < tonumber(ARGV[8])
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[4]) then
+    if light then return 1 end
+    return 4
+end
+if not light and held >= tonumber(ARGV[4]) - tonumber(ARGV[7]) then return 4 end
+for i = 1, 3 do
+    if KEYS[i] ~= '' then
+        redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
+        redis.call('PEXPIRE', KEYS[i], ARGV[5])
+    end
+end
+if KEYS[4] ~= '' then
+    redis.call('INCR', KEYS[4])
+    if calls == 0 then redis.call('EXPIRE', KEYS[4], 60) end
 end
 return 0
 """
 RELEASE_SCRIPT = """
-redis.call('ZREM', KEYS[1], ARGV[1])
-if KEYS[2] ~= '' then redis.call('ZREM', KEYS[2], ARGV[1]) end
+for i = 1, 3 do
+    if KEYS[i] ~= '' then redis.call('ZREM', KEYS[i], ARGV[1]) end
+end
 return 0
 """
 
 
+@dataclass(frozen=True)
+class Asker:
+    """Who asks for solver work: a player (one call at a time, a rate) and the network address
+    it comes from (a share of the slots, a rate); either may be unknown."""
+
+    player: Any | None = None
+    address: str | None = None
+
+
+def address_share() -> int:
+    """Slots one address may hold at once: half the service's, at least one."""
+    return max(1, settings.SOLVER_MAX_CONCURRENT // 2)
+
+
+# A player who asked for fewer than this many solver calls in the last minute (half the
+# per-player rate) is a light asker (a person asks for a hint now and then): one slot is theirs alone while the heavy askers (a
+# script, as many accounts as it likes, each at the per-player rate) share the rest.
+LIGHT_CALLS_A_MINUTE: Final = 10
+
+
+def kept_for_light_askers() -> int:
+    return 1 if settings.SOLVER_MAX_CONCURRENT >= 2 else 0
+
+
 class _LocalSlots:
-    """The same limits within one process (no Redis, or Redis unreachable)."""
+    """The service's, the player's and the address's limits within one process (no Redis, or
+    Redis unreachable); the light askers' slot needs the shared counts and is not kept here."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._held = 0
         self._players: set[Any] = set()
+        self._addresses: Counter[str] = Counter()
 
-    def acquire(self, player: Any | None) -> int:
+    def acquire(self, asker: Asker) -> int:
         with self._lock:
-            if player is not None and player in self._players:
+            if asker.player is not None and asker.player in self._players:
                 return 2
+            if asker.address and self._addresses[asker.address] >= address_share():
+                return 3
             if self._held >= settings.SOLVER_MAX_CONCURRENT:
                 return 1
             self._held += 1
-            if player is not None:
-                self._players.add(player)
+            if asker.player is not None:
+                self._players.add(asker.player)
+            if asker.address:
+                self._addresses[asker.address] += 1
             return 0
 
-    def release(self, player: Any | None) -> None:
+    def release(self, asker: Asker) -> None:
         with self._lock:
             self._held -= 1
-            self._players.discard(player)
+            self._players.discard(asker.player)
+            if asker.address:
+                self._addresses[asker.address] -= 1
 
 
 _local = _LocalSlots()
 
 
-def _keys(player: Any | None) -> list[str]:
+def _keys(asker: Asker) -> list[str]:
+    player = asker.player is not None
     return [
         cache.make_key("solver:slots"),
-        "" if player is None else cache.make_key(f"solver:player:{player}"),
+        cache.make_key(f"solver:player:{asker.player}") if player else "",
+        cache.make_key(f"solver:address:{asker.address}") if asker.address else "",
+        cache.make_key(f"solver:calls:{asker.player}") if player else "",
     ]
 
 
-def _acquire(player: Any | None) -> tuple[int, str | None]:
+def _acquire(asker: Asker) -> tuple[int, str | None]:
     """(outcome, lease token; None: a local slot)."""
     client = throttling._redis()
     if client is not None:
@@ -138,59 +206,83 @@ def _acquire(player: Any | None) -> tuple[int, str | None]:
         now = time.time()
         try:
             outcome = client.register_script(ACQUIRE_SCRIPT)(
-                keys=_keys(player),
+                keys=_keys(asker),
                 args=[
                     now,
                     now + LEASE_SECONDS,
                     token,
                     settings.SOLVER_MAX_CONCURRENT,
                     LEASE_SECONDS * 1000,
+                    address_share(),
+                    kept_for_light_askers(),
+                    LIGHT_CALLS_A_MINUTE,
                 ],
             )
             return int(outcome), token
         except Exception:  # the limit still holds, per process
             log.warning("solver slots unreachable; limiting this process only", exc_info=True)
-    return _local.acquire(player), None
+    return _local.acquire(asker), None
 
 
-def _release(player: Any | None, token: str | None) -> None:
+def _release(asker: Asker, token: str | None) -> None:
     if token is None:
-        _local.release(player)
+        _local.release(asker)
         return
     client = throttling._redis()
     if client is None:  # the settings changed under us (tests): nothing to release
         return
     try:
-        client.register_script(RELEASE_SCRIPT)(keys=_keys(player), args=[token])
+        client.register_script(RELEASE_SCRIPT)(keys=_keys(asker)[:3], args=[token])
     except Exception:  # the lease expires by itself
         log.warning(
             "could not release a solver slot; it expires in %ss", LEASE_SECONDS, exc_info=True
         )
 
 
+def _limits(asker: Asker) -> list[throttling.Limit]:
+    limits = []
+    if asker.player is not None:
+        limits.append(throttling.Limit("solver", f"u{asker.player}"))
+    if asker.address:
+        limits.append(throttling.Limit("solver_address", asker.address))
+    return limits
+
+
 @contextlib.contextmanager
-def solver_slot(player: Any | None = None) -> Iterator[None]:
-    """Hold one of the service's solver slots (and `player`'s one) for the block, or refuse:
-    `SolverThrottled` (429) when the player is over the rate or already solving, `SolverBusy`
-    (503) when the service is. Counted before any database work."""
-    if player is not None:
-        wait = throttling.check([throttling.Limit("solver", f"u{player}")])
-        if wait is not None:
-            raise SolverThrottled(f"too many hints: try again in {wait} seconds", retry_after=wait)
-    outcome, token = _acquire(player)
+def solver_slot(asker: Asker | None = None, *, wait: bool = False) -> Iterator[None]:
+    """Hold one of the service's solver slots (and the asker's) for the block, or refuse:
+    `SolverThrottled` (429) when the player or address is over its rate or the player is already
+    solving, `SolverBusy` (503) when the service, or the address's share of it, is taken.
+    Counted before any database work. With `wait` (a hint), a light asker finding every slot
+    taken waits up to SOLVER_WAIT_MS for one."""
+    asker = asker or Asker()
+    over = throttling.check(_limits(asker))
+    if over is not None:
+        raise SolverThrottled(f"too many hints: try again in {over} seconds", retry_after=over)
+    outcome, token = _acquire(asker)
+    waited_until = time.monotonic() + (settings.SOLVER_WAIT_MS / 1000 if wait else 0)
+    while outcome == 1 and time.monotonic() < waited_until:
+        time.sleep(WAIT_STEP_S)  # a light asker waits a moment for a slot: most free within it
+        outcome, token = _acquire(asker)
     if outcome == 2:
         raise SolverThrottled("your last hint is still being worked out", retry_after=1)
-    if outcome == 1:
+    if outcome == 3:
+        raise SolverBusy("the solver is busy with your network's requests: try again in a moment")
+    if outcome in (1, 4):
         raise SolverBusy("the solver is busy: try again in a moment")
     try:
         yield
     finally:
-        _release(player, token if outcome == 0 else None)
+        _release(asker, token if outcome == 0 else None)
 
 
-def guard(action: str, player: Any) -> contextlib.AbstractContextManager[None]:
-    """A hint's solver slot (see `solver_slot`); nothing for any other action."""
-    return solver_slot(player) if action == "hint" else contextlib.nullcontext()
+def guard(action: str, player: Any, game_id: Any) -> contextlib.AbstractContextManager[None]:
+    """A hint's solver slot (see `solver_slot`), counted against the player and the address
+    the game was started from; nothing for any other action."""
+    if action != "hint":
+        return contextlib.nullcontext()
+    address = Game.objects.filter(pk=game_id, player_id=player).values_list("address", flat=True)
+    return solver_slot(Asker(player, address.first()), wait=True)
 
 
 # ---------------------------------------------------------------------------------------- hints

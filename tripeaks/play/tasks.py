@@ -10,7 +10,7 @@ from celery.signals import worker_ready
 from django.conf import settings
 
 from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules
-from tripeaks.play import deals
+from tripeaks.play import deals, solver_queue
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Deal
 
@@ -46,11 +46,13 @@ def refill_random_pools(target: int | None = None) -> int:
         if not settings.QUEUE_SOLVER_TASKS:
             deals.refill_pool(rules, layout, size)  # no worker (the test suite): right here
         else:
-            deals.queue_pool_refill(rules, layout)
+            solver_queue.queue_pool_refill(rules, layout)
     return sum(missing for missing, _, _ in shortfalls)
 
 
-@shared_task(acks_late=True)
+# The hard limit stops a task whose solver ran past its own bounds (POOL_TASK_SECONDS, node
+# budgets): its child is replaced, the message dropped, and beat asks for the pool again.
+@shared_task(acks_late=True, time_limit=POOL_TASK_SECONDS * 3)
 def refill_random_pool(rules_key: str, layout: str, target: int | None = None) -> int:
     size = target if target is not None else settings.RANDOM_POOL_SIZE
     return deals.refill_pool(Rules.from_key(rules_key), layout, size, seconds=POOL_TASK_SECONDS)
@@ -65,7 +67,8 @@ def _fill_pools_when_a_worker_starts(**_: object) -> None:
         log.warning("could not queue the pool refill at worker start", exc_info=True)
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, time_limit=POOL_TASK_SECONDS * 3)
 def solve_deal(deal_id: int) -> bool | None:
+    solver_queue.begun(solver_queue.verdict_key(deal_id))
     deal = Deal.objects.filter(pk=deal_id).first()
     return None if deal is None else deals.record_verdict(deal).winnable

@@ -16,6 +16,7 @@ from tripeaks.play.errors import PlayError
 from tripeaks.races import quickmatch, selectors, services
 from tripeaks.races.errors import RaceError, RaceNotFound
 from tripeaks.races.serializers import (
+    ClaimSerializer,
     CreateRaceSerializer,
     JoinSerializer,
     QuickMatchSerializer,
@@ -129,6 +130,22 @@ class JoinView(_RaceAction):
 class LeaveView(_RaceAction):
     def act(self, request: Request, race_id: str) -> Any:
         return services.leave_race(race_id=race_id, user=request.user)
+
+
+class ClaimView(_RaceAction):
+    """A racer still playing claims against one absent for 30 s: that one is placed as having
+    left (409 `not_absent` while they are still here)."""
+
+    @extend_schema(request=ClaimSerializer, responses={200: RACE, 404: REFUSED, 409: REFUSED})
+    def post(self, request: Request, race_id: str) -> Response:
+        return super().post(request, race_id)
+
+    def act(self, request: Request, race_id: str) -> Any:
+        serializer = ClaimSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return services.claim_absent(
+            race_id=race_id, user=request.user, against=serializer.validated_data["player"]
+        )
 
 
 class StartView(_RaceAction):

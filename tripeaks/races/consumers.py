@@ -20,12 +20,17 @@ move the race on (`services.advance_race_clock`, idempotent under the race's row
 skipped by a socket that finds the row locked: its holder moves the race on), as do a Celery
 task queued for that instant and every read: whichever comes first begins (or caps) it.
 No race state lives in the process: the socket's copy of the race only shapes its own frames.
+
+While it is open the socket notes its player as at the race (`presence.seen`, every 10 s, and
+once more when it closes): a racer with neither a race socket nor a stored move for 30 s can be
+claimed against by the others (`POST /api/races/{id}/claim`, `services.claim_absent`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 import weakref
 from datetime import datetime
@@ -42,9 +47,11 @@ from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.infra.socket_threads import in_a_thread
-from tripeaks.races import selectors, services
+from tripeaks.races import presence, selectors, services
 from tripeaks.races.broadcast import RACE_EVENT
 from tripeaks.races.models import contest_of
+
+log = logging.getLogger("tripeaks.events")
 
 MAX_FRAME = 1024
 CLOSE_UNAUTHORIZED = 4401
@@ -90,6 +97,14 @@ def _tick(race_id: str) -> dict[str, Any] | None:
 
 
 @in_a_thread
+def _seen(race_id: str, user_id: int) -> None:
+    try:
+        presence.seen(race_id=race_id, user_id=user_id)
+    except Exception:  # best-effort: an absence is claimed only on the server's word
+        log.warning("could not note a racer as here", extra={"race": race_id}, exc_info=True)
+
+
+@in_a_thread
 def _advance(race_id: str) -> None:
     services.advance_race_clock(race_id=race_id, wait=False)
 
@@ -125,6 +140,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     frame: dict[str, Any] | None = None
     users: dict[str, str]
     timer: asyncio.Task[None] | None = None
+    here: asyncio.Task[None] | None = None  # notes the player as at their race (`presence`)
     listening = False
     accepted = False
     cap_at: float | None = None  # the race's `ends_at`, epoch seconds
@@ -157,6 +173,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         await self.accept()
         self.accepted = True
+        self.here = asyncio.ensure_future(self._here(int(user.pk)))
         await self._race(event)
         if self.early is not None:
             await self._race(self.early)  # dropped there if the read was newer
@@ -164,6 +181,9 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:
             self.timer.cancel()
+        if self.here is not None:
+            self.here.cancel()
+            await _seen(self.race_id, int(self.scope["user"].pk))  # the absence counts from now
         await self.leave_session_groups()
         await self._leave()
 
@@ -171,6 +191,14 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if self.listening:
             self.listening = False
             await contest_feed.stop(self.group, self.news)
+
+    async def _here(self, user_id: int) -> None:
+        """While the socket is open, its player is at their race: noted every
+        `presence.every_s()`, so the others can claim against them only once it is closed."""
+        with contextlib.suppress(asyncio.CancelledError):
+            while self.frame is None or self.frame["state"] != "finished":
+                await _seen(self.race_id, user_id)
+                await asyncio.sleep(presence.every_s())
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # A page that watches: its frames count against the watcher rates, as a board's do, and

@@ -16,12 +16,11 @@ import logging
 import time
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from tripeaks.engine.rules import Rules
 from tripeaks.play.errors import PlayError
-from tripeaks.races import rating, services
+from tripeaks.races import rating, redis_store, services
 from tripeaks.races.errors import RaceConflict, RaceError
 from tripeaks.races.models import Seat, SeatStatus, State
 
@@ -86,13 +85,11 @@ return 1
 
 
 def _redis() -> Any:
-    from django.core.cache import cache
-
-    return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
+    return redis_store.client()
 
 
 def _prefix() -> str:
-    return f"{settings.CACHES['default'].get('KEY_PREFIX', '')}:qm"
+    return redis_store.key("qm")
 
 
 def _keys(rules_key: str) -> list[str]:
@@ -103,8 +100,7 @@ def _matched_key(user_id: int) -> str:
     return f"{_prefix()}:matched:{user_id}"
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+_text = redis_store.text
 
 
 def _in_race(user_id: int) -> bool:
@@ -149,8 +145,8 @@ def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
             "others_waiting": others,
             "empty": others == 0,
         }
-    partner = get_user_model().objects.filter(pk=int(other)).first()
-    if partner is None:  # deleted while waiting: wait on
+    partner = get_user_model().objects.filter(pk=int(other), is_active=True).first()
+    if partner is None:  # deleted while waiting (the deletion also takes them out): wait on
         _requeue(user, rules, now_ms)
         return {
             "state": "waiting",

@@ -1,5 +1,7 @@
 """Play's `game_finished` for race games (tripeaks/play/signals.py): inside the finishing
-transaction, with the game row locked; it locks the race row only (see services' lock order)."""
+transaction, with the game row locked; it locks the race row only (see services' lock order).
+And `player_leaving` (tripeaks/infra/player_signals.py): an account being deleted leaves every
+race and the quick-match queue, inside the deletion's transaction."""
 
 from __future__ import annotations
 
@@ -14,3 +16,11 @@ def on_game_finished(sender: Any, game: Game, result: Any, **kwargs: Any) -> Non
     from tripeaks.races.services import record_finish
 
     record_finish(game=game)
+
+
+def on_player_leaving(sender: Any, user: Any, **kwargs: Any) -> None:
+    from tripeaks.races import quickmatch
+    from tripeaks.races.services import leave_every_race
+
+    quickmatch.leave(user=user)
+    leave_every_race(user=user)

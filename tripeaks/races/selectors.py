@@ -12,6 +12,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.play.payloads import rules_payload
 from tripeaks.play.progress import progress_of
 from tripeaks.play.services import load_game_state
+from tripeaks.races import presence
 from tripeaks.races.broadcast import RACE_EVENT
 from tripeaks.races.models import Race, Seat, SeatStatus, State
 
@@ -93,6 +94,7 @@ def race_payload(
         "matched": race.matched,
         "countdown_s": race.countdown_s,
         "cap_s": race.cap_s,
+        "absent_s": presence.absent_after_s(),
         "starts_at": _iso(race.starts_at),
         "ends_at": _iso(race.ends_at),
         "finished_at": _iso(race.finished_at),

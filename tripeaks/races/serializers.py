@@ -45,6 +45,12 @@ class JoinSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(max_length=8, required=False, help_text="A private race's code.")
 
 
+class ClaimSerializer(serializers.Serializer[Any]):
+    player = serializers.CharField(
+        max_length=150, help_text="The username of the racer claimed against as absent."
+    )
+
+
 class QuickMatchSerializer(serializers.Serializer[Any]):
     rules = RulesSerializer(required=False)
     layout = serializers.CharField(max_length=40, default="classic")

@@ -14,8 +14,9 @@ from __future__ import annotations
 import logging
 import secrets
 import uuid
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
+from math import ceil
 from typing import Any
 
 from django.conf import settings
@@ -29,7 +30,7 @@ from tripeaks.play import deals
 from tripeaks.play import services as play
 from tripeaks.play.errors import MoveRefused, PlayError, SeqConflict
 from tripeaks.play.models import Deal, Game, Move
-from tripeaks.races import broadcast, rating
+from tripeaks.races import broadcast, presence, rating
 from tripeaks.races.errors import NotHost, RaceConflict, RaceError, RaceNotFound
 from tripeaks.races.models import Race, Seat, SeatStatus, State
 
@@ -38,12 +39,13 @@ log = logging.getLogger("tripeaks.events")
 MIN_SEATS, MAX_SEATS = 2, 8
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed on a phone
 CODE_LENGTH = 6
-# Places: the winner, then those still playing at the end, then those who resigned, then left.
+# Places: the winner, then those still playing at the end, then those who gave up (resigned,
+# left, or were claimed against as absent), the latest to give up first.
 _PLACE_GROUP = {
     SeatStatus.WON: 0,
     SeatStatus.FINISHED: 1,
     SeatStatus.RESIGNED: 2,
-    SeatStatus.LEFT: 3,
+    SeatStatus.LEFT: 2,
 }
 
 
@@ -335,21 +337,13 @@ def leave_race(*, race_id: Any, user: Any) -> Race:
         if seat is None or race.state == State.FINISHED:
             raise RaceConflict("you are not in this race", code="not_seated")
         now = timezone.now()
+        if race.state == State.RUNNING:
+            _leave_running(race, seat, now)
+            return race
         playing = seat.status in (SeatStatus.WAITING, SeatStatus.PLAYING)
         seat.active = False
         if playing:
-            seat.status = SeatStatus.LEFT  # one who resigned keeps their place among those
-        if race.state == State.RUNNING:
-            if seat.game is not None and playing:
-                _take_numbers(seat, seat.game)
-            seat.save()
-            if not race.entries.filter(status=SeatStatus.PLAYING).exists():
-                _finalize(race, now)
-            else:
-                _changed(race)
-            if seat.game_id is not None and playing:
-                transaction.on_commit(partial(_end_games_later, [seat.game_id]))
-            return race
+            seat.status = SeatStatus.LEFT
         seat.save(update_fields=["status", "active"])
         remaining = _active_seats(race)
         if not remaining:
@@ -360,6 +354,87 @@ def leave_race(*, race_id: Any, user: Any) -> Race:
             race.state, race.starts_at = State.OPEN, None  # back to waiting for players
         _changed(race)
     return race
+
+
+def leave_every_race(*, user: Any) -> None:
+    """Take the player out of every race they sit in (their account is being deleted): an open
+    race frees the seat and passes the host on; a running race counts it as a give-up."""
+    for race_id in Seat.objects.filter(user_id=user.pk, active=True).values_list(
+        "race_id", flat=True
+    ):
+        leave_race(race_id=race_id, user=user)
+
+
+def _leave_running(race: Race, seat: Seat, now: datetime) -> None:
+    """The seat leaves the locked, running race: a player still playing is placed as having left
+    (now: below everyone still playing) and their game is resigned after the commit; one who
+    resigned keeps their place. The seat is free for another race at once. After the cap (the
+    race not ended yet) it ends the race as the cap left it, the leaver among those playing."""
+    if race.ends_at is not None and now >= race.ends_at:
+        _finalize(race, race.ends_at)
+        return
+    playing = seat.status == SeatStatus.PLAYING
+    seat.active = False
+    if playing:
+        seat.status = SeatStatus.LEFT
+        seat.finished_at = now  # when they gave up: the earliest to give up ranks lowest
+        if seat.game is not None:
+            _take_numbers(seat, seat.game)
+    seat.save()
+    if race.host_id == seat.user_id:
+        # Passed on, as before the start: a guest's account is deleted with its row, and the
+        # races it hosts with it (the host's foreign key cascades).
+        other = race.entries.exclude(user_id=seat.user_id).order_by("joined_at", "id").first()
+        if other is not None:
+            race.host_id = other.user_id
+    _decided_or_changed(race, now)
+    if seat.game_id is not None and playing:
+        transaction.on_commit(partial(_end_games_later, [seat.game_id]))
+
+
+def claim_absent(*, race_id: Any, user: Any, against: str) -> Race:
+    """A player still racing claims against `against` (a username), a racer with no race socket
+    and no stored move for `presence.absent_after_s()` (30 s) of the running race: that racer
+    is placed as having left, now, and when one player is left playing they win at once. The
+    absence is the server's to judge: too early is a 409 `not_absent`, and nothing changes."""
+    with transaction.atomic():
+        race = _lock(race_id)
+        if not may_enter(race, user, None):
+            raise RaceNotFound("no such race")
+        seats = list(race.entries.select_related("user", "game"))
+        mine = next((s for s in seats if s.user_id == user.pk and s.active), None)
+        if mine is None or race.state != State.RUNNING or mine.status != SeatStatus.PLAYING:
+            raise RaceConflict("only a player still racing can claim", code="not_racing")
+        theirs = next((s for s in seats if s.user.username == against and s is not mine), None)
+        if theirs is None or theirs.status != SeatStatus.PLAYING:
+            raise RaceConflict("that player is not racing any more", code="not_racing")
+        now = timezone.now()
+        wait = presence.absent_after_s() - (now - _last_sign_of(race, theirs)).total_seconds()
+        if wait > 0:
+            raise RaceConflict(
+                f"{theirs.user.username} is still here: claim again in {ceil(wait)} s"
+                " if they stay away",
+                code="not_absent",
+            )
+        _leave_running(race, theirs, now)
+        log.info(
+            "race absence claimed",
+            extra={"race": str(race.pk), "user": user.pk, "against": theirs.user_id},
+        )
+    return race
+
+
+def _last_sign_of(race: Race, seat: Seat) -> datetime:
+    """The latest of the race's start, the player's race socket, their last stored move."""
+    signs = [race.starts_at or race.created_at]
+    socket = presence.last_seen(race_id=race.pk, user_id=seat.user_id)
+    if socket is not None:
+        signs.append(datetime.fromtimestamp(socket, tz=UTC))
+    if seat.game_id is not None:
+        moved = Move.objects.filter(game_id=seat.game_id).order_by("-seq").values("at").first()
+        if moved is not None:
+            signs.append(moved["at"])
+    return max(signs)
 
 
 def rematch_race(*, race_id: Any, user: Any) -> Race:
@@ -423,10 +498,17 @@ def record_finish(*, game: Game) -> None:
         return
     seat.status = SeatStatus.RESIGNED
     seat.save()
-    if race.entries.filter(status=SeatStatus.PLAYING).exists():
-        _changed(race)
-    else:
+    _decided_or_changed(race, now)
+
+
+def _decided_or_changed(race: Race, now: datetime) -> None:
+    """After a player of the locked, running race gave up: when one player at most is still
+    playing, the race is over (the one left wins: they place first); else its sockets hear of
+    the change."""
+    if race.entries.filter(status=SeatStatus.PLAYING).count() <= 1:
         _finalize(race, now)
+    else:
+        _changed(race)
 
 
 def _take_numbers(seat: Seat, game: Game, times: dict[uuid.UUID, int] | None = None) -> None:
@@ -464,16 +546,11 @@ def _finalize(race: Race, now: datetime) -> None:
         seat.status = SeatStatus.FINISHED
         _take_numbers(seat, game, times)
     ranked = [seat for seat in seats if seat.game_id is not None]
-
-    def key(seat: Seat) -> tuple[int, int, int]:
-        cards = seat.cards_left if seat.cards_left is not None else 99
-        return _PLACE_GROUP[SeatStatus(seat.status)], cards, seat.time_ms or 0
-
-    ranked.sort(key=key)
+    ranked.sort(key=place_key)
     place, previous = 0, None
     for index, seat in enumerate(ranked):
-        if key(seat) != previous:
-            place, previous = index + 1, key(seat)
+        if place_key(seat) != previous:
+            place, previous = index + 1, place_key(seat)
         seat.place = place
     changes = (
         rating.rate(
@@ -508,6 +585,19 @@ def _finalize(race: Race, now: datetime) -> None:
     if unfinished:
         transaction.on_commit(partial(_end_games_later, unfinished))
     log.info("race finished", extra={"race": str(race.pk), "players": len(ranked)})
+
+
+def place_key(seat: Seat) -> tuple[int, float, int]:
+    """A seat's standing at the race's end, smaller first; equal keys share a place. The winner;
+    then those playing at the end by cards left, then the clock at which they reached them; then
+    those who gave up, the latest first (their cards do not count: giving up ranks below
+    everyone still playing, and the first to give up ranks last)."""
+    group = _PLACE_GROUP[SeatStatus(seat.status)]
+    if group == _PLACE_GROUP[SeatStatus.LEFT]:
+        gave_up = seat.finished_at.timestamp() if seat.finished_at is not None else 0.0
+        return group, -gave_up, 0
+    cards = seat.cards_left if seat.cards_left is not None else 99
+    return group, cards, seat.time_ms or 0
 
 
 def _end_games_later(game_ids: list[uuid.UUID]) -> None:

@@ -5,8 +5,9 @@
    name servers of your own; an embedded server still running from a run that was killed is
    taken over;
 2. ``migrate`` (and ``collectstatic`` when ``DEBUG`` is off);
-3. a Celery worker (booting while migrate runs), the ASGI server and the one Celery beat (which
-   queues its schedule once at start: today's daily deals and the random pools are made at once);
+3. once migrate is done: two Celery workers, one for the solver's queue, the ASGI server and the
+   one Celery beat (which queues its schedule once at start: today's daily deals and the random
+   pools are made at once);
 4. waits for ``/api/health`` to say ``ok`` and prints how long the start took.
 
 Ctrl-C (or SIGTERM) stops everything: the server, worker and beat first, then Redis (which saves
@@ -252,15 +253,24 @@ def main(argv: list[str] | None = None) -> int:
             embedded.append("redis")
         env["EMBEDDED_SERVICES"] = ",".join(embedded)
         say(f"embedded: {', '.join(embedded) or 'nothing'} ({time.monotonic() - started:.1f} s)")
-        # The worker boots while migrate runs: it only takes tasks once beat, started after
-        # migrate, queues them, and the server, also after it, is the only other source.
-        supervisor.spawn("worker", "-m", "celery", "-A", "tripeaks.config", "worker", "-l", "INFO")
         supervisor.run_once("manage.py", "migrate", "--noinput", "-v0")
         if env.get("DEBUG", "0").lower() not in {"1", "true", "yes", "on"}:
             # The hashed, compressed files of the production profile (with DEBUG on, WhiteNoise
             # serves the apps' own folders).
             supervisor.run_once("manage.py", "collectstatic", "--noinput", "-v0")
         say(f"migrated ({time.monotonic() - started:.1f} s)")
+        # Every process that runs tasks or queues them starts after migrate: a task left in the
+        # broker's queue (by a run stopped before its worker took it, or another deployment's
+        # beat) is taken as soon as a worker is up, and it ran against tables migrate had not
+        # made yet.
+        celery_worker = ("-m", "celery", "-A", "tripeaks.config", "worker", "-l", "INFO")
+        supervisor.spawn("worker", *celery_worker, "-Q", "urgent,celery", "-n", "worker@%h")
+        # Solver work on a worker of its own, one process unless SOLVER_WORKERS says more: the
+        # pools fill on one core and leave the other to the players (docs/operations.md).
+        supervisor.spawn(
+            "solver", *celery_worker, "-Q", "solver", "-n", "solver@%h",
+            "-c", env.get("SOLVER_WORKERS", "1"),
+        )  # fmt: skip
         supervisor.spawn(
             "web", "-m", "tripeaks.stack.serve", "--host", args.host, "--port", str(args.port)
         )

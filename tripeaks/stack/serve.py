@@ -7,6 +7,8 @@ benchmarks, the fault tests) starts the ASGI application, so they all run the sa
 - no access log: one JSON line per request comes from ``tripeaks.requests`` already, and
   Uvicorn's own logging is left to Django's settings (JSON lines too); no ``server`` header
   naming the software;
+- a request's headers must arrive within ``HTTP_HEADER_TIMEOUT`` seconds (10) or the connection
+  is closed (tripeaks/stack/header_timeout.py): slow-header clients cannot hold connections;
 - no proxy headers: the client address (which the move throttles count by) is the peer's, as
   Daphne had it; a deployment behind a proxy on the same host passes ``--proxy-headers``;
 - no per-message compression of socket frames (browsers offer it, Daphne never took it): a view
@@ -26,7 +28,8 @@ APPLICATION = "tripeaks.config.asgi:application"
 def uvicorn_options(*, proxy_headers: bool = False) -> dict[str, Any]:
     return {
         "loop": "uvloop",
-        "http": "httptools",
+        # httptools with a timeout on a request's headers (Uvicorn has none).
+        "http": "tripeaks.stack.header_timeout:HeaderTimeoutProtocol",
         "ws": "websockets-sansio",
         "lifespan": "off",
         "access_log": False,
@@ -34,8 +37,9 @@ def uvicorn_options(*, proxy_headers: bool = False) -> dict[str, Any]:
         "log_config": None,
         "proxy_headers": proxy_headers,
         "ws_per_message_deflate": False,
-        # Above the consumer's own 4,096-character limit, which answers with a reason.
-        "ws_max_size": 65536,
+        # The consumers refuse frames over 4,096 characters (the game's) with a reason; 4 bytes a
+        # character at most in UTF-8. A larger frame closes the socket (1009) unread.
+        "ws_max_size": 16384,
         # On SIGTERM sockets are told 1012 (service restart; the page reconnects) and requests get
         # this long to finish: a socket whose consumer never ends must not hold a deploy forever.
         "timeout_graceful_shutdown": 10,

@@ -99,6 +99,7 @@ export function startError(e) {
   if (errors.number) return _('There is no deal with that number: numbered deals go from 1 to 50,000.');
   if (errors.deal) return _('That deal code is not one we can deal: check that it was copied whole.');
   if (errors.layout) return _('That layout does not exist any more: choose another one.');
+  if (e.body.code === 'ranked_deal') return _('This deal is on a board that still ranks: play it there.');
   if (e.status === 429) return _('Too many new deals in a short time: wait a moment and try again.');
   if (e.status >= 500) return _('The server could not start the deal: try again in a few seconds.');
   return e.body.code ? serverText(e.message, _('Could not start the deal.')) : _('Could not start the deal.');

@@ -81,11 +81,20 @@ export async function mount(root, ctx, params) {
   /** @type {string | null} the game the mounted play page shows */
   let playFor = null;
   let gone = false;
+  // When this page last heard of each racer (a move, a change of their line): a racer silent for
+  // the race's `absent_s` (30 s) may have lost their connection, and the others get a button to
+  // claim against them (the server judges the absence: too early is a 409 that changes nothing).
+  const absentMs = () => 1000 * ((/** @type {Race & {absent_s?: number}} */ (race)).absent_s ?? 30);
+  /** @type {Map<string, number>} */
+  const heard = new Map();
+  let claimable = '';
 
   const act = async (/** @type {string} */ what) => {
     try {
-      const body = what === 'join' && code ? { code } : {};
-      const answer = /** @type {Race} */ (await api(`races/${raceId}/${what}`, { method: 'POST', body }));
+      const against = what.startsWith('claim:') ? what.slice(6) : null;
+      const body = against != null ? { player: against } : what === 'join' && code ? { code } : {};
+      const path = against != null ? 'claim' : what;
+      const answer = /** @type {Race} */ (await api(`races/${raceId}/${path}`, { method: 'POST', body }));
       if (what === 'rematch') { location.hash = `#/races/${answer.id}`; return; }
       show(answer);
     } catch (e) { ctx.notice(raceError(e)); }
@@ -114,7 +123,23 @@ export async function mount(root, ctx, params) {
     if (race.state === 'open' && race.host === me) out.push(button('start', _('Start now')));
     if (race.state !== 'finished' && seated) out.push(button('leave', race.state === 'running' ? _('Give up') : _('Leave'), true));
     if (race.state === 'finished' && played) out.push(button('rematch', race.rematch ? _('Join the rematch') : _('Rematch')));
+    for (const p of absent()) out.push(`<button type="button" class="button secondary" data-act="claim:${esc(p.username)}" data-testid="race-claim">${fill(_('Claim the win over %(name)s'), { name: esc(p.name) })}</button>`);
     return out.join(' ');
+  }
+
+  /** The other racers this page has heard nothing from for `absentMs()`, while the player races. */
+  function absent() {
+    const racing = (/** @type {RacePlayer} */ p) => p.status === 'playing' || p.status === 'stuck';
+    if (race.state !== 'running' || !race.players.some((p) => p.username === me && racing(p))) return [];
+    const since = Date.parse(race.starts_at || '') - offset;
+    return race.players.filter((p) => p.username !== me && racing(p)
+      && Date.now() - Math.max(since, heard.get(p.username) || 0) >= absentMs());
+  }
+
+  /** @param {RacePlayer} p */
+  function hear(p) {
+    const old = race.players.find((o) => o.username === p.username);
+    if (!old || old.seq !== p.seq || old.status !== p.status) heard.set(p.username, Date.now());
   }
 
   function info() {
@@ -149,10 +174,13 @@ export async function mount(root, ctx, params) {
   function paint() {
     $('[data-testid=race-state]').textContent = stateText();
     $('[data-testid=race-state]').dataset.state = race.state;
+    const now = absent().map((p) => p.username).join(' ');
+    if (now !== claimable) { claimable = now; $('.race-actions').innerHTML = actions(); }
   }
 
   /** @param {Race} next */
   function show(next) {
+    if (next !== race) next.players.forEach(hear);
     race = next;
     offset = Date.parse(race.server_time) - Date.now();
     paint();
@@ -172,6 +200,7 @@ export async function mount(root, ctx, params) {
     if (line.seq != null && m.player.seq != null && m.player.seq <= line.seq) return;
     const gap = m.version > race.version
       || (line.seq != null && m.player.seq != null && m.player.seq > line.seq + 1);
+    heard.set(line.username, Date.now());
     Object.assign(line, m.player);
     $('[data-testid=race-players]').innerHTML = playersTable(race, me);
     if (gap) socket.send({ type: 'sync' });
@@ -191,6 +220,7 @@ export async function mount(root, ctx, params) {
     },
   });
 
+  for (const p of race.players) heard.set(p.username, Date.now());
   show(race);
   return () => {
     gone = true;

@@ -1,0 +1,80 @@
+"""Solver work asked of a Celery worker: a pool's top-up, a deal's verdict and par.
+
+Each is asked once while it waits (a Redis key held from the asking until the task begins), and a
+deal's verdict is not asked while the solver queue holds `SOLVER_QUEUE_MAX` tasks already: the
+queue can hold at most one task per pool and that many verdicts, however many games start. A
+verdict left unasked is asked again by the next game on the deal. Best effort throughout: with the
+broker or the cache down nothing is queued, and beat asks for the pools again a minute later.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import current_app
+from django.conf import settings
+from django.core.cache import cache
+
+from tripeaks.engine.rules import Rules
+
+log = logging.getLogger("tripeaks.deals")
+
+SOLVER_QUEUE = "solver"
+# A task asked but not yet begun holds its key this long at most: longer than any queue's wait,
+# shorter than forever (a message lost with the broker's data is asked again after it).
+QUEUED_SECONDS = 3600
+
+
+def pool_key(rules: Rules, layout: str) -> str:
+    return f"deal-pool:queued:{rules.key}:{layout}"
+
+
+def verdict_key(deal_id: int) -> str:
+    return f"deal-verdict:queued:{deal_id}"
+
+
+def backlog(queue: str = SOLVER_QUEUE) -> int:
+    """How many tasks wait in `queue` (the Redis broker keeps a queue as a list of its name)."""
+    with current_app.pool.acquire(block=True) as connection:
+        return int(connection.default_channel.client.llen(queue))
+
+
+def queue_pool_refill(rules: Rules, layout: str) -> bool:
+    """Ask a worker to top this pool up, unless that is already asked."""
+    from tripeaks.play.tasks import refill_random_pool
+
+    if not settings.QUEUE_SOLVER_TASKS:
+        return False  # no worker: it would run here, where the request waits
+    try:
+        if not cache.add(pool_key(rules, layout), 1, timeout=QUEUED_SECONDS):
+            return False
+        refill_random_pool.delay(rules.key, layout)
+    except Exception:  # the broker or cache is down: beat asks again
+        log.warning("could not queue a pool refill", extra={"layout": layout}, exc_info=True)
+        return False
+    return True
+
+
+def queue_verdict(deal_id: int) -> bool:
+    """Ask a worker for a deal's verdict and par, unless that is already asked or the solver
+    queue is full (the par then stays unknown until a later game on the deal asks again)."""
+    from tripeaks.play.tasks import solve_deal
+
+    key = verdict_key(deal_id)
+    try:
+        if not cache.add(key, 1, timeout=QUEUED_SECONDS):
+            return False
+        if backlog() >= settings.SOLVER_QUEUE_MAX:
+            cache.delete(key)
+            log.info("the solver queue is full: a deal's verdict waits", extra={"deal": deal_id})
+            return False
+        solve_deal.delay(deal_id)
+    except Exception:  # a lost verdict job must not fail the game that asked for it
+        log.warning("could not queue solving a deal", extra={"deal": deal_id}, exc_info=True)
+        return False
+    return True
+
+
+def begun(key: str) -> None:
+    """A task has begun the work asked under `key`: it may be asked again from now on."""
+    cache.delete(key)

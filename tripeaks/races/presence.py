@@ -1,0 +1,46 @@
+"""Who is at their race: a race socket open, or a move stored lately.
+
+Each race socket notes its player as seen (`seen`) when it opens, every `every_s()` while it is
+open, and when it closes: a sorted set a race in Redis, player -> the last time (ms). A racer is
+absent when neither that nor their game's last stored move is within `absent_after_s()` (30 s),
+and the race has been running that long: then the others may claim against them
+(`services.claim_absent`), as lichess lets a player claim the win over one who left.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+
+from tripeaks.races import redis_store
+
+
+def absent_after_s() -> float:
+    return float(getattr(settings, "RACE_ABSENT_S", 30))
+
+
+def every_s() -> float:
+    """How often an open race socket notes its player: well inside the absence, so an open
+    socket is never taken for a closed one."""
+    return absent_after_s() / 3
+
+
+def _key(race_id: Any) -> str:
+    return redis_store.key("race-seen", str(race_id))
+
+
+def seen(*, race_id: Any, user_id: int) -> None:
+    redis = redis_store.client()
+    key = _key(race_id)
+    pipe = redis.pipeline()
+    pipe.zadd(key, {str(user_id): int(time.time() * 1000)})
+    pipe.expire(key, 24 * 3600)  # a race is over within hours: the set goes by itself
+    pipe.execute()
+
+
+def last_seen(*, race_id: Any, user_id: int) -> float | None:
+    """When the player's race socket was last open (epoch seconds), or None if never."""
+    score = redis_store.client().zscore(_key(race_id), str(user_id))
+    return None if score is None else float(score) / 1000

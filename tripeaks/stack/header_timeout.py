@@ -1,0 +1,65 @@
+"""Uvicorn's httptools protocol with a timeout on a request's headers.
+
+Uvicorn has no such timeout (``timeout_keep_alive`` covers only an idle connection between two
+requests; h11 and httptools have none either): a client that opened a connection and sent its
+headers a byte at a time, or nothing at all, held it for as long as it liked. 50 such
+connections were held open for 60 s in a tester's run (issue 35). Here every connection must
+finish a request's headers within ``HTTP_HEADER_TIMEOUT`` seconds (default 10) of its opening,
+and every later request on it within as long of its first byte; else the connection is closed.
+Once the headers are in, the request runs as before (its body, a slow response, a WebSocket
+upgraded from it have their own limits).
+
+``tripeaks.stack.serve`` names this class as Uvicorn's ``http`` protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+DEFAULT_HEADER_TIMEOUT_S = 10.0
+
+
+def header_timeout() -> float:
+    return float(os.environ.get("HTTP_HEADER_TIMEOUT") or DEFAULT_HEADER_TIMEOUT_S)
+
+
+class HeaderTimeoutProtocol(HttpToolsProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.header_timeout = header_timeout()
+        self.header_timer: asyncio.TimerHandle | None = None
+
+    def _arm_header_timer(self) -> None:
+        self._cancel_header_timer()
+        self.header_timer = self.loop.call_later(self.header_timeout, self._headers_too_slow)
+
+    def _cancel_header_timer(self) -> None:
+        if self.header_timer is not None:
+            self.header_timer.cancel()
+            self.header_timer = None
+
+    def _headers_too_slow(self) -> None:
+        self.header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_header_timer()  # a connection that sends nothing is not kept either
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_header_timer()
+        super().connection_lost(exc)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self.header_timer is None:  # a later request on a kept-alive connection
+            self._arm_header_timer()
+
+    def on_headers_complete(self) -> None:
+        self._cancel_header_timer()
+        super().on_headers_complete()
