@@ -83,6 +83,7 @@
  * @property {boolean} paused
  * @property {boolean} assisted a hint was taken: the run is not ranked
  * @property {number} hints
+ * @property {boolean} contest a race's or an arena's game: no undo, start again, hint, pause or new deal
  * @property {'first-try' | 'practice' | 'unranked' | string} ranking
  * @property {string} ranking_reason
  * @property {string | null} started_at

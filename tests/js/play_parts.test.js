@@ -118,3 +118,15 @@ test('P and Esc pause a game on; a paused or finished game has no pause', () => 
   assert.equal(keyCommand('pause', null, view({ paused: true })), null);
   assert.equal(keyCommand('pause', null, view({ status: 'won' })), null);
 });
+
+test('a contest game takes no undo, hint, start again or pause, and its keys do nothing', () => {
+  const contest = view({ contest: true });
+  for (const action of ['undo', 'hint', 'restart', 'pause']) {
+    assert.equal(actionVerdict(contest, action, idle).kind, 'ignore', action);
+    assert.equal(actionVerdict(view(), action, idle).kind === 'ignore', false, action);
+  }
+  assert.equal(actionVerdict(contest, 'draw', idle).kind, 'send');
+  assert.equal(actionVerdict(contest, 'resign', idle).kind, 'send');
+  for (const key of ['undo', 'hint', 'new', 'pause']) assert.equal(keyCommand(key, null, contest), null, key);
+  assert.deepEqual(keyCommand('draw', null, contest), { act: 'draw' });
+});

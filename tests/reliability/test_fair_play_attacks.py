@@ -12,6 +12,7 @@ had, the work in between still takes its real time, and the suite does not wait 
 | resume, play, pause for every move, thinking while paused | socket | flagged (median think time from the resumes), hidden |
 | one long pause, then a burst at 83-88 ms | socket | flagged (median), hidden |
 | a bot at a steady 175 ms | REST | flagged (median), hidden |
+| close the socket between moves, move 58 ms after reopening | socket | flagged (median), hidden; clock = time on screen |
 | retry the daily until a better run replaces the line | socket (`new`) | practice: the first-try board keeps the first run |
 | hinted daily wins to top the all-time boards; a hidden run counting on daily-wins | tests/leaderboard/test_first_try.py::test_all_time_boards_count_clean_first_tries_only | nothing added |
 | a second account on the same browser replays the line | tests/leaderboard/test_second_accounts.py | held, seen by its owner only |
@@ -19,9 +20,6 @@ had, the work in between still takes its real time, and the suite does not wait 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -31,6 +29,7 @@ from rest_framework.test import APIClient
 
 from leaderboard.models import FirstTry, Result
 from tests.play.helpers import connect, solution
+from tests.play.server_clock import ServerClock, patch_server_clock
 from tripeaks.engine.rules import Rules
 from tripeaks.infra.devices import DEVICE_COOKIE
 from tripeaks.play import deals
@@ -45,31 +44,9 @@ def production_fair_play(settings: Any) -> None:
     settings.FAIR_PLAY_HOLD_SHARED = True
 
 
-class ServerClock:
-    """`django.utils.timezone.now`, which stamps every start, move and finish, run ahead by the
-    waits so far: `wait(s)` is `sleep(s)` as the server sees it."""
-
-    def __init__(self, real_now: Callable[[], datetime]) -> None:
-        self.real_now = real_now
-        self.ahead = 0.0
-
-    def now(self) -> datetime:
-        return self.real_now() + timedelta(seconds=self.ahead)
-
-    def monotonic(self) -> float:
-        return time.monotonic() + self.ahead
-
-    def wait(self, seconds: float) -> None:
-        self.ahead += max(0.0, seconds)
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> ServerClock:
-    from django.utils import timezone
-
-    server_clock = ServerClock(timezone.now)
-    monkeypatch.setattr(timezone, "now", server_clock.now)
-    return server_clock
+    return patch_server_clock(monkeypatch)
 
 
 def make(username: str) -> Any:
@@ -232,6 +209,50 @@ async def test_one_long_pause_then_a_burst_does_not_rank(clock: ServerClock) -> 
     assert result.flagged and result.hidden and "median think time" in result.flag_reason
     assert await database_sync_to_async(first_try_board)() == []
     print(f"pause, then a burst: {result.flag_reason}")
+
+
+@pytest.mark.asyncio
+async def test_a_bot_closing_its_socket_between_moves_is_flagged_and_timed_on_screen(
+    clock: ServerClock,
+) -> None:
+    """The bot works each move out with its socket closed (the clock stopped: nobody is looking),
+    opens it, moves 58 ms later and closes it again. Its clock is its time on screen, and its
+    think times are timed from the same moments (the reopening logs a resume), so they stay 58 ms:
+    flagged. Before, the clock ran all along and the think times were the bot's 5 s each."""
+    line = await database_sync_to_async(today_line)()
+    began = clock.monotonic()
+    user, socket, game = await _socket_game("closer")
+    # The clock runs within [open, closed] of each visit and over [shown, about to close].
+    on_screen_most = on_screen_least = 0.0
+    opened, shown = began, clock.monotonic()
+    for i, step in enumerate(line):
+        clock.wait(0.058)
+        game = await _send(socket, _frame(game, step))
+        if i == len(line) - 1:
+            on_screen_least += clock.monotonic() - shown
+            on_screen_most += clock.monotonic() - opened
+            break
+        on_screen_least += clock.monotonic() - shown
+        await socket.disconnect(timeout=10)
+        on_screen_most += clock.monotonic() - opened
+        clock.wait(5)  # working the next move out, nobody looking
+        opened = clock.monotonic()
+        socket = await connect(user, game["id"])
+        assert (await socket.connect())[0]
+        game = (await socket.receive_json_from(timeout=10))["game"]
+        shown = clock.monotonic()
+    await socket.disconnect(timeout=10)
+    assert game["status"] == "won" and game["result"]["board"] is None
+    result = await database_sync_to_async(result_of)(game)
+    assert on_screen_least * 1000 <= result.time_ms <= on_screen_most * 1000
+    assert result.flagged and result.hidden and "median think time" in result.flag_reason
+    wall_ms = (clock.monotonic() - began) * 1000
+    print(
+        f"socket closed between moves: ranked clock {result.time_ms} ms (on screen"
+        f" {on_screen_least * 1000:.0f}-{on_screen_most * 1000:.0f} ms) over {wall_ms:.0f} ms"
+        f" of wall time; {result.flag_reason}"
+    )
+    assert await database_sync_to_async(first_try_board)() == []
 
 
 @pytest.mark.asyncio

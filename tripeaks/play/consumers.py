@@ -1,8 +1,10 @@
 """The game WebSocket: the same service and answers as the REST moves endpoint, plus sync, and
-the start of the player's next game on the same socket."""
+the start of the player's next game on the same socket. An open socket is a screen showing its
+game: a solo game's clock stops when its last socket closes (play/screens.py)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import orjson
@@ -18,6 +20,8 @@ from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_
 from tripeaks.play.errors import PlayError
 from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
 from tripeaks.play.socket_moves import SocketGame
+
+log = logging.getLogger("tripeaks.events")
 
 MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
@@ -74,11 +78,12 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         # Signing out closes this socket (tripeaks/infra/socket_sessions.py).
         if not await self.join_session_groups():
             return
-        self.moves = SocketGame(self.game_id, user)
+        self.moves = SocketGame(self.game_id, user, self.channel_name)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
         await announce_peer(self.game_id, self.channel_name)
-        view = await read_on_open(self, self.moves.sync, leave=self._leave_game)
+        # The cards go on screen: a clock stopped because no screen showed them starts again.
+        view = await read_on_open(self, self.moves.show, leave=self._leave_game)
         if view is None:
             return
         await self.accept()
@@ -87,6 +92,11 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         await self.leave_session_groups()
         await self._leave_game()
+        if hasattr(self, "moves"):
+            try:
+                await self.moves.hide()  # the last screen gone: the clock stops
+            except DatabaseError:  # the clock then runs on, as it did before screens counted
+                log.warning("could not stop a game's clock", extra={"game": self.game_id})
 
     async def _leave_game(self) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -96,6 +106,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if not await self.flood.admit(self, self._limits()):
             return
         try:
+            await self.moves.renew()
             await self._receive(text_data, bytes_data)
         except DatabaseError:
             # The database is unreachable (restarting): say so; the client retries with its seq.
@@ -145,9 +156,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             await self._send(throttle_async.throttled("new games", wait))
             return
         try:
-            moves, view = await SocketGame.start(
-                self.scope["user"], serializer.validated_data, self.scope
-            )
+            moves, view = await self.moves.start(serializer.validated_data, self.scope)
         except PlayError as error:
             await self._error(error.message, code=error.code)
             return

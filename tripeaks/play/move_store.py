@@ -13,7 +13,9 @@ the same column lists:
 Both write every concrete field of `Game` but its key, so a field added to the model is stored by
 both without a change here; tests/play/test_move_store.py holds them to the model and to each
 other. Writing the whole row is safe because every write of a game moves its `seq` on: a row
-locked or guarded at the seq the game was read at is the row as it was read.
+locked or guarded at the seq the game was read at is the row as it was read. One write does not:
+the clock's stop when the game's last socket closes (`services.hide_game`); a socket's copy still
+open elsewhere writes its clock over that stop, rightly, as its screen still shows the cards.
 """
 
 from __future__ import annotations

@@ -60,6 +60,8 @@ def game_payload(
         paused=game.paused,
         assisted=game.assisted,
         hints=game.hints,
+        # A live contest's game (a race, an arena): no undo, start again, hint or pause.
+        contest=bool(game.contest),
         # Told before the first move: what this run counts for (docs/fair-play.md).
         ranking=game.ranking,
         ranking_reason=ranking_reason(game.ranking, deal.source),

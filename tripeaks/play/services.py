@@ -22,7 +22,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.engine.scoring import score
 from tripeaks.infra.addresses import ip_or_none
 from tripeaks.infra.row_locks import for_update
-from tripeaks.play import deals, solver_guard, solver_queue
+from tripeaks.play import deals, screens, solver_guard, solver_queue
 from tripeaks.play.broadcast import broadcast_view
 from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.dealday import deal_day
@@ -39,7 +39,15 @@ log = logging.getLogger("tripeaks.events")
 ENGINE_ACTIONS = {"play", "draw", "undo", "restart", "resign"}
 CLOCK_ACTIONS = {"play", "draw", "undo", "restart"}
 ACTIONS = ENGINE_ACTIONS | {"hint", "pause", "resume"}
-CONTEST_REFUSED = frozenset({"hint", "pause"})
+# What a live contest (a race, an arena) refuses, and why. Undo and start again show the stock
+# ahead to whoever draws it and goes back: in a race, where every player has the same deal, a
+# racer drew the whole stock, started again and won in 4.9 s.
+CONTEST_REFUSED = {
+    "hint": "the clock is everybody's",
+    "pause": "the clock is everybody's",
+    "undo": "a drawn card stays drawn, as going back would show the stock ahead",
+    "restart": "a drawn card stays drawn, as going back would show the stock ahead",
+}
 
 
 @dataclass(frozen=True)
@@ -234,8 +242,72 @@ def _engine_move(action: str, position: int | None) -> engine.Move:
 
 
 def _is_retry(game: Game, seq: int, action: str, position: int | None) -> bool:
-    applied = Move.objects.filter(game=game, seq=seq + 1).first()
+    after = list(Move.objects.filter(game=game, seq__in=(seq + 1, seq + 2)).order_by("seq"))
+    if after and after[0].action == "resume" and action != "resume":
+        after = after[1:]  # the clock started again for this move (`_shown_again`)
+    applied = after[0] if after else None
     return applied is not None and applied.action == action and applied.position == position
+
+
+def _behind_by_a_resume(game: Game, seq: int, action: str) -> bool:
+    """Is `seq` the game's but for the resume its socket's opening logged (`_shown_again`)? A
+    resume changes nothing on the table, so a move made on the view read just before (the page
+    reads the game, then its socket opens) is made on the current table."""
+    if seq != game.seq - 1 or action == "resume":
+        return False
+    return Move.objects.filter(game=game, seq=game.seq, action="resume").exists()
+
+
+def unwatched(game: Game) -> bool:
+    """Is the clock stopped because no screen showed the game (`hide_game`)? (Pausing and the
+    end stop it too; a contest's clock never stops.)"""
+    return game.running_since is None and not game.paused and not game.finished
+
+
+def _shown_again(game: Game, now: datetime) -> None:
+    """Start the clock of a game no screen showed, and log it as a resume: the fair-play check
+    times the next move from here, as the clock does (docs/fair-play.md, "One clock")."""
+    start_clock(game, now)
+    game.seq += 1
+    resumed = LoggedMove(
+        seq=game.seq, action="resume", position=None, at=now, elapsed_ms=clock_ms(game, now)
+    )
+    store_move(game=game, move=resumed)
+
+
+def _locked_game(game_id: UUID | str, user: Any) -> Game | None:
+    """The player's game, its row locked (the game only: players of a deal share its row)."""
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("deal", "player")
+        .filter(pk=game_id, player=user)
+        .first()
+    )
+
+
+@transaction.atomic
+def show_game(*, game_id: UUID | str, user: Any) -> None:
+    """A screen shows the player's game again (a game socket opened): a clock stopped because
+    none did starts again, logged as a resume. The socket is counted (`screens.shown`) first."""
+    game = _locked_game(game_id, user)
+    if game is not None and not game.contest and unwatched(game):
+        _shown_again(game, timezone.now())
+
+
+@transaction.atomic
+def hide_game(*, game_id: UUID | str, user: Any) -> None:
+    """A game socket closed: with no other screen on the player's solo game, its clock stops
+    until a socket opens or a move comes. The seq stays: nothing happened on the table, and a move
+    sent again from the page by REST must still fit. The socket is uncounted (`screens.gone`)
+    first, and the count read under the game's lock, so a socket opening meanwhile either counts
+    here or finds the clock stopped and starts it."""
+    game = _locked_game(game_id, user)
+    if game is None or game.contest or game.finished or game.running_since is None:
+        return
+    if screens.watched(game_id):
+        return
+    stop_clock(game, timezone.now())
+    game.save(update_fields=["elapsed_ms", "running_since"])
 
 
 @dataclass
@@ -263,7 +335,7 @@ def advance(
     if game.paused and action not in ("resume", "resign"):
         raise MoveRefused("the game is paused: resume it first")
     if game.contest and action in CONTEST_REFUSED:
-        raise MoveRefused(f"no {action} in a live contest: the clock is everybody's")
+        raise MoveRefused(f"no {action} in a live contest: {CONTEST_REFUSED[action]}")
     hint = None
     if action in ENGINE_ACTIONS:
         try:
@@ -378,7 +450,7 @@ def apply_move(
             raise GameNotFound("no such game")
         state = load_game_state(game)
         now = timezone.now()
-        if seq != game.seq:
+        if seq != game.seq and not _behind_by_a_resume(game, seq, action):
             if 0 <= seq < game.seq and _is_retry(game, seq, action, position):
                 return MoveOutcome(
                     game_payload(game, state, now), replayed=True, game=game, state=state
@@ -387,6 +459,8 @@ def apply_move(
                 f"seq {seq} is not the game's; it is at {game.seq}",
                 view=game_payload(game, state, now),
             )
+        if not game.contest and unwatched(game):
+            _shown_again(game, now)  # a move from a screen no socket counted (REST)
         step = advance(game, state, action=action, position=position, now=now)
         result = _store_step(game, step, now)
     # After the block: nothing may come between ranking's last statement and the commit

@@ -15,10 +15,16 @@ on a paused game, a seq that is not the copy's (a retry or a conflict), a move t
 
 A socket can also start the player's next game (`new`): it then belongs to that game, with no new
 request or socket.
+
+A socket is one screen showing its game (`play/screens.py`): opening counts it and starts a solo
+game's clock if no screen had it (`services.show_game`), closing uncounts it and stops the clock
+if it was the last (`services.hide_game`). A copy whose clock is stopped takes the locked path,
+which starts it.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -29,7 +35,7 @@ from leaderboard import live as live_board
 from tripeaks.engine import game as engine
 from tripeaks.infra.devices import scope_device
 from tripeaks.infra.socket_threads import in_a_thread
-from tripeaks.play import move_writer, services
+from tripeaks.play import move_writer, screens, services
 from tripeaks.play.errors import PlayError, TimeUp
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import game_payload
@@ -60,6 +66,33 @@ def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | No
 
 
 @in_a_thread
+def _show(game_id: str, user: Any, screen: str) -> tuple[LiveGame | None, dict[str, Any] | None]:
+    """The socket `screen` shows the game from now on: counted, then the game read, its clock
+    started again (under the game's lock) if no screen had it."""
+    screens.shown(game_id, screen)
+    live = load_live_game(game_id, user)
+    if live is None:
+        screens.gone(game_id, screen)  # not the player's game: no screen of it
+        return None, None
+    if not live.game.contest and services.unwatched(live.game):
+        services.show_game(game_id=game_id, user=user)
+        live = load_live_game(game_id, user)
+        if live is None:
+            return None, None
+    return live, game_payload(live.game, live.state, timezone.now())
+
+
+@in_a_thread
+def _hide(game_id: str, user: Any, screen: str) -> None:
+    screens.gone(game_id, screen)
+    services.hide_game(game_id=game_id, user=user)
+
+
+_renew = in_a_thread(screens.shown)
+_uncount = in_a_thread(screens.gone)
+
+
+@in_a_thread
 def _locked_move(
     game_id: str, user: Any, move: dict[str, Any]
 ) -> tuple[services.MoveOutcome | PlayError, LiveGame | None, list[live_board.Send]]:
@@ -85,21 +118,26 @@ def _finish_copy(
 
 @in_a_thread
 def _start(
-    user: Any, request: dict[str, Any], origin: dict[str, Any]
+    user: Any, request: dict[str, Any], origin: dict[str, Any], screen: str, leaving: str
 ) -> tuple[LiveGame, list[live_board.Send]]:
     """A new game for the player (resigning their unfinished one), and the live board updates
-    the resignation made."""
+    the resignation made; the socket `screen` shows it instead of the game it is `leaving`."""
     with live_board.held_sends() as board_updates:
         game = services.start_requested_game(user, request, **origin)
+    screens.gone(leaving, screen)
+    screens.shown(game.pk, screen)
     return LiveGame(game, services.load_game_state(game)), board_updates
 
 
 class SocketGame:
     """One socket's game: its moves, and the copy they are worked out on."""
 
-    def __init__(self, game_id: str, user: Any) -> None:
+    def __init__(self, game_id: str, user: Any, screen: str) -> None:
         self.game_id = game_id
         self.user = user
+        # The socket's name among the game's screens (play/screens.py), and when to renew it.
+        self.screen = screen
+        self.renew_at = time.monotonic() + screens.RENEW_S
         self.live: LiveGame | None = None
         # Live board updates of the last move, for the socket to send once it has answered.
         self.board_updates: list[live_board.Send] = []
@@ -131,7 +169,7 @@ class SocketGame:
         """The move stored by group commit (a move that ends the game: with the game row locked),
         or None when it needs the locked path."""
         game = live.game
-        if seq != game.seq or game.finished or game.paused:
+        if seq != game.seq or game.finished or game.paused or services.unwatched(game):
             return None
         now = timezone.now()
         try:
@@ -171,16 +209,15 @@ class SocketGame:
         services.log_move(game, self.user, step.move.action)
         return outcome
 
-    @classmethod
     async def start(
-        cls, user: Any, request: dict[str, Any], scope: Any = None
+        self, request: dict[str, Any], scope: Any = None
     ) -> tuple[SocketGame, dict[str, Any]]:
         """Start a game as POST /api/games does: the socket's game from now on, and its view.
         The socket's `scope` says where from (fair play: its device cookie and address)."""
         client = (scope or {}).get("client") or [None]
         origin = {"device": scope_device(scope or {}), "address": client[0]}
-        live, board_updates = await _start(user, request, origin)
-        started = cls(str(live.game.pk), user)
+        live, board_updates = await _start(self.user, request, origin, self.screen, self.game_id)
+        started = SocketGame(str(live.game.pk), self.user, self.screen)
         started.live, started.board_updates = live, board_updates
         return started, game_payload(live.game, live.state, timezone.now())
 
@@ -192,3 +229,23 @@ class SocketGame:
         """Read the game again: its view, or None if it is not this player's."""
         self.live, view = await _open(self.game_id, self.user)
         return view
+
+    async def show(self) -> dict[str, Any] | None:
+        """The socket opened: it shows the game (`_show`); its view, or None as `sync`."""
+        self.live, view = await _show(self.game_id, self.user, self.screen)
+        return view
+
+    async def hide(self) -> None:
+        """The socket closed: it no longer shows the game (`_hide`). A contest's or a finished
+        game's clock does not stop (or has stopped): only the count changes."""
+        game = self.live.game if self.live is not None else None
+        if game is not None and (game.contest or game.finished):
+            await _uncount(self.game_id, self.screen)
+        else:
+            await _hide(self.game_id, self.user, self.screen)
+
+    async def renew(self) -> None:
+        """Keep the socket counted among the game's screens (at most once every RENEW_S)."""
+        if time.monotonic() >= self.renew_at:
+            self.renew_at = time.monotonic() + screens.RENEW_S
+            await _renew(self.game_id, self.screen)

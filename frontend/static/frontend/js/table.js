@@ -20,7 +20,7 @@ export class Table {
    * @param {object} handlers
    * @param {(position: number, opts?: {dropFrom?: Point}) => void} handlers.onCard a card clicked, or dragged onto the waste
    * @param {() => void} handlers.onStock
-   * @param {() => void} [handlers.onUndo] the round Undo
+   * @param {() => void} [handlers.onUndo] the round Undo (none on the table without it)
    */
   constructor(wrap, layout, { onCard, onStock, onUndo }) {
     this.wrap = wrap;
@@ -63,7 +63,8 @@ export class Table {
     this.undo.setAttribute('aria-keyshortcuts', 'Z U Backspace');
     this.undo.innerHTML = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M9 5 3 10l6 5v-3.5c5 0 8 1.5 10 5.5-.5-5.5-3.5-9-10-9.5V5z"/></svg>';
     this.undo.addEventListener('click', () => onUndo && onUndo());
-    this.el.append(this.stock, this.waste, this.undo);
+    this.el.append(this.stock, this.waste);
+    if (onUndo) this.el.append(this.undo);
     wrap.replaceChildren(this.el);
     /** @type {PlaceId | null} where the keyboard is on the table */
     this.focusId = null;

@@ -16,6 +16,7 @@ import { MoveTransport } from './play/transport.js';
 import { NewDealRequest } from './play/new_deal.js';
 import { Game } from './play/game.js';
 import { bindControls } from './play/controls.js';
+import { pauseWhileHidden } from './play/visibility.js';
 
 /** @type {Mount} */
 export async function mount(root, ctx) {
@@ -23,7 +24,7 @@ export async function mount(root, ctx) {
   if (!view) return null;
   const layout = await layoutNamed(view.layout);
   document.body.classList.add('playing');
-  root.innerHTML = gameScreen();
+  root.innerHTML = gameScreen(view.contest);
   /** @param {string} sel */
   const $ = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
 
@@ -32,7 +33,8 @@ export async function mount(root, ctx) {
   const table = new Table($('.table-wrap'), layout, {
     onCard: (p, opts = {}) => game.playCard(p, opts),
     onStock: () => game.act('draw'),
-    onUndo: () => game.act('undo'),
+    // A contest's table has no Undo.
+    onUndo: view.contest ? undefined : () => game.act('undo'),
   });
   const transport = new MoveTransport({
     gameId: () => game.view.id,
@@ -71,6 +73,7 @@ export async function mount(root, ctx) {
     focusId: () => table.focusId,
     view: () => game.view,
   });
+  const unwatch = pauseWhileHidden({ view: () => game.view, act: (action) => game.act(action) });
   const socket = new LiveSocket(`/ws/games/${view.id}/`, {
     onMessage: (m) => queue.receive(m),
     onOpen: () => { $('[data-testid=connection]').hidden = true; },
@@ -91,6 +94,7 @@ export async function mount(root, ctx) {
   return () => {
     game.close();
     unbind();
+    unwatch();
     socket.close();
     table.destroy();
     closeDialog();

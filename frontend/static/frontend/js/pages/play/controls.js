@@ -2,7 +2,7 @@
 // commands. keyCommand is pure (tested with node --test); bindControls wires keys and clicks.
 
 import { bindKeys } from '../../input.js';
-import { over } from './moves.js';
+import { CONTEST_REFUSED, over } from './moves.js';
 
 const DIRECTIONS = ['left', 'right', 'up', 'down'];
 
@@ -14,6 +14,8 @@ const DIRECTIONS = ['left', 'right', 'up', 'down'];
  * @returns {Command}
  */
 export function keyCommand(action, focusId, v) {
+  // A contest's table has no undo, hint, pause or new deal, by key or by button.
+  if (v.contest && (action === 'new' || CONTEST_REFUSED.includes(action))) return null;
   if (action === 'draw') return { act: 'draw' };
   if (DIRECTIONS.includes(action)) return { move: /** @type {Direction} */ (action) };
   if (action === 'activate') {
@@ -47,8 +49,8 @@ export function bindControls(root, game) {
   topbar.addEventListener('click', (e) => {
     if (e.target instanceof Element && e.target.closest('[data-act=pause]')) game.act('pause');
   });
-  const controls = /** @type {HTMLElement} */ (root.querySelector('.controls'));
-  controls.addEventListener('click', (e) => {
+  // A contest's table has no tool row (screen.js).
+  root.querySelector('.controls')?.addEventListener('click', (e) => {
     const b = e.target instanceof Element ? e.target.closest('[data-act]') : null;
     if (!(b instanceof HTMLElement)) return;
     if (b.dataset.act === 'new') game.newDeal();

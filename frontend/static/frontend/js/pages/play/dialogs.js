@@ -69,14 +69,19 @@ export function gameDialogs(game) {
   function stuckDialog() {
     if (dialogOpen('stuck')) return;
     sound.play('stuck');
+    const end = { label: _('End deal'), run: () => { closeDialog(); game.act('resign'); } };
+    // A contest's game has no way back and no new deal of its own.
+    const contest = game.view().contest;
     openDialog({
       id: 'stuck', title: _('No more moves'),
-      body: `<p>${_('The stock is spent and no card fits. Undo, start again, or end this deal (it counts as lost).')}</p>`,
-      buttons: [
+      body: `<p>${contest
+        ? _('The stock is spent and no card fits. End this deal: it counts as lost.')
+        : _('The stock is spent and no card fits. Undo, start again, or end this deal (it counts as lost).')}</p>`,
+      buttons: contest ? [{ ...end, primary: true }] : [
         { label: _('Undo'), primary: true, run: () => { closeDialog(); game.act('undo'); } },
         { label: _('Start again'), run: () => { closeDialog(); restartFirst(stuckDialog); } },
         { label: _('New deal'), run: () => newDeal() },
-        { label: _('End deal'), run: () => { closeDialog(); game.act('resign'); } },
+        end,
       ],
       cancel: () => closeDialog(),
     });

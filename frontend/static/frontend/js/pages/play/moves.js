@@ -15,6 +15,12 @@ export const over = (v) => v.status === 'won' || v.status === 'lost';
  */
 export const ranked = (v) => v.mode !== 'custom' && !v.assisted;
 
+/**
+ * What a contest's game (a race, an arena) never takes: everybody has the same deal and the clock
+ * is everybody's. The server refuses them as well; the page shows no control for them.
+ */
+export const CONTEST_REFUSED = ['undo', 'hint', 'restart', 'pause'];
+
 /** @type {Verdict} */
 const SEND = { kind: 'send' };
 /** @type {Verdict} */
@@ -50,6 +56,7 @@ export function cardVerdict(v, p, { busy, starting }) {
  */
 export function actionVerdict(v, action, { busy, starting }) {
   if (starting || over(v)) return IGNORE;
+  if (v.contest && CONTEST_REFUSED.includes(action)) return IGNORE;
   if (action === 'draw' && !busy && (v.stock_left === 0 || v.paused)) {
     return { kind: 'refuse', shake: 'stock', say: _('The stock is empty') };
   }

@@ -13,9 +13,12 @@ export const noGame = () => `<section class="panel narrow"><h2>${_('No deal in p
 /** @param {string} act @param {string} icon @param {string} label @param {string} [keys] */
 const tool = (act, icon, label, keys = '') => `<button type="button" class="tool" data-act="${act}"${keys ? ` aria-keyshortcuts="${keys}"` : ''}><span class="ico" aria-hidden="true">${icon}</span><span class="lbl">${label}</span></button>`;
 
-export const gameScreen = () => `<section class="play" aria-label="${_('Game')}">
+// A contest's table (a race's, an arena's: `contest`) has no menu (it pauses) and no tools: no
+// undo, hint, start again or new deal; the contest's own page has its way out.
+/** @param {boolean} contest */
+export const gameScreen = (contest) => `<section class="play" aria-label="${_('Game')}">
     <div class="topbar">
-      <button type="button" class="icon" data-act="pause" aria-label="${_('Menu (pauses the game)')}" aria-keyshortcuts="P Escape">☰</button>
+      ${contest ? '' : `<button type="button" class="icon" data-act="pause" aria-label="${_('Menu (pauses the game)')}" aria-keyshortcuts="P Escape">☰</button>`}
       <dl class="scores">
         <div><dt>${_('Score')}</dt><dd data-testid="score">0</dd></div>
         <div><dt>${_('Time')}</dt><dd data-testid="time">0:00</dd></div>
@@ -26,12 +29,12 @@ export const gameScreen = () => `<section class="play" aria-label="${_('Game')}"
       <span class="ranking" data-testid="ranking"></span>
     </div>
     <div class="table-wrap"></div>
-    <div class="controls" role="toolbar" aria-label="${_('Game controls')}">
+    ${contest ? '' : `<div class="controls" role="toolbar" aria-label="${_('Game controls')}">
       ${tool('undo', '↶', _('Undo'), 'Z U Backspace')}
       ${tool('hint', '?', _('Hint'), 'H')}
       ${tool('restart', '⟲', _('Start again'))}
       ${tool('new', '+', _('New deal'), 'N')}
-    </div>
+    </div>`}
     <p class="sr-only" aria-live="polite" data-testid="announce"></p>
     <p class="conn" data-testid="connection" hidden>${_('Reconnecting…')}</p>
   </section>`;
@@ -52,5 +55,5 @@ export function showScores(root, v) {
   const ranking = $('[data-testid=ranking]');
   ranking.textContent = RANKINGS[v.ranking] ? RANKINGS[v.ranking]() : '';
   ranking.title = v.ranking_reason || '';
-  $('[data-act=undo]').setAttribute('aria-disabled', String(!v.can_undo));
+  root.querySelector('[data-act=undo]')?.setAttribute('aria-disabled', String(!v.can_undo));
 }
