@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 
 from leaderboard.boards import redis_member
+from tripeaks.infra import redis_client
 
 log = logging.getLogger("tripeaks.events")
 
@@ -49,9 +49,7 @@ return 1
 
 def client() -> Any | None:
     """The Redis client of the default cache, or None when the cache is not Redis."""
-    if not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
-        return None
-    return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
+    return redis_client.client() if redis_client.uses_redis() else None
 
 
 def _ttl() -> int:

@@ -15,7 +15,8 @@ from django.db.models import F
 from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, shot, sign_up
 from tests.frontend.helpers import click_move, wait_seq
 from tests.races.helpers import winning_line
-from tripeaks.races import presence, redis_store
+from tripeaks.infra import redis_client
+from tripeaks.races import presence
 from tripeaks.races.models import Race
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
@@ -141,8 +142,8 @@ def test_a_racer_whose_page_is_gone_is_claimed_against_with_the_button(pages: An
     assert until_noted(race_id, bob_id, closed_at)
     back = timedelta(seconds=31)
     Race.objects.filter(pk=race_id).update(starts_at=F("starts_at") - back)
-    seen_key = redis_store.key("race-seen", race_id)
-    redis_store.client().zadd(seen_key, {str(bob_id): int((closed_at - 31) * 1000)})
+    seen_key = redis_client.key("race-seen", race_id)
+    redis_client.client().zadd(seen_key, {str(bob_id): int((closed_at - 31) * 1000)})
     ann.clock.fast_forward("00:31")
 
     claim.click()

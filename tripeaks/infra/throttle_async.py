@@ -21,7 +21,7 @@ from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from tripeaks.infra import throttling
+from tripeaks.infra import redis_client, throttling
 
 log = logging.getLogger("tripeaks.throttle")
 
@@ -85,7 +85,7 @@ _counters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Counter] = (
 
 async def check_async(limits: list[throttling.Limit]) -> int | None:
     """Count a frame against every limit: the longest wait among those it is over, or None."""
-    if not throttling.uses_redis():
+    if not redis_client.uses_redis():
         return await sync_to_async(throttling.check, thread_sensitive=False)(limits)
     windows = throttling.windows_of(limits)
     if not windows:

@@ -36,6 +36,8 @@ from rest_framework.throttling import (
     UserRateThrottle,
 )
 
+from tripeaks.infra import redis_client
+
 log = logging.getLogger("tripeaks.throttle")
 
 _PERIODS = {"s": 1, "sec": 1, "min": 60, "m": 60, "hour": 3600, "h": 3600, "day": 86400, "d": 86400}
@@ -104,14 +106,8 @@ def _count(windows: list[Window]) -> list[int]:
     return counts
 
 
-def uses_redis() -> bool:
-    return bool(settings.CACHES["default"]["BACKEND"].endswith("RedisCache"))
-
-
 def _redis() -> Any | None:
-    if not uses_redis():
-        return None
-    return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
+    return redis_client.client() if redis_client.uses_redis() else None
 
 
 def windows_of(limits: list[Limit]) -> list[Window]:

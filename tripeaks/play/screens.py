@@ -26,6 +26,8 @@ from uuid import UUID
 
 from django.core.cache import cache
 
+from tripeaks.infra import redis_client
+
 log = logging.getLogger("tripeaks.events")
 
 LEASE_S = 600
@@ -33,7 +35,7 @@ RENEW_S = LEASE_S // 2
 
 
 def _redis() -> Any:
-    return cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
+    return redis_client.client()
 
 
 def _key(game_id: UUID | str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 
-from tripeaks.races import redis_store
+from tripeaks.infra import redis_client
 
 
 def absent_after_s() -> float:
@@ -28,11 +28,11 @@ def every_s() -> float:
 
 
 def _key(race_id: Any) -> str:
-    return redis_store.key("race-seen", str(race_id))
+    return redis_client.key("race-seen", str(race_id))
 
 
 def seen(*, race_id: Any, user_id: int) -> None:
-    redis = redis_store.client()
+    redis = redis_client.client()
     key = _key(race_id)
     pipe = redis.pipeline()
     pipe.zadd(key, {str(user_id): int(time.time() * 1000)})
@@ -42,5 +42,5 @@ def seen(*, race_id: Any, user_id: int) -> None:
 
 def last_seen(*, race_id: Any, user_id: int) -> float | None:
     """When the player's race socket was last open (epoch seconds), or None if never."""
-    score = redis_store.client().zscore(_key(race_id), str(user_id))
+    score = redis_client.client().zscore(_key(race_id), str(user_id))
     return None if score is None else float(score) / 1000

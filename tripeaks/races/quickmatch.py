@@ -22,8 +22,9 @@ from django.contrib.auth import get_user_model
 
 from leaderboard.fairplay import linked_accounts
 from tripeaks.engine.rules import Rules
+from tripeaks.infra import redis_client
 from tripeaks.play.errors import PlayError
-from tripeaks.races import rating, redis_store, services
+from tripeaks.races import rating, services
 from tripeaks.races.errors import RaceConflict, RaceError
 from tripeaks.races.models import Seat, SeatStatus, State
 
@@ -92,11 +93,11 @@ return 1
 
 
 def _redis() -> Any:
-    return redis_store.client()
+    return redis_client.client()
 
 
 def _prefix() -> str:
-    return redis_store.key("qm")
+    return redis_client.key("qm")
 
 
 def _keys(rules_key: str) -> list[str]:
@@ -107,7 +108,7 @@ def _matched_key(user_id: int) -> str:
     return f"{_prefix()}:matched:{user_id}"
 
 
-_text = redis_store.text
+_text = redis_client.text
 
 
 def _in_race(user_id: int) -> bool:
