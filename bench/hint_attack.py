@@ -70,6 +70,22 @@ class Tally:
         }
 
 
+def solver_bench_env(database: str, redis_variable: str, redis_default: str) -> dict[str, str]:
+    """A solver bench's server environment: its own database (BENCH_DATABASE_URL, or `database`
+    on the machine's server) and Redis (`redis_variable`, or `redis_default`). As in production,
+    tasks (a custom deal's verdict) go to the broker for a worker; eager, they would run inside
+    the request that queued them."""
+    env = bench_env()
+    env.update(
+        DATABASE_URL=os.environ.get(
+            "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{database}"
+        ),
+        REDIS_URL=os.environ.get(redis_variable, redis_default),
+        CELERY_TASK_ALWAYS_EAGER="0",
+    )
+    return env
+
+
 def call(
     port: int, token: str, method: str, path: str, body: Any = None, address: str = ""
 ) -> tuple[int, Any]:
@@ -222,19 +238,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8790)
     parser.add_argument("--json", default="")
     args = parser.parse_args(argv)
-    env = bench_env()
+    env = solver_bench_env(BENCH_DB, "BENCH_HINT_REDIS_URL", "redis://127.0.0.1:6379/3")
     env.update(
-        DATABASE_URL=os.environ.get(
-            "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
-        ),
-        REDIS_URL=os.environ.get("BENCH_HINT_REDIS_URL", "redis://127.0.0.1:6379/3"),
         # Many attackers, each as fast as it is answered: only the service-wide limit and the
         # address's share of it (every player here is 127.0.0.1: one slot of two) are left.
         THROTTLE_SOLVER="1000000/s",
         THROTTLE_SOLVER_ADDRESS="1000000/s",
-        # As in production: tasks (a custom deal's verdict) go to the broker, for a worker; eager,
-        # they would run inside the request that queued them.
-        CELERY_TASK_ALWAYS_EAGER="0",
     )
     os.environ.update(env)
     began = time.monotonic()

@@ -35,8 +35,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.database import create_migrated_database
-from bench.hint_attack import Tally, call
-from bench.play_load import bench_env, start_servers, stop_servers
+from bench.hint_attack import Tally, call, solver_bench_env
+from bench.play_load import start_servers, stop_servers
 
 BENCH_DB = "tripeaks_bench_share"
 VICTIM_GAP_S = 10.0
@@ -134,15 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--port", type=int, default=8795)
     args = parser.parse_args(argv)
-    env = bench_env()
-    env.update(
-        DATABASE_URL=os.environ.get(
-            "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
-        ),
-        REDIS_URL=os.environ.get("BENCH_SHARE_REDIS_URL", "redis://127.0.0.1:6379/4"),
-        NUM_PROXIES="1",
-        CELERY_TASK_ALWAYS_EAGER="0",
-    )
+    env = solver_bench_env(BENCH_DB, "BENCH_SHARE_REDIS_URL", "redis://127.0.0.1:6379/4")
+    env["NUM_PROXIES"] = "1"
     os.environ.update(env)
     create_migrated_database(env["DATABASE_URL"], env)
     people = setup(args.victims, args.swarm + args.accounts)

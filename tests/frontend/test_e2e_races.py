@@ -78,11 +78,8 @@ def test_two_browsers_race_to_a_result(pages: Any) -> None:
     shot(ann, "race-desktop-finished")
 
 
-def test_one_racer_giving_up_ends_a_two_seat_race_for_the_other(pages: Any) -> None:
-    ann = pages.new(viewport=DESKTOP)
-    bob = pages.new(viewport=DESKTOP)
-    sign_up(ann, "quits_ann", "Ann")
-    sign_up(bob, "stays_bob", "Bob")
+def two_seat_race(ann: Any, bob: Any) -> str:
+    """Ann opens a two-seat race, Bob joins it; both tables are dealt. Returns the race's id."""
     ann.goto("/#/races")
     form = ann.locator("[data-testid=race-form]")
     form.locator("select[name=seats]").select_option("2")
@@ -94,6 +91,15 @@ def test_one_racer_giving_up_ends_a_two_seat_race_for_the_other(pages: Any) -> N
     for page in (ann, bob):
         page.wait_for_selector("[data-testid=race-state][data-state=running]")
         wait_seq(page, 0)
+    return race_id
+
+
+def test_one_racer_giving_up_ends_a_two_seat_race_for_the_other(pages: Any) -> None:
+    ann = pages.new(viewport=DESKTOP)
+    bob = pages.new(viewport=DESKTOP)
+    sign_up(ann, "quits_ann", "Ann")
+    sign_up(bob, "stays_bob", "Bob")
+    two_seat_race(ann, bob)
 
     ann.locator("[data-testid=race-leave]").click()  # "Give up"
 
@@ -120,17 +126,7 @@ def test_a_racer_whose_page_is_gone_is_claimed_against_with_the_button(pages: An
     ann.clock.install()  # Ann's page's clock, moved on below instead of waiting 30 s
     sign_up(ann, "claims_ann", "Ann")
     sign_up(bob, "gone_bob", "Bob")
-    ann.goto("/#/races")
-    form = ann.locator("[data-testid=race-form]")
-    form.locator("select[name=seats]").select_option("2")
-    form.get_by_role("button", name="Open a race").click()
-    ann.wait_for_url("**/#/races/*")
-    race_id = ann.url.rsplit("/", 1)[1]
-    bob.goto(f"/#/races/{race_id}")
-    bob.locator("[data-testid=race-join]").click()
-    for page in (ann, bob):
-        page.wait_for_selector("[data-testid=race-state][data-state=running]")
-        wait_seq(page, 0)
+    race_id = two_seat_race(ann, bob)
     claim = ann.get_by_role("button", name="Claim the win over Bob")
     assert claim.count() == 0  # Bob is here
 

@@ -15,7 +15,7 @@ from tripeaks.arenas import live, schedule
 from tripeaks.arenas.errors import ArenaNotFound, ArenaRefused
 from tripeaks.arenas.models import Arena, ArenaGame, Entry, Phase
 from tripeaks.arenas.scoring import score_game
-from tripeaks.arenas.selectors import ordered_entries
+from tripeaks.arenas.standings import write_places
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules, RulesError
 from tripeaks.play import deals
@@ -260,16 +260,10 @@ def finalize(*, arena_id: UUID | str, now: datetime | None = None) -> bool:
     arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
     if arena is None or arena.state == Phase.FINISHED or arena.ends_at > now:
         return False
-    # Every Entry locked first (in one order), then read: a finish in flight lands before.
-    list(Entry.objects.select_for_update().filter(arena=arena).order_by("pk").values("pk"))
-    entries = list(ordered_entries(arena))
-    for place, entry in enumerate(entries, start=1):
-        entry.rank = place
-        entry.changes += 1
-    Entry.objects.bulk_update(entries, ["rank", "changes"])
+    players = write_places(arena)
     arena.state = Phase.FINISHED
     arena.finalized_at = now
     arena.save(update_fields=["state", "finalized_at"])
-    log.info("arena finalized", extra={"arena": str(arena.pk), "players": len(entries)})
+    log.info("arena finalized", extra={"arena": str(arena.pk), "players": players})
     live.on_commit_tell(arena)
     return True

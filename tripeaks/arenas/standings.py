@@ -45,9 +45,16 @@ def settle_held_game(*, game_id: Any, accept: bool) -> bool:
 
 def _rank_again(arena: Arena) -> None:
     """Write the final places of a finished arena again, in the standings' order."""
+    write_places(arena)
+
+
+def write_places(arena: Arena) -> int:
+    """Write the locked arena's places in the standings' order; returns how many players.
+    Every Entry is locked first (in one order), then read: a finish in flight lands before."""
     list(Entry.objects.select_for_update().filter(arena=arena).order_by("pk").values("pk"))
     entries = list(ordered_entries(arena))
     for place, entry in enumerate(entries, start=1):
         entry.rank = place
         entry.changes += 1
     Entry.objects.bulk_update(entries, ["rank", "changes"])
+    return len(entries)
