@@ -243,6 +243,7 @@ def _dfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
         if not room:
             spent, chunk = chunk, 0
             room = chunk = budget._spend(spent)
+        dead_end = False
         c = playable
         # Plays, bottom positions first (they tend to uncover cards).
         while c:
@@ -268,6 +269,8 @@ def _dfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
                     line.append(p)
                     return True
             else:
+                if not fit_of[p] & ~removed:
+                    dead_end = True
                 # Nothing fits the new top: the only move is to draw, until something fits.
                 d = drawn
                 while d < n_stock:
@@ -282,7 +285,7 @@ def _dfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
                             return True
                         break
         # The draw (again skipping straight past stock cards that let nothing play).
-        d = drawn
+        d = n_stock if dead_end else drawn
         while d < n_stock:
             fits = free & stock_fit[d]
             d += 1
