@@ -270,6 +270,26 @@ def test_solve_from_a_mid_game_position_agrees_with_the_baseline_and_replays() -
     assert lost >= 1  # random play loses some games: the lost branch is exercised
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    layout=st.sampled_from((*QUICK_LAYOUTS, *SMALL_LAYOUTS)),
+    rules=st.sampled_from(RULE_SETS),
+    moves=st.integers(0, 40),
+)
+def test_solve_from_late_positions_agrees_with_the_baseline_and_replays(
+    seed: int, layout: Layout, rules: Rules, moves: int
+) -> None:
+    # Late in a game most ranks have few cards left: the positions where a card that nothing
+    # left can follow fits the waste, and the search does not draw from there.
+    deal = from_seed(seed, layout, rules.start)
+    state = random_state(deal, rules, random.Random(seed), moves)
+    solution = solve(deal, rules, state.position)
+    assert solution.winnable == baseline_winnable(deal, rules, state.position)
+    if solution.winnable:
+        assert replay(deal, rules, solution.line, state).status == "won"
+
+
 def test_line_tokens_are_positions_and_draws() -> None:
     assert line_tokens((Play(18), Draw(), Play(0))) == [18, "draw", 0]
     assert line_tokens(()) == []
