@@ -341,7 +341,8 @@ def _bfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
     free_get = free_of.get
     first: dict[int, tuple[int, int]] = {removed0: (-1, 0)}
     order = [removed0]
-    order_free = [free0]
+    order_free = [free0]  # zeroed for a set whose draws are dominated: it is offered nothing
+    slot = {removed0: 0}  # where each set is in `order`
     # offered[t]: the sets order[:offered[t]] have already been offered a draw of rank t.
     offered = [0] * 14
     level = 0
@@ -403,14 +404,20 @@ def _bfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
                                 free2 |= qbit
                         free_of[after] = free2
                         first[after] = (key, level)
+                        slot[after] = len(order)
                         order.append(after)
                         order_free.append(free2)
-                    fits = free2 & fitmask[ranks[p]]
+                    fit_p = fitmask[ranks[p]]
+                    fits = free2 & fit_p
                     if fits:
                         key2 = after | fits << size
                         if came_get(key2) is None:
                             came[key2] = key
                             stack.append((after, free2, fits))
+                    elif not fit_p & ~removed:
+                        # Nothing left can follow p: drawing after p, as early, dominates
+                        # drawing here (docs/solver.md), with as many draws.
+                        order_free[slot[removed]] = 0
             if drawn == n_stock:
                 return None
             rank = stock[drawn]
