@@ -10,7 +10,7 @@ Four questions, all exact (no "draw only when nothing plays" shortcut):
 - `hint(state)`: the best next move: the first move of a winning line with the fewest draws.
 
 How it is fast (see docs/solver.md): a search state is (removed-cards bitmask, cards drawn,
-waste rank), and two facts shrink it.
+waste rank), and three facts shrink it.
 
 1. Only the *cards that fit now* matter, not the waste rank itself: the state is keyed by
    `removed | playable << size`, where `playable` is the mask of free layout cards that fit the
@@ -21,9 +21,14 @@ waste rank), and two facts shrink it.
    other line draws. So the memo keeps, per key, the fewest draws with which the state was found
    lost, and prunes any later visit with as many draws or more. This removes the stock index from
    the state space (the baseline keeps it, and re-searches each state once per stock index).
+3. A play that nothing can follow dominates the draw: if a playable card p has no card of a
+   neighbouring rank left in the layout, a line that draws here wins as well when it plays p
+   first and skips p later (after p it could only have drawn). With as many draws, so it holds for
+   the fewest-draws search too: neither search draws from such a state.
 
-Free masks are updated incrementally (playing p can only free the cards p covers), and the cards
-that fit a rank are a precomputed bitmask, so a search step is a few integer operations.
+Free masks are updated incrementally (playing p can only free the cards p covers) and kept per
+removed-set, and the cards that fit a rank are a precomputed bitmask, so a search step is a few
+integer operations.
 
 Every search takes an optional `Budget` (a node count, deterministic, and a wall-clock deadline)
 and raises `BudgetExceeded` when it runs out: "unknown" is never answered as "lost" or "won".
