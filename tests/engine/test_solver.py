@@ -14,7 +14,8 @@ from tripeaks.engine.cards import parse_card
 from tripeaks.engine.deal import Deal, from_seed
 from tripeaks.engine.game import Draw, Play, Position, Resign, RuleError, State, apply, new_game
 from tripeaks.engine.layout import CLASSIC, Layout, Slot
-from tripeaks.engine.rules import Rules
+from tripeaks.engine.layouts import get_layout
+from tripeaks.engine.rules import Rules, Start
 from tripeaks.engine.solver import (
     Hint,
     Solution,
@@ -150,6 +151,33 @@ def test_verdicts_match_the_baseline_on_small_layouts(
     assert solve_min_draws(deal, rules).winnable == expected
 
 
+# Registered layouts the baseline decides in well under a second.
+QUICK_LAYOUTS = tuple(
+    get_layout(key) for key in ("pyramid", "cascade", "funnel", "saltire", "staircase")
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    layout=st.sampled_from(QUICK_LAYOUTS),
+    wrap=st.booleans(),
+    face_up=st.booleans(),
+    start=st.sampled_from(["waste", "empty"]),
+)
+def test_verdicts_match_the_baseline_and_lines_win_on_registered_layouts(
+    seed: int, layout: Layout, wrap: bool, face_up: bool, start: Start
+) -> None:
+    rules = Rules(wrap=wrap, open=face_up, start=start)
+    deal = from_seed(seed, layout, start)
+    solution = solve(deal, rules)
+    assert solution.winnable == baseline_winnable(deal, rules)
+    if solution.winnable:
+        assert replay(deal, rules, solution.line).status == "won"
+    else:
+        assert solution.line == ()
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 @pytest.mark.parametrize("layout", SMALL_LAYOUTS[:2])
 def test_lost_and_won_verdicts_match_the_baseline_over_300_small_deals(
@@ -240,6 +268,26 @@ def test_solve_from_a_mid_game_position_agrees_with_the_baseline_and_replays() -
         checked += 1
     assert checked >= 18
     assert lost >= 1  # random play loses some games: the lost branch is exercised
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    layout=st.sampled_from((*QUICK_LAYOUTS, *SMALL_LAYOUTS)),
+    rules=st.sampled_from(RULE_SETS),
+    moves=st.integers(0, 40),
+)
+def test_solve_from_late_positions_agrees_with_the_baseline_and_replays(
+    seed: int, layout: Layout, rules: Rules, moves: int
+) -> None:
+    # Late in a game most ranks have few cards left: the positions where a card that nothing
+    # left can follow fits the waste, and the search does not draw from there.
+    deal = from_seed(seed, layout, rules.start)
+    state = random_state(deal, rules, random.Random(seed), moves)
+    solution = solve(deal, rules, state.position)
+    assert solution.winnable == baseline_winnable(deal, rules, state.position)
+    if solution.winnable:
+        assert replay(deal, rules, solution.line, state).status == "won"
 
 
 def test_line_tokens_are_positions_and_draws() -> None:

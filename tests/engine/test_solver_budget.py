@@ -19,7 +19,7 @@ from tripeaks.engine.solver import (
     winnable,
 )
 
-# `waves` without wrap, seed 5: the depth-first search needs about 190,000 nodes and the
+# `waves` without wrap, seed 5: the depth-first search needs about 170,000 nodes and the
 # fewest-draws search (hint, par) over a million (seconds of CPU): an attacker's custom deal.
 HARD = from_seed(5, get_layout("waves"))
 NOWRAP = Rules(wrap=False)

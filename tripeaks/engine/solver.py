@@ -10,7 +10,7 @@ Four questions, all exact (no "draw only when nothing plays" shortcut):
 - `hint(state)`: the best next move: the first move of a winning line with the fewest draws.
 
 How it is fast (see docs/solver.md): a search state is (removed-cards bitmask, cards drawn,
-waste rank), and two facts shrink it.
+waste rank), and three facts shrink it.
 
 1. Only the *cards that fit now* matter, not the waste rank itself: the state is keyed by
    `removed | playable << size`, where `playable` is the mask of free layout cards that fit the
@@ -21,9 +21,14 @@ waste rank), and two facts shrink it.
    other line draws. So the memo keeps, per key, the fewest draws with which the state was found
    lost, and prunes any later visit with as many draws or more. This removes the stock index from
    the state space (the baseline keeps it, and re-searches each state once per stock index).
+3. A play that nothing can follow dominates the draw: if a playable card p has no card of a
+   neighbouring rank left in the layout, a line that draws here wins as well when it plays p
+   first and skips p later (after p it could only have drawn). With as many draws, so it holds for
+   the fewest-draws search too: neither search draws from such a state.
 
-Free masks are updated incrementally (playing p can only free the cards p covers), and the cards
-that fit a rank are a precomputed bitmask, so a search step is a few integer operations.
+Free masks are updated incrementally (playing p can only free the cards p covers) and kept per
+removed-set, and the cards that fit a rank are a precomputed bitmask, so a search step is a few
+integer operations.
 
 Every search takes an optional `Budget` (a node count, deterministic, and a wall-clock deadline)
 and raises `BudgetExceeded` when it runs out: "unknown" is never answered as "lost" or "won".
@@ -213,41 +218,37 @@ class _Tables:
         )
 
 
-def _dfs(
-    tab: _Tables,
-    limit: int | None = None,
-    lost: dict[int, int] | None = None,
-    budget: Budget | None = None,
-) -> list[int] | None:
+def _dfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
     """A winning line (internal codes) by depth-first search, or None if there is none.
 
-    `limit`: draw at most up to that many stock cards in all (default: the whole stock).
-    `lost`: the memo of lost states, kept between calls; a state lost under a limit is lost
-    under any lower limit too, so the memo stays valid while the limit only goes down.
     `budget`: raises BudgetExceeded when it runs out (each call of the search is a node)."""
     size = tab.size
     full = tab.full
-    ranks = tab.ranks
     stock = tab.stock
-    n_stock = len(stock) if limit is None else min(limit, len(stock))
+    n_stock = len(stock)
     fitmask = tab.fitmask
     unc = tab.unc
-    if lost is None:
-        lost = {}  # state key -> fewest draws with which it is known lost
+    fit_of = [fitmask[rank] for rank in tab.ranks]  # the cards that fit layout card p once played
+    stock_fit = [fitmask[rank] for rank in stock]  # the cards that fit stock card d once drawn
+    lost: dict[int, int] = {}  # state key -> fewest draws with which it is known lost
     lost_get = lost.get
+    never = n_stock + 1  # more draws than any state has: "not known lost"
+    # The free mask of each removed-set met, worked out once: a set is reached by many orders.
+    free_of: dict[int, int] = {}
+    free_get = free_of.get
     line: list[int] = []  # built backwards as the search returns
     if budget is None:
         budget = Budget()
     # Nodes left before the budget is asked again, out of a chunk of this many.
     room = chunk = budget._start()
 
-    def search(removed: int, free: int, drawn: int, top: int) -> bool:
+    def search(removed: int, free: int, drawn: int, playable: int) -> bool:
         nonlocal room, chunk
         room -= 1
         if not room:
             spent, chunk = chunk, 0
             room = chunk = budget._spend(spent)
-        playable = free & fitmask[top]
+        dead_end = False
         c = playable
         # Plays, bottom positions first (they tend to uncover cards).
         while c:
@@ -258,53 +259,55 @@ def _dfs(
             if after == full:
                 line.append(p)
                 return True
-            rank = ranks[p]
-            free2 = free ^ bit
-            for qbit, qcover in unc[p]:
-                if not qcover & ~after:
-                    free2 |= qbit
-            fits = free2 & fitmask[rank]
+            free2 = free_get(after)
+            if free2 is None:
+                free2 = free ^ bit
+                for qbit, qcover in unc[p]:
+                    if not qcover & ~after:
+                        free2 |= qbit
+                free_of[after] = free2
+            fits = free2 & fit_of[p]
             if fits:
-                known = lost_get(after | fits << size)
-                if (known is None or known > drawn) and search(after, free2, drawn, rank):
+                if lost_get(after | fits << size, never) > drawn and search(
+                    after, free2, drawn, fits
+                ):
                     line.append(p)
                     return True
             else:
+                if not fit_of[p] & ~removed:
+                    dead_end = True
                 # Nothing fits the new top: the only move is to draw, until something fits.
                 d = drawn
                 while d < n_stock:
-                    rank = stock[d]
+                    fits = free2 & stock_fit[d]
                     d += 1
-                    fits = free2 & fitmask[rank]
                     if fits:
-                        known = lost_get(after | fits << size)
-                        if (known is None or known > d) and search(after, free2, d, rank):
+                        if lost_get(after | fits << size, never) > d and search(
+                            after, free2, d, fits
+                        ):
                             line.extend([_DRAW] * (d - drawn))
                             line.append(p)
                             return True
                         break
         # The draw (again skipping straight past stock cards that let nothing play).
-        d = drawn
+        d = n_stock if dead_end else drawn
         while d < n_stock:
-            rank = stock[d]
+            fits = free & stock_fit[d]
             d += 1
-            fits = free & fitmask[rank]
             if fits:
-                known = lost_get(removed | fits << size)
-                if (known is None or known > d) and search(removed, free, d, rank):
+                if lost_get(removed | fits << size, never) > d and search(removed, free, d, fits):
                     line.extend([_DRAW] * (d - drawn))
                     return True
                 break
-        key = removed | playable << size
-        known = lost_get(key)
-        if known is None or known > drawn:
-            lost[key] = drawn
+        # Stored without comparing: the caller searched this state because it was not known lost
+        # with `drawn` draws or fewer, and the search below it only met it with more draws.
+        lost[removed | playable << size] = drawn
         return False
 
     if tab.removed0 == full:
         return []
     try:
-        found = search(tab.removed0, tab.free0, tab.drawn0, tab.top0)
+        found = search(tab.removed0, tab.free0, tab.drawn0, tab.free0 & fitmask[tab.top0])
     finally:
         budget.nodes += chunk - room
     if found:
@@ -343,7 +346,8 @@ def _bfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
     free_get = free_of.get
     first: dict[int, tuple[int, int]] = {removed0: (-1, 0)}
     order = [removed0]
-    order_free = [free0]
+    order_free = [free0]  # zeroed for a set whose draws are dominated: it is offered nothing
+    slot = {removed0: 0}  # where each set is in `order`
     # offered[t]: the sets order[:offered[t]] have already been offered a draw of rank t.
     offered = [0] * 14
     level = 0
@@ -405,14 +409,20 @@ def _bfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
                                 free2 |= qbit
                         free_of[after] = free2
                         first[after] = (key, level)
+                        slot[after] = len(order)
                         order.append(after)
                         order_free.append(free2)
-                    fits = free2 & fitmask[ranks[p]]
+                    fit_p = fitmask[ranks[p]]
+                    fits = free2 & fit_p
                     if fits:
                         key2 = after | fits << size
                         if came_get(key2) is None:
                             came[key2] = key
                             stack.append((after, free2, fits))
+                    elif not fit_p & ~removed:
+                        # Nothing left can follow p: drawing after p, as early, dominates
+                        # drawing here (docs/solver.md), with as many draws.
+                        order_free[slot[removed]] = 0
             if drawn == n_stock:
                 return None
             rank = stock[drawn]
