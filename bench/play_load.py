@@ -75,6 +75,7 @@ def bench_env() -> dict[str, str]:
     ):
         env[name] = "1000000/s"
     env["THROTTLE_USER"] = env["THROTTLE_ANON"] = "1000000/s"
+    env["SOCKETS_PER_ADDRESS"] = "0"  # hundreds of players, one address
     return env
 
 

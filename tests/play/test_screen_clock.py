@@ -15,6 +15,7 @@ from channels.db import database_sync_to_async as db
 from tests.play.contests import begun_race, game_of
 from tests.play.helpers import client_for, connect, move, start_custom, winnable_code
 from tests.play.server_clock import ServerClock, patch_server_clock
+from tripeaks.infra import redis_client
 from tripeaks.play import screens
 from tripeaks.play.models import Game, Move
 from tripeaks.play.replay import matches_log
@@ -148,8 +149,8 @@ async def test_a_screen_left_by_a_dead_server_lapses(make_player: Any, clock: Se
     game = await db(solo_game)(user)
 
     def ghost(lapsed_s_ago: float) -> None:
-        key = screens._key(game["id"])
-        screens._redis().zadd(key, {"dead-server-socket": time.time() - lapsed_s_ago})
+        key = screens.key(game["id"])
+        redis_client.client().zadd(key, {"dead-server-socket": time.time() - lapsed_s_ago})
 
     await db(ghost)(1)
     socket, view = await opened(user, game["id"])

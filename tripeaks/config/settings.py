@@ -438,6 +438,12 @@ BODY_LIMITS: dict[str, int] = {
     "game-moves": 1024,
 }
 
+# Game sockets open at once (tripeaks/infra/socket_caps.py): per game (tabs), per account and per
+# client address; one more is closed with 4409. 0: no cap (the benches' players share 127.0.0.1).
+SOCKETS_PER_GAME: int = env.int("SOCKETS_PER_GAME", default=5)
+SOCKETS_PER_ACCOUNT: int = env.int("SOCKETS_PER_ACCOUNT", default=30)
+SOCKETS_PER_ADDRESS: int = env.int("SOCKETS_PER_ADDRESS", default=60)
+
 # Play limits (tripeaks/infra/throttling.py), per player and per client address, over REST and the
 # game socket alike; 429 with Retry-After (an error frame on the socket). A human plays a few
 # moves a second at most and starts a game every minute or so.

@@ -25,6 +25,8 @@ log = logging.getLogger("tripeaks.events")
 
 MAX_FRAME = 4096
 CLOSE_UNAUTHORIZED = 4401
+# The game, the account or the address has all the game sockets it may have open.
+CLOSE_TOO_MANY = 4409
 CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
 # Frames refused in a row for going over the move rate before the socket is closed as a flood.
 MAX_THROTTLED_IN_A_ROW = 50
@@ -78,7 +80,13 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         # Signing out closes this socket (tripeaks/infra/socket_sessions.py).
         if not await self.join_session_groups():
             return
-        self.moves = SocketGame(self.game_id, user, self.channel_name)
+        client = self.scope.get("client") or [None]
+        self.moves = SocketGame(self.game_id, user, self.channel_name, client[0])
+        if not await self.moves.admit():
+            # Accepted first, so that the page hears why: it stops reconnecting and says so.
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY)
+            return
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
         await announce_peer(self.game_id, self.channel_name)

@@ -29,10 +29,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from leaderboard import live as live_board
 from tripeaks.engine import game as engine
+from tripeaks.infra import socket_caps
 from tripeaks.infra.devices import scope_device
 from tripeaks.infra.socket_threads import in_a_thread
 from tripeaks.play import move_writer, screens, services
@@ -88,8 +90,21 @@ def _hide(game_id: str, user: Any, screen: str) -> None:
     services.hide_game(game_id=game_id, user=user)
 
 
-_renew = in_a_thread(screens.shown)
+_admit = in_a_thread(socket_caps.admit)
+_release = in_a_thread(socket_caps.release)
 _uncount = in_a_thread(screens.gone)
+
+
+def socket_holders(game_id: str, user_id: int, address: str | None) -> list[tuple[str, int]]:
+    """What a game socket counts against, with each one's cap: its game (a handful of tabs), its
+    account and its address (a few dozen sockets each). The game's comes first."""
+    holders = [
+        (screens.key(game_id), settings.SOCKETS_PER_GAME),
+        (socket_caps.holder("account", user_id), settings.SOCKETS_PER_ACCOUNT),
+    ]
+    if address:
+        holders.append((socket_caps.holder("address", address), settings.SOCKETS_PER_ADDRESS))
+    return holders
 
 
 @in_a_thread
@@ -132,11 +147,14 @@ def _start(
 class SocketGame:
     """One socket's game: its moves, and the copy they are worked out on."""
 
-    def __init__(self, game_id: str, user: Any, screen: str) -> None:
+    def __init__(self, game_id: str, user: Any, screen: str, address: str | None = None) -> None:
         self.game_id = game_id
         self.user = user
         # The socket's name among the game's screens (play/screens.py), and when to renew it.
         self.screen = screen
+        self.address = address
+        self.holders = socket_holders(game_id, user.pk, address)
+        self.admitted = False
         self.renew_at = time.monotonic() + screens.RENEW_S
         self.live: LiveGame | None = None
         # Live board updates of the last move, for the socket to send once it has answered.
@@ -217,7 +235,8 @@ class SocketGame:
         client = (scope or {}).get("client") or [None]
         origin = {"device": scope_device(scope or {}), "address": client[0]}
         live, board_updates = await _start(self.user, request, origin, self.screen, self.game_id)
-        started = SocketGame(str(live.game.pk), self.user, self.screen)
+        started = SocketGame(str(live.game.pk), self.user, self.screen, self.address)
+        started.admitted = True
         started.live, started.board_updates = live, board_updates
         return started, game_payload(live.game, live.state, timezone.now())
 
@@ -235,9 +254,18 @@ class SocketGame:
         self.live, view = await _show(self.game_id, self.user, self.screen)
         return view
 
+    async def admit(self) -> bool:
+        """Count the socket for its game, its account and its address, unless one of them has
+        all the sockets it may have (`infra/socket_caps.py`): then nothing is counted."""
+        self.admitted = await _admit(self.screen, self.holders) == 0
+        return self.admitted
+
     async def hide(self) -> None:
         """The socket closed: it no longer shows the game (`_hide`). A contest's or a finished
         game's clock does not stop (or has stopped): only the count changes."""
+        if not self.admitted:
+            return
+        await _release(self.screen, [key for key, _ in self.holders[1:]])
         game = self.live.game if self.live is not None else None
         if game is not None and (game.contest or game.finished):
             await _uncount(self.game_id, self.screen)
@@ -248,4 +276,4 @@ class SocketGame:
         """Keep the socket counted among the game's screens (at most once every RENEW_S)."""
         if time.monotonic() >= self.renew_at:
             self.renew_at = time.monotonic() + screens.RENEW_S
-            await _renew(self.game_id, self.screen)
+            await _admit(self.screen, self.holders)

@@ -45,8 +45,9 @@ export class LiveSocket {
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.onClose(e.code);
-      // 4401/4404: not signed in or not this player's game: do not hammer the server.
-      if (this.closed || e.code === 4401 || e.code === 4404) return;
+      // 4401/4404: not signed in or not this player's game; 4409: the game (or the account, or
+      // the network) has all the sockets it may have open. Do not hammer the server.
+      if (this.closed || e.code === 4401 || e.code === 4404 || e.code === 4409) return;
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     };

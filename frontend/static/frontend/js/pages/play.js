@@ -4,6 +4,7 @@
 // named for its job: docs/frontend.md) with ../table.js, ../protocol.js and ../socket.js.
 
 import { layoutNamed } from '../api.js';
+import { _ } from '../i18n.js';
 import { LiveSocket } from '../socket.js';
 import { MoveQueue } from '../protocol.js';
 import { Table } from '../table.js';
@@ -17,6 +18,9 @@ import { NewDealRequest } from './play/new_deal.js';
 import { Game } from './play/game.js';
 import { bindControls } from './play/controls.js';
 import { pauseWhileHidden } from './play/visibility.js';
+
+// The server's close code when the game, the account or the address has all its sockets open.
+const TOO_MANY_SOCKETS = 4409;
 
 /** @type {Mount} */
 export async function mount(root, ctx) {
@@ -77,8 +81,11 @@ export async function mount(root, ctx) {
   const socket = new LiveSocket(`/ws/games/${view.id}/`, {
     onMessage: (m) => queue.receive(m),
     onOpen: () => { $('[data-testid=connection]').hidden = true; },
-    onClose: () => {
-      $('[data-testid=connection]').hidden = false;
+    onClose: (code) => {
+      const note = $('[data-testid=connection]');
+      note.hidden = false;
+      // Moves still go by REST: the game plays on, a little slower.
+      if (code === TOO_MANY_SOCKETS) note.textContent = _('This game is open in too many tabs: close some and reload this one.');
       transport.socketClosed();
       // So may the answer to a new deal: start it by REST.
       if (queue.starting) newDeal.byRest();
