@@ -94,3 +94,22 @@ async def test_a_refused_socket_neither_tells_the_games_sockets_nor_stops_its_cl
     assert await tab.receive_nothing(timeout=0.3)  # no greeting asked of it
     assert await db(screens.watched)(game["id"])
     await tab.disconnect(timeout=10)
+
+
+async def test_a_full_channel_drops_its_message_without_a_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from channels.layers import get_channel_layer
+
+    from tripeaks.play.broadcast import greet_peer
+
+    layer = get_channel_layer()
+    assert layer is not None
+    channel = await layer.new_channel()
+    for _ in range(layer.get_capacity(channel)):
+        await layer.send(channel, {"type": "filler"})
+    with caplog.at_level("INFO", logger="tripeaks.events"):
+        await greet_peer(channel, None)  # the channel is full: dropped
+    records = [r for r in caplog.records if r.name == "tripeaks.events"]
+    assert [r.getMessage() for r in records] == ["a socket's channel is full"]
+    assert all(r.exc_info is None for r in records)

@@ -12,6 +12,7 @@ from typing import Any
 from uuid import UUID
 
 from asgiref.sync import async_to_sync
+from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 
 log = logging.getLogger("tripeaks.events")
@@ -33,6 +34,10 @@ async def _deliver(
             await layer.group_send(group, message)
         else:
             await layer.send(channel, message)
+    except ChannelFull:
+        # A socket that reads slower than it is sent to: it misses this one and, seeing the gap
+        # in `seq`, asks for the game again. Nothing is wrong with the service: no traceback.
+        log.info("a socket's channel is full", extra={"to": group or channel})
     except Exception:  # a broken channel layer must not fail a stored move
         log.warning(
             "could not reach a game's sockets", extra={"to": group or channel}, exc_info=True
