@@ -80,6 +80,7 @@ TINY = {
         "--stagger",
         "0",
     ],
+    "socket_flood.py": ["-m", "bench.socket_flood", "--sockets", "8", "--seconds", "1"],
     "solver_share.py": [
         "-m",
         "bench.solver_share",
@@ -227,6 +228,17 @@ def test_hint_attack(private_redis: str) -> None:
         BENCH_HINT_REDIS_URL=private_redis,
     )
     assert "GET /api/me" in out or "bystander" in out
+    drop_database(base)
+
+
+def test_socket_flood(private_redis: str) -> None:
+    base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_sockets_test_{os.getpid()}")
+    out = run_bench(
+        [*TINY["socket_flood.py"], "--port", str(free_port())],
+        BENCH_DATABASE_URL=base,
+        BENCH_SOCKETS_REDIS_URL=private_redis,
+    )
+    assert "closed 4409" in out
     drop_database(base)
 
 

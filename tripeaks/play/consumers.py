@@ -65,6 +65,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     last_view: dict[str, Any] | None = None
     # Whether another socket has the game open; alone, a socket has nobody to tell of its moves.
     peers = False
+    # Whether the socket was over a cap (closed 4409 at once).
+    refused = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -77,15 +79,17 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
-        # Signing out closes this socket (tripeaks/infra/socket_sessions.py).
-        if not await self.join_session_groups():
-            return
         client = self.scope.get("client") or [None]
         self.moves = SocketGame(self.game_id, user, self.channel_name, client[0])
+        # Counted first: a socket over a cap costs one Redis call, and joins no group.
         if not await self.moves.admit():
+            self.refused = True
             # Accepted first, so that the page hears why: it stops reconnecting and says so.
             await self.accept()
             await self.close(code=CLOSE_TOO_MANY)
+            return
+        # Signing out closes this socket (tripeaks/infra/socket_sessions.py).
+        if not await self.join_session_groups():
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
@@ -98,6 +102,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         await self._send({"type": "view", "game": view})
 
     async def disconnect(self, code: int) -> None:
+        if self.refused:
+            return  # counted nowhere, in no group
         await self.leave_session_groups()
         await self._leave_game()
         if hasattr(self, "moves"):
