@@ -220,36 +220,24 @@ def test_solver_worst_case() -> None:
     assert "pyramid" in out
 
 
-def test_hint_attack(private_redis: str) -> None:
-    base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_hint_test_{os.getpid()}")
+@pytest.mark.parametrize(
+    ("bench", "redis_variable", "expected"),
+    [
+        ("hint_attack.py", "BENCH_HINT_REDIS_URL", "GET /api/me"),
+        ("socket_flood.py", "BENCH_SOCKETS_REDIS_URL", "closed 4409"),
+        ("solver_share.py", "BENCH_SHARE_REDIS_URL", "victims' 503 share"),
+    ],
+)
+def test_attack_bench(private_redis: str, bench: str, redis_variable: str, expected: str) -> None:
+    """The attack benches: one server of their own on a database and a Redis of their own."""
+    name = f"tripeaks_bench_{bench.removesuffix('.py')}_test_{os.getpid()}"
+    base = urlsplit_path(os.environ["DATABASE_URL"], name)
     out = run_bench(
-        [*TINY["hint_attack.py"], "--port", str(free_port())],
+        [*TINY[bench], "--port", str(free_port())],
         BENCH_DATABASE_URL=base,
-        BENCH_HINT_REDIS_URL=private_redis,
+        **{redis_variable: private_redis},
     )
-    assert "GET /api/me" in out or "bystander" in out
-    drop_database(base)
-
-
-def test_socket_flood(private_redis: str) -> None:
-    base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_sockets_test_{os.getpid()}")
-    out = run_bench(
-        [*TINY["socket_flood.py"], "--port", str(free_port())],
-        BENCH_DATABASE_URL=base,
-        BENCH_SOCKETS_REDIS_URL=private_redis,
-    )
-    assert "closed 4409" in out
-    drop_database(base)
-
-
-def test_solver_share(private_redis: str) -> None:
-    base = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_share_test_{os.getpid()}")
-    out = run_bench(
-        [*TINY["solver_share.py"], "--port", str(free_port())],
-        BENCH_DATABASE_URL=base,
-        BENCH_SHARE_REDIS_URL=private_redis,
-    )
-    assert "victims' 503 share" in out
+    assert expected in out
     drop_database(base)
 
 
