@@ -9,7 +9,7 @@ One server (the production profile, `NUM_PROXIES=1`, so that each simulated play
 `THROTTLE_SOLVER_ADDRESS` and the slots as configured). Three phases of `--seconds` each:
 
 1. **quiet**: the victims alone, each from its own address, asking for a hint on an easy deal
-   about every 10 s (a person asks now and then);
+   about once a minute (a person asks now and then);
 2. **swarm**: the same, while `--swarm` players share one address and ask for hints on the
    hardest deal we know (`waves` no-wrap seed 5: each hint runs its whole budget) as fast as they
    are answered;
@@ -39,7 +39,7 @@ from bench.hint_attack import Tally, call, solver_bench_env
 from bench.play_load import start_servers, stop_servers
 
 BENCH_DB = "tripeaks_bench_share"
-VICTIM_GAP_S = 10.0
+VICTIM_GAP_S = 60.0
 
 
 def setup(victims: int, attackers: int) -> dict[str, Any]:
@@ -81,7 +81,7 @@ class Player:
         as answered), until `until`."""
         seq, path = game["seq"], f"/api/games/{game['id']}/moves"
         if gap:
-            time.sleep(random.uniform(0, gap))
+            time.sleep(min(random.uniform(0, gap), max(0.0, until - time.monotonic())))
         while time.monotonic() < until:
             began = time.monotonic()
             status, answer = self.call("POST", path, {"seq": seq, "action": "hint"})
@@ -91,9 +91,8 @@ class Player:
             elif status == 409 and answer and "game" in answer:
                 seq = answer["game"]["seq"]
             if gap:
-                time.sleep(
-                    max(0.0, random.uniform(gap / 2, gap * 1.5) - (time.monotonic() - began))
-                )
+                wait = random.uniform(gap / 2, gap * 1.5) - (time.monotonic() - began)
+                time.sleep(max(0.0, min(wait, until - time.monotonic())))
             elif status == 429:
                 time.sleep(0.05)  # over its rate: a script would not spin on a refusal
 

@@ -220,7 +220,7 @@ def test_a_hint_counts_against_the_address_its_game_was_started_from(make_player
 
 def heavy(player: str) -> None:
     """`player` asks for solver work over and over, as a script does (within its rate)."""
-    for _ in range(solver_guard.LIGHT_CALLS_A_MINUTE):
+    for _ in range(solver_guard.LIGHT_CALLS):
         with solver_guard.solver_slot(solver_guard.Asker(player)):
             pass
 

@@ -9,11 +9,11 @@
   process. No free slot: 503 with `Retry-After`, before any database work.
 - **One call at a time per player, and a rate** (`PLAY_THROTTLE_RATES["solver"]`): a second hint
   while the first is being worked out, or too many in a minute, is a 429 with `Retry-After`.
-- **A slot kept for light askers**: a player who asked fewer than `LIGHT_CALLS_A_MINUTE` solver
-  calls in the last minute may take the last free slot, and a hint of theirs that finds every slot
-  taken waits up to `SOLVER_WAIT_MS` for one; everyone else (and work nobody asked for by name) shares the others
-  and is refused at once. However many accounts a script hints with, a person's occasional hint
-  finds a slot.
+- **A slot kept for light askers**: a player who asked fewer than `LIGHT_CALLS` solver calls in
+  the last `LIGHT_WINDOW_S` (6 in 5 minutes: a person asks now and then) may take the last free
+  slot, and a hint of theirs that finds every slot taken waits up to `SOLVER_WAIT_MS` for one;
+  everyone else (and work nobody asked for by name) shares the others and is refused at once.
+  However many accounts a script hints with, a person's occasional hint finds a slot.
 - **A share per network address** (`PLAY_THROTTLE_RATES["solver_address"]`, and at most half the
   slots at once, one of two): a swarm of guests or accounts behind one address gets one address's
   share, not every slot. Over the rate: 429; its slots taken: 503, as when the service is full.
@@ -85,8 +85,9 @@ def request_budget() -> Budget:
 
 # ---------------------------------------------------------------------------------------- slots
 # KEYS[1]: every lease of the service; KEYS[2]: this player's, KEYS[3]: this address's, KEYS[4]:
-# the player's calls this minute ('' for none). ARGV: now, expiry, token, limit, lease ms, the
-# address's share, the slots kept for light askers, calls a minute that still count as light.
+# the player's calls in this window ('' for none). ARGV: now, expiry, token, limit, lease ms, the
+# address's share, the slots kept for light askers, calls a window that still count as light,
+# the window's seconds.
 # 0: leased; 1: the service is full, for a light asker; 2: the player already holds one; 3: the
 # address holds its share; 4: the slots open to a heavy asker are taken.
 ACQUIRE_SCRIPT = """
@@ -116,7 +117,7 @@ for i = 1, 3 do
 end
 if KEYS[4] ~= '' then
     redis.call('INCR', KEYS[4])
-    if calls == 0 then redis.call('EXPIRE', KEYS[4], 60) end
+    if calls == 0 then redis.call('EXPIRE', KEYS[4], ARGV[9]) end
 end
 return 0
 """
@@ -142,10 +143,11 @@ def address_share() -> int:
     return max(1, settings.SOLVER_MAX_CONCURRENT // 2)
 
 
-# A player who asked for fewer than this many solver calls in the last minute (half the
-# per-player rate) is a light asker (a person asks for a hint now and then): one slot is theirs alone while the heavy askers (a
+# A player who asked for fewer than LIGHT_CALLS solver calls in the last LIGHT_WINDOW_S is a light
+# asker (a person asks for a hint now and then): one slot is theirs alone while the heavy askers (a
 # script, as many accounts as it likes, each at the per-player rate) share the rest.
-LIGHT_CALLS_A_MINUTE: Final = 10
+LIGHT_CALLS: Final = 6
+LIGHT_WINDOW_S: Final = 300
 
 
 def kept_for_light_askers() -> int:
@@ -215,7 +217,8 @@ def _acquire(asker: Asker) -> tuple[int, str | None]:
                     LEASE_SECONDS * 1000,
                     address_share(),
                     kept_for_light_askers(),
-                    LIGHT_CALLS_A_MINUTE,
+                    LIGHT_CALLS,
+                    LIGHT_WINDOW_S,
                 ],
             )
             return int(outcome), token
