@@ -28,12 +28,7 @@ def test_two_browsers_race_to_a_result(pages: Any) -> None:
     sign_up(ann, "racer_ann", "Ann")
     sign_up(bob, "racer_bob", "Bob")
 
-    ann.goto("/#/races")
-    form = ann.locator("[data-testid=race-form]")
-    form.locator("select[name=seats]").select_option("2")
-    form.get_by_role("button", name="Open a race").click()
-    ann.wait_for_url("**/#/races/*")
-    race_id = ann.url.rsplit("/", 1)[1]
+    race_id = open_two_seats(ann)
     ann.wait_for_selector("[data-testid=race-state][data-state=open]")
 
     # Bob finds it in the lobby and joins: the last seat, so the countdown begins.
@@ -78,14 +73,19 @@ def test_two_browsers_race_to_a_result(pages: Any) -> None:
     shot(ann, "race-desktop-finished")
 
 
-def two_seat_race(ann: Any, bob: Any) -> str:
-    """Ann opens a two-seat race, Bob joins it; both tables are dealt. Returns the race's id."""
-    ann.goto("/#/races")
-    form = ann.locator("[data-testid=race-form]")
+def open_two_seats(page: Any) -> str:
+    """The page's player opens a two-seat race from the lobby's form; returns its id."""
+    page.goto("/#/races")
+    form = page.locator("[data-testid=race-form]")
     form.locator("select[name=seats]").select_option("2")
     form.get_by_role("button", name="Open a race").click()
-    ann.wait_for_url("**/#/races/*")
-    race_id = ann.url.rsplit("/", 1)[1]
+    page.wait_for_url("**/#/races/*")
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def two_seat_race(ann: Any, bob: Any) -> str:
+    """Ann opens a two-seat race, Bob joins it; both tables are dealt. Returns the race's id."""
+    race_id = open_two_seats(ann)
     bob.goto(f"/#/races/{race_id}")
     bob.locator("[data-testid=race-join]").click()
     for page in (ann, bob):
