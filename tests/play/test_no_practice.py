@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from celery.signals import worker_ready
 from channels.db import database_sync_to_async
 from django.db import connection, transaction
 from rest_framework.test import APIClient
@@ -189,6 +190,16 @@ def test_deals_made_before_the_digests_get_them_once_filled(make_player: Any) ->
     assert deals.fill_missing_digests() == 1
     assert_refused(custom(api, deal.code.split()))
     assert deals.fill_missing_digests() == 0
+
+
+@pytest.mark.django_db
+def test_a_worker_that_starts_gives_older_deals_their_digests(settings: Any) -> None:
+    settings.RANDOM_POOL_LAYOUTS = []  # the pools are not what this test is about
+    deal = deals.numbered_deal(6, Rules())
+    Deal.objects.filter(pk=deal.pk).update(card_bands=[], game_digest="")
+    worker_ready.send(sender=None)  # the suite runs tasks eagerly: as a worker would, at once
+    deal.refresh_from_db()
+    assert deal.card_bands and deal.game_digest
 
 
 @pytest.mark.django_db

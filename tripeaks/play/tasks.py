@@ -58,13 +58,22 @@ def refill_random_pool(rules_key: str, layout: str, target: int | None = None) -
     return deals.refill_pool(Rules.from_key(rules_key), layout, size, seconds=POOL_TASK_SECONDS)
 
 
+@shared_task(acks_late=True)
+def fill_deal_digests() -> int:
+    """The card digests of deals made before they existed (idempotent: none left, one query)."""
+    return deals.fill_missing_digests()
+
+
 @worker_ready.connect
 def _fill_pools_when_a_worker_starts(**_: object) -> None:
-    """A fresh deployment has empty pools: start filling them now, not at beat's next round."""
+    """A fresh deployment has empty pools: start filling them now, not at beat's next round.
+    An upgraded one may have deals without their digests (play 0005): they get them now, so that
+    a custom copy of an older ranking deal is refused without anyone running a command."""
     try:
         refill_random_pools.delay()
+        fill_deal_digests.delay()
     except Exception:  # beat asks again
-        log.warning("could not queue the pool refill at worker start", exc_info=True)
+        log.warning("could not queue the work of a worker's start", exc_info=True)
 
 
 @shared_task(acks_late=True, time_limit=POOL_TASK_SECONDS * 3)
