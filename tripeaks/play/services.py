@@ -276,7 +276,8 @@ def _shown_again(game: Game, now: datetime) -> None:
 
 
 def _locked_game(game_id: UUID | str, user: Any) -> Game | None:
-    """The player's game, its row locked (the game only: players of a deal share its row)."""
+    """The player's game, its row locked: of=self, the game only (every player of the daily deal
+    shares its Deal row)."""
     return (
         Game.objects.select_for_update(of=("self",))
         .select_related("deal", "player")
@@ -288,7 +289,7 @@ def _locked_game(game_id: UUID | str, user: Any) -> Game | None:
 @transaction.atomic
 def show_game(*, game_id: UUID | str, user: Any) -> None:
     """A screen shows the player's game again (a game socket opened): a clock stopped because
-    none did starts again, logged as a resume. The socket is counted (`screens.shown`) first."""
+    none did starts again, logged as a resume. The socket is counted (`SocketGame.admit`) first."""
     game = _locked_game(game_id, user)
     if game is not None and not game.contest and unwatched(game):
         _shown_again(game, timezone.now())
@@ -439,13 +440,7 @@ def apply_move(
         raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
     # A hint's solver slot is taken (or refused) before the game row is locked.
     with solver_guard.guard(action, user.pk, game_id), transaction.atomic():
-        game = (
-            # of=self: lock the game only; every player of the daily deal shares its Deal row.
-            Game.objects.select_for_update(of=("self",))
-            .select_related("deal", "player")
-            .filter(pk=game_id, player=user)
-            .first()
-        )
+        game = _locked_game(game_id, user)
         if game is None:
             raise GameNotFound("no such game")
         state = load_game_state(game)

@@ -69,9 +69,9 @@ def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | No
 
 @in_a_thread
 def _show(game_id: str, user: Any, screen: str) -> tuple[LiveGame | None, dict[str, Any] | None]:
-    """The socket `screen` shows the game from now on: counted, then the game read, its clock
-    started again (under the game's lock) if no screen had it."""
-    screens.shown(game_id, screen)
+    """The socket `screen`, counted among the game's screens already (`SocketGame.admit`), shows
+    the game from now on: the game read, its clock started again (under the game's lock) if no
+    screen had it."""
     live = load_live_game(game_id, user)
     if live is None:
         screens.gone(game_id, screen)  # not the player's game: no screen of it
@@ -84,15 +84,9 @@ def _show(game_id: str, user: Any, screen: str) -> tuple[LiveGame | None, dict[s
     return live, game_payload(live.game, live.state, timezone.now())
 
 
-@in_a_thread
-def _hide(game_id: str, user: Any, screen: str) -> None:
-    screens.gone(game_id, screen)
-    services.hide_game(game_id=game_id, user=user)
-
-
 _admit = in_a_thread(socket_caps.admit)
 _release = in_a_thread(socket_caps.release)
-_uncount = in_a_thread(screens.gone)
+_hide_game = in_a_thread(services.hide_game)
 
 
 def socket_holders(game_id: str, user_id: int, address: str | None) -> list[tuple[str, int]]:
@@ -261,16 +255,15 @@ class SocketGame:
         return self.admitted
 
     async def hide(self) -> None:
-        """The socket closed: it no longer shows the game (`_hide`). A contest's or a finished
-        game's clock does not stop (or has stopped): only the count changes."""
+        """The socket closed: uncounted everywhere (its game's screens too), then a solo game
+        that no screen shows has its clock stopped (`services.hide_game`). A contest's or a
+        finished game's clock does not stop (or has stopped): only the counts change."""
         if not self.admitted:
             return
-        await _release(self.screen, [key for key, _ in self.holders[1:]])
+        await _release(self.screen, [key for key, _ in self.holders])
         game = self.live.game if self.live is not None else None
-        if game is not None and (game.contest or game.finished):
-            await _uncount(self.game_id, self.screen)
-        else:
-            await _hide(self.game_id, self.user, self.screen)
+        if game is None or not (game.contest or game.finished):
+            await _hide_game(game_id=self.game_id, user=self.user)
 
     async def renew(self) -> None:
         """Keep the socket counted among the game's screens (at most once every RENEW_S)."""
