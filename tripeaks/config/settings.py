@@ -438,6 +438,10 @@ BODY_LIMITS: dict[str, int] = {
     "game-moves": 1024,
 }
 
+# A racer with no race socket and no stored move for this many seconds of a running race can be
+# claimed against by the others (tripeaks/races/presence.py, docs/races.md).
+RACE_ABSENT_S: float = env.float("RACE_ABSENT_S", default=30.0)
+
 # Game sockets open at once (tripeaks/infra/socket_caps.py): per game (tabs), per account and per
 # client address; one more is closed with 4409. 0: no cap (the benches' players share 127.0.0.1).
 SOCKETS_PER_GAME: int = env.int("SOCKETS_PER_GAME", default=5)

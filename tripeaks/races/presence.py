@@ -18,7 +18,7 @@ from tripeaks.infra import redis_client
 
 
 def absent_after_s() -> float:
-    return float(getattr(settings, "RACE_ABSENT_S", 30))
+    return float(settings.RACE_ABSENT_S)
 
 
 def every_s() -> float:
