@@ -65,6 +65,25 @@
  * @typedef {{id: PlaceId, x: number, y: number}} Place
  */
 
+// pages/arenas.js, pages/arena.js
+
+/**
+ * @typedef {{win: number, fire_win: number, fire_after: number, grace_seconds: number}} ArenaScoring
+ * @typedef {{id: string, name: string, rules: string, layout: string, starts_at: string,
+ *   ends_at: string, state: 'scheduled'|'running'|'finishing'|'finished', final: boolean,
+ *   players: number|null}} ArenaSummary
+ * @typedef {{server_time: string, scoring: ArenaScoring, running: ArenaSummary[],
+ *   upcoming: ArenaSummary[], finished: ArenaSummary[]}} ArenaLists
+ * @typedef {{rank: number, player: {username: string, display_name: string}, points: number,
+ *   wins: number, games: number, streak: number, best_streak: number, fire: boolean,
+ *   active: boolean}} ArenaLine
+ * @typedef {{version: number, total: number, lines: ArenaLine[]}} ArenaStandings
+ * @typedef {ArenaSummary & {server_time: string, scoring: ArenaScoring, version: number,
+ *   standings: ArenaStandings, podium: ArenaLine[]|null, me?: ArenaLine|null}} Arena
+ * @typedef {Arena & {type: 'arena' | 'standings'}} ArenaFrame the arena socket's: the watcher's
+ *   own arena (`arena`, with `me`), or everyone's after a change (`standings`, without)
+ */
+
 // pages/boards.js
 
 /**
@@ -140,6 +159,51 @@
  *   | {kind: 'ignore'}
  *   | {kind: 'refuse', shake: number | 'stock' | null, say: string}
  *   | {kind: 'ask', first: 'hint' | 'restart'}} Verdict
+ */
+
+// pages/races.js, pages/race.js
+
+/**
+ * A player in a race as the server tells it: counts, never cards.
+ * @typedef {object} RacePlayer
+ * @property {string} username
+ * @property {string} name
+ * @property {string} status waiting, playing, stuck, won, finished, resigned or left
+ * @property {number | null} cards_left
+ * @property {number | null} stock_left
+ * @property {number | null} streak
+ * @property {number | null} moves
+ * @property {number | null} time_ms
+ * @property {number | null} seq
+ * @property {number | null} place
+ * @property {{before: number, after: number | null, change: number | null, held?: boolean} | null} rating held: the change waits for staff
+ */
+/**
+ * A race (GET /api/races/{id}, the race socket's frames).
+ * @typedef {object} Race
+ * @property {string} id
+ * @property {string} code
+ * @property {'open' | 'countdown' | 'running' | 'finished'} state
+ * @property {string} host
+ * @property {number} seats
+ * @property {{key: string}} rules
+ * @property {boolean} public
+ * @property {number} cap_s
+ * @property {number} [absent_s] how long a racer may be silent before the others may claim the win
+ * @property {string | null} starts_at
+ * @property {string | null} ends_at
+ * @property {string | null} finished_at
+ * @property {string} server_time
+ * @property {number} version
+ * @property {string | null} rematch
+ * @property {string | null} game the viewer's own game in the race
+ * @property {RacePlayer[]} players
+ */
+/**
+ * One player's progress after a move; `version` is the race's the server has shown this socket.
+ * @typedef {{type: 'progress', version: number, player: Pick<RacePlayer, 'username' | 'status' | 'cards_left' | 'stock_left' | 'streak' | 'moves' | 'time_ms' | 'seq'>}} ProgressFrame
+ * @typedef {{type: 'race', race: Race}} RaceFrame the whole race, after every change
+ * @typedef {{state: 'idle' | 'waiting' | 'matched', race?: string, empty?: boolean}} QueueAnswer the quick match's queue
  */
 
 // pages/stats.js

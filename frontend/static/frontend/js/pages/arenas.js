@@ -4,35 +4,8 @@
 import { api } from '../api.js';
 import { countdown, rulesTitle } from '../format.js';
 import { esc } from '../dialog.js';
-import { _, fill, num, digits, lang } from '../i18n.js';
-
-/**
- * @typedef {{win: number, fire_win: number, fire_after: number, grace_seconds: number}} Scoring
- * @typedef {{id: string, name: string, rules: string, layout: string, starts_at: string,
- *   ends_at: string, state: 'scheduled'|'running'|'finishing'|'finished', final: boolean,
- *   players: number|null}} ArenaSummary
- * @typedef {{server_time: string, scoring: Scoring, running: ArenaSummary[],
- *   upcoming: ArenaSummary[], finished: ArenaSummary[]}} ArenaLists
- */
-
-/**
- * The scoring, as the server states it (docs/arenas.md).
- * @param {Scoring} s
- * @returns {string}
- */
-export function scoringText(s) {
-  return fill(_('A won game scores %(win)s points. After %(after)s wins in a row you are on fire: each further win in a row scores %(fire)s. A game not won scores nothing and ends the streak. Only games that end before the arena ends count. Ties: more wins first, then whoever reached the points first.'),
-    { win: num(s.win), after: num(s.fire_after), fire: num(s.fire_win) });
-}
-
-/**
- * A time as the player's clock says it.
- * @param {string} iso
- * @returns {string}
- */
-export function timeText(iso) {
-  return digits(new Date(iso).toLocaleString(lang(), { weekday: 'short', hour: '2-digit', minute: '2-digit' }));
-}
+import { _, fill, num } from '../i18n.js';
+import { scoringText, timeText } from './arenas/words.js';
 
 /**
  * When an arena runs, starts or ended, as text.
@@ -59,12 +32,7 @@ function arenaItem(a, now) {
     <span class="small">${esc(rulesTitle(a.rules))} · <span data-arena="${esc(a.id)}">${esc(whenText(a, now))}</span> · ${esc(players)}</span></li>`;
 }
 
-/**
- * @param {HTMLElement} root
- * @param {any} ctx the app's shared context (app.js)
- * @param {string[]} params
- * @returns {Promise<(() => void) | null>}
- */
+/** @type {Mount} */
 export async function mount(root, ctx, params) {
   if (params[0]) {
     const page = await import('./arena.js');
