@@ -42,6 +42,88 @@ function alltimeBoard(page, user, name) {
 /** @param {string[]} list @param {string} sel @param {(x: string) => string} [label] */
 const options = (list, sel, label = (x) => x) => list.map((x) => `<option value="${x}"${x === sel ? ' selected' : ''}>${esc(label(x))}</option>`).join('');
 
+/** @param {string} selected the rule set chosen first */
+const rulesSelect = (selected = 'wrap-closed') => `<label>${_('Rules')} <select name="rules">${options(RULES, selected, rulesTitle)}</select></label>`;
+
+/**
+ * A tab: fills its form, shows its board in `out`, returns its cleanup (or null).
+ * @typedef {(form: HTMLFormElement, out: HTMLElement, ctx: AppContext) => (() => void) | null} Tab
+ */
+
+/**
+ * Today's board per rule set, live: the board's socket pushes the whole page.
+ * @type {Tab}
+ */
+function today(form, out, ctx) {
+  form.innerHTML = rulesSelect() + ` <span class="live-dot" data-testid="live">${_('live')}</span>`;
+  /** @type {LiveSocket | null} */
+  let socket = null;
+  /** @type {(DealPage & {rules: string, date: string, version: number}) | null} */
+  let live = null;
+  const drawLive = () => {
+    if (!live) return;
+    out.innerHTML = `<h2>${esc(rulesTitle(live.rules))} · ${esc(dayText(live.date))}</h2>` + dealBoard(live, ctx.user);
+  };
+  /** @param {string} rules */
+  const watch = (rules) => {
+    if (socket) socket.close();
+    live = null;
+    out.innerHTML = `<p>${_('Loading…')}</p>`;
+    socket = new LiveSocket(`/ws/leaderboards/daily/${rules}/`, {
+      onMessage: (m) => {
+        if (m.type === 'board') { live = m; drawLive(); return; }
+        // An update names the changed line; lines below it move too, so take the whole page
+        // again (the socket answers sync with the board): simple, and never out of order.
+        if (m.type === 'update' && live && socket && m.version > live.version) socket.send({ type: 'sync' });
+      },
+    });
+  };
+  const select = /** @type {HTMLSelectElement} */ (form.querySelector('select'));
+  select.addEventListener('change', () => watch(select.value));
+  watch('wrap-closed');
+  return () => { if (socket) socket.close(); };
+}
+
+/**
+ * A board read when the form is sent (and once at once).
+ * @param {HTMLFormElement} form @param {string} event @param {(f: FormData) => Promise<void>} show
+ */
+function showOn(form, event, show) {
+  const run = () => show(new FormData(form));
+  form.addEventListener(event, run);
+  run();
+  return null;
+}
+
+/** A past day's board. @type {Tab} */
+function past(form, out, ctx) {
+  const y = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
+  form.innerHTML = `<label>${_('Day')} <input type="date" name="date" value="${y}"></label> ${rulesSelect()} <button class="button" type="submit">${_('Show')}</button>`;
+  return showOn(form, 'submit', async (f) => {
+    out.innerHTML = dealBoard(await api(`leaderboards/daily?date=${f.get('date')}&rules=${f.get('rules')}`), ctx.user);
+  });
+}
+
+/** A numbered deal's board on the player's layout. @type {Tab} */
+function numbered(form, out, ctx) {
+  form.innerHTML = `<label>${_('Deal number')} <input type="number" name="number" min="1" max="50000" value="1" required></label> ${rulesSelect()} <button class="button" type="submit">${_('Show')}</button>`;
+  return showOn(form, 'submit', async (f) => {
+    out.innerHTML = dealBoard(await api(`leaderboards/numbered/${f.get('number')}?rules=${f.get('rules')}&layout=${ctx.layoutName()}`), ctx.user);
+  });
+}
+
+/** The all-time boards, read again on each change of the form. @type {Tab} */
+function alltime(form, out, ctx) {
+  form.innerHTML = `<label>${_('Board')} <select name="board">${options(Object.keys(ALLTIME), 'daily-wins', (k) => ALLTIME[k]())}</select></label>
+      <label>${_('Rules')} <select name="rules">${options(['all', ...RULES], 'all', (k) => (k === 'all' ? _('All rules') : rulesTitle(k)))}</select></label>`;
+  return showOn(form, 'change', async (f) => {
+    out.innerHTML = alltimeBoard(await api(`leaderboards/alltime/${f.get('board')}?rules=${f.get('rules')}`), ctx.user, String(f.get('board')));
+  });
+}
+
+/** @type {Map<string, Tab>} */
+const TABS = new Map(Object.entries({ today, past, numbered, alltime }));
+
 /** @type {Mount} */
 export async function mount(root, ctx, params) {
   const tab = params[0] || 'today';
@@ -51,64 +133,5 @@ export async function mount(root, ctx, params) {
   const form = /** @type {HTMLFormElement} */ (root.querySelector('.board-form'));
   form.addEventListener('submit', (e) => e.preventDefault());  // not an inline handler: the CSP blocks those
   const out = /** @type {HTMLElement} */ (root.querySelector('.board-out'));
-  /** @type {LiveSocket | null} */
-  let socket = null;
-  /** @type {(DealPage & {rules: string, date: string, version: number}) | null} */
-  let live = null;
-
-  const rulesSelect = `<label>${_('Rules')} <select name="rules">${options(RULES, 'wrap-closed', rulesTitle)}</select></label>`;
-  if (tab === 'today') {
-    form.innerHTML = rulesSelect + ` <span class="live-dot" data-testid="live">${_('live')}</span>`;
-    const drawLive = () => {
-      if (!live) return;
-      out.innerHTML = `<h2>${esc(rulesTitle(live.rules))} · ${esc(dayText(live.date))}</h2>` + dealBoard(live, ctx.user);
-    };
-    /** @param {string} rules */
-    const watch = (rules) => {
-      if (socket) socket.close();
-      live = null;
-      out.innerHTML = `<p>${_('Loading…')}</p>`;
-      socket = new LiveSocket(`/ws/leaderboards/daily/${rules}/`, {
-        onMessage: (m) => {
-          if (m.type === 'board') { live = m; drawLive(); return; }
-          // An update names the changed line; lines below it move too, so take the whole page
-          // again (the socket answers sync with the board): simple, and never out of order.
-          if (m.type === 'update' && live && socket && m.version > live.version) socket.send({ type: 'sync' });
-        },
-      });
-    };
-    const select = /** @type {HTMLSelectElement} */ (form.querySelector('select'));
-    select.addEventListener('change', () => watch(select.value));
-    watch('wrap-closed');
-  } else if (tab === 'past') {
-    const y = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
-    form.innerHTML = `<label>${_('Day')} <input type="date" name="date" value="${y}"></label> ${rulesSelect} <button class="button" type="submit">${_('Show')}</button>`;
-    const show = async () => {
-      const f = new FormData(form);
-      const page = await api(`leaderboards/daily?date=${f.get('date')}&rules=${f.get('rules')}`);
-      out.innerHTML = dealBoard(page, ctx.user);
-    };
-    form.addEventListener('submit', show);
-    show();
-  } else if (tab === 'numbered') {
-    form.innerHTML = `<label>${_('Deal number')} <input type="number" name="number" min="1" max="50000" value="1" required></label> ${rulesSelect} <button class="button" type="submit">${_('Show')}</button>`;
-    const show = async () => {
-      const f = new FormData(form);
-      const page = await api(`leaderboards/numbered/${f.get('number')}?rules=${f.get('rules')}&layout=${ctx.layoutName()}`);
-      out.innerHTML = dealBoard(page, ctx.user);
-    };
-    form.addEventListener('submit', show);
-    show();
-  } else {
-    form.innerHTML = `<label>${_('Board')} <select name="board">${options(Object.keys(ALLTIME), 'daily-wins', (k) => ALLTIME[k]())}</select></label>
-      <label>${_('Rules')} <select name="rules">${options(['all', ...RULES], 'all', (k) => (k === 'all' ? _('All rules') : rulesTitle(k)))}</select></label>`;
-    const show = async () => {
-      const f = new FormData(form);
-      const page = await api(`leaderboards/alltime/${f.get('board')}?rules=${f.get('rules')}`);
-      out.innerHTML = alltimeBoard(page, ctx.user, String(f.get('board')));
-    };
-    form.addEventListener('change', show);
-    show();
-  }
-  return () => { if (socket) socket.close(); };
+  return (TABS.get(tab) || alltime)(form, out, ctx);
 }
