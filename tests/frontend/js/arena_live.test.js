@@ -33,3 +33,18 @@ test('the clock passing the start or the end turns the arena', () => {
   assert.equal(turnAt({ ...a, state: 'running' }, at('2026-01-01T11:00:00Z')), 'finishing');
   assert.equal(turnAt(a, at('2026-01-01T11:00:01Z')), 'finishing');
 });
+
+import { actionsHtml } from '../../../frontend/static/frontend/js/pages/arenas/panel.js';
+
+test('the arena\'s buttons: sign in, join, play and a break while it runs; nothing once over', () => {
+  const running = { id: 'a1', state: 'running' };
+  const line = { active: true };
+  const acts = (/** @type {string} */ html) => [...html.matchAll(/data-act="([^"]+)"|href="([^"]+)"/g)].map((m) => m[1] || m[2]);
+  assert.deepEqual(acts(actionsHtml(running, null, false)), ['/accounts/login/?next=/%23/arenas/a1']);
+  assert.deepEqual(acts(actionsHtml(running, null, true)), ['join']);
+  assert.deepEqual(acts(actionsHtml(running, { active: false }, true)), ['join']);
+  assert.deepEqual(acts(actionsHtml(running, line, true)), ['play', 'leave']);
+  assert.deepEqual(acts(actionsHtml({ ...running, state: 'scheduled' }, line, true)), ['leave']);
+  assert.deepEqual(acts(actionsHtml({ ...running, state: 'finished' }, line, true)), []);
+  assert.deepEqual(acts(actionsHtml({ ...running, state: 'finishing' }, null, false)), []);
+});
