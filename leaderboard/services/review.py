@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 
 from leaderboard.models import BoardExclusion, Result, RunReview
-from leaderboard.recompute import rebuild_deal, recompute_stats
+from leaderboard.services.recompute import rebuild_deal, recompute_stats
 from tripeaks.arenas.standings import settle_held_game
 from tripeaks.play.models import Game
 from tripeaks.ratings.services import settle_held
