@@ -38,14 +38,9 @@ def settle_held_game(*, game_id: Any, accept: bool) -> bool:
     entry.changes += 1
     entry.save()
     if arena.state == Phase.FINISHED:
-        _rank_again(arena)
+        write_places(arena)  # the final places again, in the standings' order
     live.on_commit_tell(arena)
     return True
-
-
-def _rank_again(arena: Arena) -> None:
-    """Write the final places of a finished arena again, in the standings' order."""
-    write_places(arena)
 
 
 def write_places(arena: Arena) -> int:
