@@ -201,3 +201,35 @@ def view(request):
     assert sorted(writing(queued)) == ["2: .delay", "3: .create"]
     saved = "from django.db import DatabaseError\ndef view(request):\n    request.user.save()\n"
     assert query_building(saved) == [] and edge_writes(saved) == ["3: user.save"]
+
+
+# Every write of these apps is a service: a module of their `services` package.
+WRITING_APPS = ("accounts", "leaderboard", "tripeaks/arenas")
+ROW_WRITES = EDGE_WRITES | {"select_for_update"}
+# Calls of those names outside the services that write no row: ``path: receiver.name``.
+NOT_ROW_WRITES = {
+    "accounts/mail.py: form.save",  # PasswordResetForm.save mails the link
+    "accounts/throttling.py: cache.delete",
+    "leaderboard/cache.py: redis.delete",
+    "leaderboard/selectors/game_over.py: payload.update",  # a dict
+}
+
+
+def test_only_the_services_write_rows() -> None:
+    found = []
+    for app in WRITING_APPS:
+        for path in sorted((ROOT / app).rglob("*.py")):
+            relative = path.relative_to(ROOT)
+            if {"services", "migrations"} & set(relative.parts):
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                    continue
+                if node.func.attr in ROW_WRITES:
+                    receiver = node.func.value
+                    name = receiver.id if isinstance(receiver, ast.Name) else ""
+                    name = name or getattr(receiver, "attr", "")
+                    where = f"{relative}: {name}.{node.func.attr}"
+                    if where not in NOT_ROW_WRITES:
+                        found.append(f"{where} (line {node.lineno})")
+    assert found == []
