@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm, SetPasswordForm
 from django.contrib.auth.views import INTERNAL_RESET_SESSION_TOKEN
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
@@ -137,12 +137,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         self.guard = guard
         return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form: Any) -> HttpResponse:
+    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
         if "old_password" not in form.errors:
             self.guard.record_success()
         return super().form_invalid(form)
 
-    def form_valid(self, form: Any) -> HttpResponse:
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
         # Not Django's form_valid: it saves the form apart from ending the other sessions.
         self.guard.record_success()
         passwords.change_password(
@@ -175,7 +175,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
 
-    def form_valid(self, form: Any) -> HttpResponse:
+    def form_valid(self, form: SetPasswordForm[User]) -> HttpResponse:
         # Not Django's form_valid: it saves the form apart from ending the sessions.
         passwords.change_password(user=form.user, password=form.cleaned_data["new_password1"])
         del self.request.session[INTERNAL_RESET_SESSION_TOKEN]

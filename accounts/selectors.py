@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.contrib.sessions.models import Session
@@ -20,7 +19,7 @@ from accounts.models import AccessKind, AccessRecord, User
 from accounts.name_shapes import username_skeleton
 
 
-def username_taken(username: str, *, exclude_pk: Any = None) -> bool:
+def username_taken(username: str, *, exclude_pk: int | None = None) -> bool:
     """Whether an account (or a name still held after a deletion) has this username, compared
     without case."""
     return User.objects.username_taken(username, exclude_pk=exclude_pk)

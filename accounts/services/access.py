@@ -14,9 +14,9 @@ import logging
 import threading
 import time
 from importlib import import_module
-from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -132,8 +132,9 @@ def forget_ended() -> int:
     return deleted
 
 
-def _session_store() -> Any:
-    return import_module(settings.SESSION_ENGINE).SessionStore
+def _session_store() -> type[SessionBase]:
+    store: type[SessionBase] = import_module(settings.SESSION_ENGINE).SessionStore
+    return store
 
 
 def _end(user_id: int, session_keys: list[str], token_keys: list[str]) -> None:
