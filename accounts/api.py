@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import api_account, email_verification, services
+from accounts import api_account
 from accounts.account_serializers import PasswordSerializer
 from accounts.models import User
 from accounts.serializers import (
@@ -31,6 +31,7 @@ from accounts.serializers import (
     TokenSerializer,
     UserSerializer,
 )
+from accounts.services import access, email_verification, players
 from accounts.throttling import SignInGuard, throttled_message
 from tripeaks.infra.throttling import StrictAnonRateThrottle, StrictScopedRateThrottle
 
@@ -84,8 +85,8 @@ class SignUpView(APIView):
         email = data.pop("email", "")
         try:
             # From a guest session the guest becomes the account (issue 20).
-            user = api_account.sign_up_guest(request, data) or services.sign_up(**data)
-        except services.UsernameTaken as exc:
+            user = api_account.sign_up_guest(request, data) or players.sign_up(**data)
+        except players.UsernameTaken as exc:
             raise ValidationError({"username": ["That username is taken."]}, code="unique") from exc
         if email:
             email_verification.request_verification(
@@ -113,13 +114,13 @@ class TokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         user = _check_credentials(request)
-        token = services.issue_token(user=user)
+        token = access.issue_token(user=user)
         return Response({"token": token.key})
 
     @extend_schema(request=None, responses={204: None, 401: _ERROR})
     def delete(self, request: Request) -> Response:
         assert isinstance(request.user, User)
-        services.revoke_token(user=request.user)
+        access.revoke_token(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -189,7 +190,7 @@ class MeView(generics.RetrieveUpdateAPIView[User]):
         serializer.is_valid(raise_exception=True)
         user = self.get_object()
         if "display_name" in serializer.validated_data:
-            user = services.change_display_name(
+            user = players.change_display_name(
                 user=user, display_name=serializer.validated_data["display_name"]
             )
         return Response(UserSerializer(user).data)

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts import access, deletion, email_verification, guests, passwords, selectors
+from accounts import selectors
 from accounts.account_serializers import (
     AccessSerializer,
     DetailSerializer,
@@ -36,6 +36,7 @@ from accounts.account_serializers import (
 )
 from accounts.models import User
 from accounts.serializers import UserSerializer
+from accounts.services import access, deletion, email_verification, guests, passwords
 from accounts.throttling import SignInGuard, throttled_message
 from tripeaks.infra.addresses import client_address
 from tripeaks.infra.throttling import FailOpenAnonRateThrottle
@@ -163,14 +164,12 @@ class PasswordChangeView(APIView):
             raise _form_errors(
                 form, {"new_password1": "new_password", "new_password2": "new_password"}
             )
-        form.save()
         session_key, token_key = _current_keys(request)
-        sockets_of = session_key
-        if session_key:
-            update_session_auth_hash(request._request, user)  # a new key for this session
-            session_key = request._request.session.session_key
-        ended = passwords.password_changed(
-            user=user, keep_session=session_key, keep_token=token_key, sockets_of=sockets_of
+        ended = passwords.change_password(
+            user=user,
+            password=new,
+            session_of=request._request if session_key else None,
+            keep_token=token_key,
         )
         return Response({"ended": ended})
 
@@ -218,8 +217,7 @@ class PasswordResetConfirmView(APIView):
             raise _form_errors(
                 form, {"new_password1": "new_password", "new_password2": "new_password"}
             )
-        form.save()
-        passwords.password_changed(user=user)
+        passwords.change_password(user=user, password=new)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -1,4 +1,4 @@
-"""Records the session or API token each signed-in request used (accounts.access)."""
+"""Records the session or API token each signed-in request used (accounts.services.access)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponseBase
 from rest_framework.authtoken.models import Token
 
-from accounts import access
 from accounts.models import AccessKind
+from accounts.services import access
 from tripeaks.infra.addresses import client_address, ip_or_none
 
 

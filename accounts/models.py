@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from accounts.display_names import name_shape, username_shape
+from accounts.name_shapes import name_shape, username_shape
 from accounts.validators import (
     DISPLAY_NAME_MAX_LENGTH,
     USERNAME_HELP,
@@ -56,9 +56,9 @@ class User(AbstractUser):
         help_text="Shown to other players; the username when empty.",
     )
     # A guest plays at once, counts in their own statistics and never ranks on a public board;
-    # signing up turns the same row into an account (accounts.guests).
+    # signing up turns the same row into an account (accounts.services.guests).
     is_guest = models.BooleanField("guest", default=False)
-    # Set when the player deleted the account; the row is anonymised (accounts.deletion).
+    # Set when the player deleted the account; the row is anonymised (accounts.services.deletion).
     deleted_at = models.DateTimeField("deleted at", null=True, blank=True)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
@@ -72,7 +72,7 @@ class User(AbstractUser):
                 name="accounts_user_username_ci_unique",
                 violation_error_message="That username is taken.",
             ),
-            # `email` holds verified addresses only (accounts.email_verification).
+            # `email` holds verified addresses only (accounts.services.email_verification).
             models.UniqueConstraint(
                 Lower("email"), condition=~Q(email=""), name="accounts_user_email_ci_unique"
             ),
@@ -94,7 +94,7 @@ class User(AbstractUser):
 class UsernameHoldQuerySet(models.QuerySet["UsernameHold"]):
     def held(self, username: str) -> bool:
         """Held in all its variants: case, ``_``/``-``/``.`` and lookalikes (``0``/``o``) compared
-        by shape, as display names are (accounts/display_names.py)."""
+        by shape, as display names are (accounts/name_shapes.py)."""
         return (
             self.alias(shape=username_shape())
             .filter(shape=name_shape(username), until__gt=timezone.now())

@@ -11,7 +11,8 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm, SetPasswordForm
+from django.contrib.auth.views import INTERNAL_RESET_SESSION_TOKEN
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -19,8 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import access, deletion, email_verification, guests, passwords, selectors
+from accounts import selectors
 from accounts.models import User
+from accounts.services import access, deletion, email_verification, guests, passwords
 from accounts.throttling import SignInGuard, throttled_message
 from tripeaks.infra.addresses import client_address
 
@@ -135,20 +137,19 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         self.guard = guard
         return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form: Any) -> HttpResponse:
+    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
         if "old_password" not in form.errors:
             self.guard.record_success()
         return super().form_invalid(form)
 
-    def form_valid(self, form: Any) -> HttpResponse:
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
+        # Not Django's form_valid: it saves the form apart from ending the other sessions.
         self.guard.record_success()
-        sockets_of = self.request.session.session_key
-        response = super().form_valid(form)  # saves, and keeps this session signed in
-        passwords.password_changed(
-            user=form.user, keep_session=self.request.session.session_key, sockets_of=sockets_of
+        passwords.change_password(
+            user=form.user, password=form.cleaned_data["new_password1"], session_of=self.request
         )
         messages.success(self.request, _("Your password was changed; your other sessions ended."))
-        return response
+        return redirect(self.get_success_url())
 
 
 class PasswordResetView(auth_views.PasswordResetView):
@@ -174,10 +175,11 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
 
-    def form_valid(self, form: Any) -> HttpResponse:
-        response = super().form_valid(form)
-        passwords.password_changed(user=form.user)
-        return response
+    def form_valid(self, form: SetPasswordForm[User]) -> HttpResponse:
+        # Not Django's form_valid: it saves the form apart from ending the sessions.
+        passwords.change_password(user=form.user, password=form.cleaned_data["new_password1"])
+        del self.request.session[INTERNAL_RESET_SESSION_TOKEN]
+        return redirect(self.get_success_url())
 
 
 # --------------------------------------------------------------------------- sessions

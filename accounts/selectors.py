@@ -1,28 +1,50 @@
 """Reads of accounts: plain functions that return rows or answers; they write nothing.
 
-The views and forms call them; the write paths (``services``, ``access``, ``guests``,
-``passwords``, ``email_verification``, ``deletion``) use the same definitions, so "a live
-session" means one thing everywhere.
+The views and forms call them; the write paths (``accounts.services``) use the same definitions,
+so "a live session" means one thing everywhere.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import AccessKind, AccessRecord, User
+from accounts.name_shapes import username_skeleton
 
 
-def username_taken(username: str, *, exclude_pk: Any = None) -> bool:
+def username_taken(username: str, *, exclude_pk: int | None = None) -> bool:
     """Whether an account (or a name still held after a deletion) has this username, compared
     without case."""
     return User.objects.username_taken(username, exclude_pk=exclude_pk)
+
+
+def username_looks_like(shape: str, *, except_username: str | None) -> bool:
+    """Whether a player other than `except_username` has a username of this skeleton
+    (``name_shapes.skeleton``; one query, the usernames' skeletons computed in SQL)."""
+    others = User.objects.alias(shape=username_skeleton()).filter(shape=shape)
+    if except_username is not None:
+        others = others.exclude(username__iexact=except_username)
+    return others.exists()
+
+
+def idle_guests(*, now: datetime | None = None) -> list[int]:
+    """Guests older than ``GUEST_IDLE_DAYS`` with no request and no game started since (at most
+    500: ``services.guests.remove_idle_guests`` takes them a batch a call)."""
+    cutoff = (now or timezone.now()) - timedelta(days=settings.GUEST_IDLE_DAYS)
+    recent_use = AccessRecord.objects.filter(user_id=OuterRef("pk"), last_seen__gte=cutoff)
+    return list(
+        User.objects.filter(is_guest=True, date_joined__lt=cutoff)
+        .exclude(Exists(recent_use))
+        .exclude(games__created_at__gte=cutoff)
+        .values_list("pk", flat=True)[:500]
+    )
 
 
 # --------------------------------------------------------------------------- sessions and token

@@ -8,34 +8,34 @@ from celery import shared_task
 
 @shared_task
 def send_password_reset_mail(*, email: str, domain: str, use_https: bool) -> None:
-    from accounts.passwords import send_reset_mail
+    from accounts.mail import send_reset_mail
 
     send_reset_mail(email=email, domain=domain, use_https=use_https)
 
 
 @shared_task
 def send_verification_mail(*, user_id: int, email: str, domain: str, use_https: bool) -> None:
-    from accounts.email_verification import send_verification
+    from accounts.mail import send_verification
 
     send_verification(user_id=user_id, email=email, domain=domain, use_https=use_https)
 
 
 @shared_task
 def remove_idle_guests() -> int:
-    from accounts.guests import remove_idle_guests as remove
+    from accounts.services.guests import remove_idle_guests as remove
 
     return remove()
 
 
 @shared_task
 def release_usernames() -> int:
-    from accounts.deletion import release_usernames as release
+    from accounts.services.deletion import release_usernames as release
 
     return release()
 
 
 @shared_task
 def forget_ended_access() -> int:
-    from accounts.access import forget_ended
+    from accounts.services.access import forget_ended
 
     return forget_ended()

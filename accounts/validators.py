@@ -10,7 +10,7 @@ from django.utils.deconstruct import deconstructible
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 
-from accounts.display_names import looks_reserved, refuse_unsafe_characters
+from accounts.name_shapes import looks_reserved, refuse_unsafe_characters
 
 USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 30
@@ -44,7 +44,7 @@ class UsernameValidator(RegexValidator):
 
 def refuse_reserved_username(value: str) -> None:
     """A username that looks like a name of the site's staff (``admin``, ``Root``, ``ad_m1n``:
-    the display names' rule, accounts/display_names.py) is refused, also when a guest signs up."""
+    the display names' rule, accounts/name_shapes.py) is refused, also when a guest signs up."""
     if looks_reserved(value):
         raise ValidationError(
             _("That username looks like a name reserved for the site's staff."),

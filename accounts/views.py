@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts import guests, services
 from accounts.forms import SignInForm, SignUpForm
+from accounts.services import guests, players
 from accounts.web_limits import form_wait, throttled_form_message
 
 
@@ -58,12 +58,12 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             "display_name": form.cleaned_data.get("display_name", ""),
         }
         try:
-            # A guest becomes the account in place, keeping what it played (accounts.guests).
+            # A guest becomes the account in place, keeping what it played (accounts.services.guests).
             if guest:
                 user = guests.claim_guest(guest=request.user, **fields)  # type: ignore[arg-type]
             else:
-                user = services.sign_up(**fields)
-        except services.UsernameTaken:
+                user = players.sign_up(**fields)
+        except players.UsernameTaken:
             form.add_error("username", _("That username is taken."))
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -83,8 +83,8 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import override_settings
 
-    from accounts import access
     from accounts.models import AccessRecord, User
+    from accounts.services import access
 
     call_command("migrate", verbosity=0)
     user = User.objects.create_user(username="bench_player", password="bench-Password-42")

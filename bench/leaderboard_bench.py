@@ -108,8 +108,8 @@ def seed(results: int, players: int) -> int:
     from django.db import connection
 
     from leaderboard.models import Result
-    from leaderboard.recompute import rebuild_deal
     from leaderboard.services import record_result  # noqa: F401 - the app must import cleanly
+    from leaderboard.services.recompute import rebuild_deal
     from tripeaks.play.models import Deal, Game
 
     with connection.cursor() as cur:

@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from leaderboard.models import BoardExclusion, Result, RunReview
-from leaderboard.services import remove_player_from_boards
+from leaderboard.services.exclusion import remove_player_from_boards
 
 
 @admin.register(Result)

@@ -18,8 +18,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from leaderboard import selectors, services
+from leaderboard import selectors
 from leaderboard.models import ALL_RULES
+from leaderboard.services import board_cache, exclusion
 from tripeaks.engine.layouts import get_layout
 from tripeaks.infra.rules_field import RulesField
 from tripeaks.play.dealday import deal_day
@@ -121,7 +122,7 @@ class DailyBoardView(APIView):
         except selectors.BadCursor as error:
             raise _cursor_error(error) from None
         if record is not None and page.cold:  # the viewer's rank was counted: fill the rank set
-            services.warm_board_cache(deal_id=record.deal_id, board=query["board"])
+            board_cache.warm_board_cache(deal_id=record.deal_id, board=query["board"])
         return Response(
             _page_body(
                 page,
@@ -257,7 +258,7 @@ class RemoveFromBoardsView(APIView):
         user = selectors.player_named(username, active_only=False)
         if user is None:
             raise NotFound("no such player")
-        deals = services.remove_player_from_boards(
+        deals = exclusion.remove_player_from_boards(
             player=user, reason=serializer.validated_data["reason"], by=request.user
         )
         return Response({"player": selectors.player_payload(user), "deals": deals})

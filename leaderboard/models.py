@@ -26,14 +26,11 @@ Fair play (issue 15, docs/fair-play.md):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-
-if TYPE_CHECKING:
-    from leaderboard.standing import Standing
 
 ALL_RULES = "all"
 BOARD_MODES = ("daily", "numbered")
@@ -115,6 +112,10 @@ class Result(models.Model):
     def counts_all_time(self) -> bool:
         """Counts on the all-time boards: a clean first try."""
         return self.on_boards and self.attempt == Attempt.FIRST_TRY
+
+
+# The results the all-time boards count (``Result.counts_all_time``, as a filter).
+ALL_TIME_RUNS = Q(ranked=True, attempt=Attempt.FIRST_TRY, assisted=False, hidden=False, held=False)
 
 
 class BoardLine(models.Model):
@@ -359,3 +360,26 @@ class RunReview(models.Model):
 
     def __str__(self) -> str:
         return f"{self.staff} {self.decision} result {self.result_id}: {self.reason}"
+
+
+@dataclass
+class Standing:
+    """What the transaction that finishes a game learnt about the run, kept with its ``Result`` so
+    that the game-over view and the live board need not read it back (a game's ending move used to
+    read six rows again after its commit, while every other finish on the deal queued behind it).
+    Not stored."""
+
+    # The player's statistics row of the run's rule set, as updated.
+    stats: PlayerStats | None = None
+    # The player's line on the deal's board (this run's or an earlier better one), if it ranks.
+    line: DealBest | None = None
+    # The board's number of lines and version as this finish left them; None when not learnt.
+    lines: int | None = None
+    version: int | None = None
+    # The line's rank, once the board's set holds it (after commit).
+    rank: int | None = None
+    # The run's line on the daily deal's first-try board, when it is the player's first try.
+    first_try: FirstTry | None = None
+    # Its rank and the first-try board's size, once its set holds it (after commit).
+    first_try_rank: int | None = None
+    first_try_lines: int | None = None

@@ -16,7 +16,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from leaderboard import fairplay_model, review, selectors
+from leaderboard import fairplay_model, selectors
+from leaderboard.services import review
 
 
 def staff_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

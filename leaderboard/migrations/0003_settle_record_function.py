@@ -1,4 +1,4 @@
-"""The deal record's update as one PostgreSQL function (see leaderboard/record_row.py).
+"""The deal record's update as one PostgreSQL function (see leaderboard/services/record_row.py).
 
 Frozen: the function as it was when this migration was written, not as record_row.py has it now
 (0004 replaces it; a later change to the function needs a migration of its own with its SQL)."""

@@ -1,4 +1,4 @@
-"""The record function also returns the board's lines and version (leaderboard/record_row.py).
+"""The record function also returns the board's lines and version (leaderboard/services/record_row.py).
 
 Its result columns changed, which CREATE OR REPLACE cannot do: the old one is dropped first. On a
 new database 0003 already made the old function and this replaces it.

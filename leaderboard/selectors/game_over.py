@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from leaderboard.models import Attempt, DealRecord, FirstTry, PlayerStats, Result
+from leaderboard.models import Attempt, DealRecord, FirstTry, PlayerStats, Result, Standing
 from leaderboard.selectors.deal_boards import board_lines, first_try_standing, rank_of_line
 from leaderboard.selectors.shapes import line_payload, result_payload, stats_payload
-from leaderboard.standing import Standing
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from accounts.display_names import skeleton
 from accounts.models import User
+from accounts.name_shapes import skeleton
 
 pytestmark = pytest.mark.django_db
 

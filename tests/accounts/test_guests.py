@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from accounts import guests
 from accounts.models import AccessRecord, User
+from accounts.services import guests
 from leaderboard.models import DealBest, PlayerStats, Result
 from tests.accounts.helpers import STRONG, Browser
 from tests.leaderboard.helpers import T0, daily, finish

@@ -10,7 +10,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from accounts.email_verification import make_token
+from accounts.mail import make_token
 from accounts.models import User
 from tests.accounts.helpers import OTHER_STRONG, STRONG, Browser, signed_up
 

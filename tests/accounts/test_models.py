@@ -5,8 +5,8 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
-from accounts import services
 from accounts.models import User
+from accounts.services import players
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -22,8 +22,8 @@ def test_usernames_are_unique_without_regard_to_case_in_the_database() -> None:
 def test_sign_up_service_refuses_a_taken_name() -> None:
     UserFactory(username="Hearts")
 
-    with pytest.raises(services.UsernameTaken):
-        services.sign_up(username="hearts", password="tri-peaks-Solitaire-42")
+    with pytest.raises(players.UsernameTaken):
+        players.sign_up(username="hearts", password="tri-peaks-Solitaire-42")
 
 
 @pytest.mark.parametrize("name", ["ab", "a" * 31, "no spaces", "dot.ted", "at@sign", ""])

@@ -11,8 +11,8 @@ import pytest
 from django.conf import settings
 from django.db import transaction
 
-from accounts import access
 from accounts.models import AccessKind, AccessRecord
+from accounts.services import access
 from accounts.signals import access_ended
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from accounts import access
 from accounts.models import AccessRecord, User
+from accounts.services import access
 from accounts.signals import access_ended
 from tests.accounts.helpers import OTHER_STRONG, STRONG, Browser, signed_up
 
@@ -248,7 +248,7 @@ def test_a_token_is_listed_as_soon_as_it_is_issued() -> None:
 
 
 def test_a_request_whose_guest_is_deleted_meanwhile_keeps_its_answer() -> None:
-    """A guest is deleted outright (accounts.deletion): from another tab, say, while this tab's
+    """A guest is deleted outright (accounts.services.deletion): from another tab, say, while this tab's
     request runs. The note of this request's session, written after the answer, has no player
     left to belong to: it is not written, and the answer stands (it was a 500)."""
     from django.contrib.sessions.backends.db import SessionStore

@@ -13,8 +13,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts import deletion
 from accounts.models import User, UsernameHold
+from accounts.services import deletion
 from tests.accounts.helpers import STRONG, Browser
 
 pytestmark = pytest.mark.django_db

@@ -16,6 +16,7 @@ from tests.arenas.helpers import join, lose, start, win
 from tests.play.helpers import client_for
 from tripeaks.arenas import schedule, services, tasks
 from tripeaks.arenas.models import Arena, Entry, Phase
+from tripeaks.play.errors import BadRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +62,22 @@ def test_a_bad_schedule_line_is_refused(settings: Any) -> None:
     ]
     with pytest.raises(ValueError, match="length"):
         schedule.lines()
+
+
+def test_the_schedule_makes_its_arenas_through_the_checked_create_arena(settings: Any) -> None:
+    settings.ARENA_SCHEDULE = [
+        {
+            "key": "odd",
+            "name": "Odd",
+            "rules": "wrap-closed",
+            "layout": "no-such",
+            "every": 3600,
+            "length": 600,
+        }
+    ]
+    with pytest.raises(BadRequest):
+        services.schedule_arenas(now=datetime(2026, 12, 1, 10, 5, tzinfo=UTC))
+    assert not Arena.objects.filter(schedule_key="odd").exists()
 
 
 def wait_for(predicate: Any, seconds: float) -> None:

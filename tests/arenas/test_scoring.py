@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from leaderboard.models import Result
-from leaderboard.review import review_run
 from leaderboard.selectors.review_queue import runs_to_review
+from leaderboard.services.review import review_run
 from tests.arenas.helpers import join, lose_game, running_arena, win_game
 from tests.play.helpers import client_for
 from tripeaks.arenas import services

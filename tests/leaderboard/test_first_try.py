@@ -10,8 +10,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from leaderboard.models import DealBest, FirstTry, PlayerStats, Result
-from leaderboard.recompute import recompute_stats
-from leaderboard.review import review_run
+from leaderboard.services.recompute import recompute_stats
+from leaderboard.services.review import review_run
 from tests.leaderboard.helpers import daily, finish, numbered
 from tests.leaderboard.test_game_over import winnable_numbered
 from tests.play.helpers import client_for, move, solution

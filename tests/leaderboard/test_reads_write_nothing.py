@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from leaderboard import cache, selectors
 from leaderboard.models import DealBest, Result
-from leaderboard.review import review_run
+from leaderboard.services.review import review_run
 from tests.factories import UserFactory
 from tests.leaderboard.helpers import daily, finish
 from tripeaks.config.asgi import application

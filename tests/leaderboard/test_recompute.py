@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leaderboard.models import DealBest, DealRecord, PlayerStats
-from leaderboard.recompute import rebuild_boards, recompute_stats
+from leaderboard.services.recompute import rebuild_boards, recompute_stats
 from tests.factories import UserFactory
 from tests.leaderboard.helpers import T0, daily, finish, numbered, other
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from leaderboard.models import PlayerStats
-from leaderboard.recompute import recompute_stats
 from leaderboard.selectors import stats_payload
+from leaderboard.services.recompute import recompute_stats
 from tests.leaderboard.helpers import T0, daily, finish, other
 from tripeaks.play.dealday import deal_day
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from leaderboard.models import Result
-from leaderboard.review import review_run
 from leaderboard.selectors.review_queue import runs_to_review
+from leaderboard.services.review import review_run
 from tests.races.helpers import api, join, open_race, winning_line
 from tests.races.test_race_api import begun
 from tests.races.test_rating_farming import played_from

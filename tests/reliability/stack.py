@@ -448,7 +448,7 @@ def check_database() -> dict[str, Any]:
 
     from bench.play_load import verify_replays
     from leaderboard.models import PlayerStats
-    from leaderboard.recompute import recompute_stats
+    from leaderboard.services.recompute import recompute_stats
     from tripeaks.play.models import Game
 
     ids = {str(pk) for pk in Game.objects.values_list("pk", flat=True)}

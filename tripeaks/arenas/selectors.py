@@ -12,6 +12,7 @@ from django.db.models import Count, F, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
+from tripeaks.arenas.errors import ArenaNotFound
 from tripeaks.arenas.models import Arena, Entry, Phase
 from tripeaks.arenas.scoring import rules_payload
 
@@ -32,6 +33,14 @@ ORDER = (
 
 def arena_or_none(arena_id: Any) -> Arena | None:
     return Arena.objects.filter(pk=arena_id).first()
+
+
+def existing_arena(arena_id: Any) -> Arena:
+    """The arena, or ArenaNotFound."""
+    arena = arena_or_none(arena_id)
+    if arena is None:
+        raise ArenaNotFound("no such arena")
+    return arena
 
 
 def ordered_entries(arena: Arena) -> QuerySet[Entry]:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from leaderboard.recompute import rebuild_boards, recompute_stats
+from leaderboard.services.recompute import rebuild_boards, recompute_stats
 
 
 class Command(BaseCommand):

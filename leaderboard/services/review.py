@@ -8,7 +8,7 @@ statistics are rebuilt from the results, so every board says the same. The queue
 by ``selectors.review_queue``.
 
 A contest's run held or flagged also held its rating change (a race game: ``tripeaks.ratings``)
-or its arena points (``tripeaks.arenas.standings``): accepting applies them, hiding drops them
+or its arena points (``tripeaks.arenas.services.standings``): accepting applies them, hiding drops them
 (docs/fair-play.md, "Contests").
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 from django.db import transaction
 
 from leaderboard.models import BoardExclusion, Result, RunReview
-from leaderboard.recompute import rebuild_deal, recompute_stats
-from tripeaks.arenas.standings import settle_held_game
+from leaderboard.services.recompute import rebuild_deal, recompute_stats
+from tripeaks.arenas.services.standings import settle_held_game
 from tripeaks.play.models import Game
 from tripeaks.ratings.services import settle_held
 

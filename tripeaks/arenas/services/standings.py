@@ -4,7 +4,7 @@ keeps it out for good. An arena already over has its final places written again.
 
 from __future__ import annotations
 
-from typing import Any
+from uuid import UUID
 
 from django.db import transaction
 
@@ -15,7 +15,7 @@ from tripeaks.arenas.selectors import ordered_entries
 
 
 @transaction.atomic
-def settle_held_game(*, game_id: Any, accept: bool) -> bool:
+def settle_held_game(*, game_id: UUID, accept: bool) -> bool:
     """Whether a held arena game was settled (False: none waits for this game)."""
     held = ArenaGame.objects.filter(game_id=game_id, held=True).values_list("entry_id", flat=True)
     entry_id = held.first()
@@ -38,14 +38,9 @@ def settle_held_game(*, game_id: Any, accept: bool) -> bool:
     entry.changes += 1
     entry.save()
     if arena.state == Phase.FINISHED:
-        _rank_again(arena)
+        write_places(arena)  # the final places again, in the standings' order
     live.on_commit_tell(arena)
     return True
-
-
-def _rank_again(arena: Arena) -> None:
-    """Write the final places of a finished arena again, in the standings' order."""
-    write_places(arena)
 
 
 def write_places(arena: Arena) -> int:

@@ -17,8 +17,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import access
 from accounts.models import User, UsernameHold
+from accounts.services import access
 from tripeaks.infra.player_signals import player_leaving
 
 DELETED_NAME = "deleted player"

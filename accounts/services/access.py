@@ -14,9 +14,9 @@ import logging
 import threading
 import time
 from importlib import import_module
-from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -107,14 +107,34 @@ def record(*, user_id: int, kind: str, key: str, user_agent: str, address: str |
     return True
 
 
+@transaction.atomic
+def issue_token(*, user: User) -> Token:
+    """The player's API token (one per player; made on first request)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    # Listed among the player's sessions from now on, not only once used.
+    AccessRecord.objects.get_or_create(
+        kind=AccessKind.TOKEN,
+        key=token.key,
+        defaults={"user": user, "created_at": token.created, "last_seen": token.created},
+    )
+    return token
+
+
+def revoke_token(*, user: User) -> bool:
+    """Delete the player's API token (one statement). True when there was one."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return deleted > 0
+
+
 def forget_ended() -> int:
     """Drop the records (device, address) of sessions and tokens that ended. How many."""
     deleted, _ = AccessRecord.objects.exclude(live_access()).delete()
     return deleted
 
 
-def _session_store() -> Any:
-    return import_module(settings.SESSION_ENGINE).SessionStore
+def _session_store() -> type[SessionBase]:
+    store: type[SessionBase] = import_module(settings.SESSION_ENGINE).SessionStore
+    return store
 
 
 def _end(user_id: int, session_keys: list[str], token_keys: list[str]) -> None:

@@ -4,25 +4,20 @@
 a link signed with Django's signing (salted, timestamped, ``EMAIL_VERIFICATION_MAX_AGE``
 seconds); following it stores the address. The link names the address the account had when it
 was made, so it works once: after it (or any other change of address) it is refused. The mail
-goes out from a Celery task, and nothing is sent to an address another account already has; the
+goes out from a Celery task (``accounts.mail``), and nothing is sent to an address another account already has; the
 answer is the same either way.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.core import signing
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
-from django.template.loader import render_to_string
-from django.urls import reverse
 
+from accounts import mail
 from accounts.models import User
-
-SALT = "accounts.email-verification"
+from accounts.tasks import send_verification_mail
 
 
 class InvalidLink(Exception):
@@ -37,14 +32,8 @@ class GuestsHaveNoEmail(Exception):
     """A guest signs up before adding an address."""
 
 
-def make_token(*, user: User, email: str) -> str:
-    return signing.dumps({"u": user.pk, "e": email, "was": user.email}, salt=SALT, compress=True)
-
-
 def request_verification(*, request: HttpRequest, user: User, email: str) -> None:
     """Queue the mail with the verification link for `email`."""
-    from accounts.tasks import send_verification_mail
-
     if user.is_guest:
         raise GuestsHaveNoEmail(user.pk)
     domain, use_https, user_id = request.get_host(), request.is_secure(), user.pk
@@ -55,30 +44,13 @@ def request_verification(*, request: HttpRequest, user: User, email: str) -> Non
     )
 
 
-def send_verification(*, user_id: int, email: str, domain: str, use_https: bool) -> None:
-    user = User.objects.filter(pk=user_id, is_active=True, is_guest=False).first()
-    if user is None or User.objects.filter(email__iexact=email).exclude(pk=user_id).exists():
-        return
-    path = reverse("accounts:email_verify", kwargs={"token": make_token(user=user, email=email)})
-    context: dict[str, Any] = {
-        "user": user,
-        "email": email,
-        "link": f"{'https' if use_https else 'http'}://{domain}{path}",
-        "hours": settings.EMAIL_VERIFICATION_MAX_AGE // 3600,
-    }
-    send_mail(
-        subject=render_to_string("accounts/mail/verify_email_subject.txt", context).strip(),
-        message=render_to_string("accounts/mail/verify_email.txt", context),
-        from_email=None,
-        recipient_list=[email],
-    )
-
-
 @transaction.atomic
 def confirm(*, token: str) -> User:
     """Store the address the link was made for; the account."""
     try:
-        data = signing.loads(token, salt=SALT, max_age=settings.EMAIL_VERIFICATION_MAX_AGE)
+        data = signing.loads(
+            token, salt=mail.VERIFICATION_SALT, max_age=settings.EMAIL_VERIFICATION_MAX_AGE
+        )
         user_id, email, was = int(data["u"]), str(data["e"]), str(data["was"])
     except (signing.BadSignature, KeyError, TypeError, ValueError) as exc:
         raise InvalidLink() from exc

@@ -15,16 +15,14 @@ afterwards. Guests idle for ``GUEST_IDLE_DAYS`` are deleted with everything they
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
-from django.utils import timezone
 
-from accounts import access
-from accounts.models import AccessRecord, User
-from accounts.services import UsernameTaken
+from accounts import selectors
+from accounts.models import User
+from accounts.services import access
+from accounts.services.players import UsernameTaken
 from tripeaks.infra.throttling import Limit, check
 
 GUEST_PREFIX = "guest."
@@ -68,22 +66,10 @@ def claim_guest(*, guest: User, username: str, password: str, display_name: str 
     return user
 
 
-def idle_guests(*, now: datetime | None = None) -> list[int]:
-    """Guests older than ``GUEST_IDLE_DAYS`` with no request and no game started since."""
-    cutoff = (now or timezone.now()) - timedelta(days=settings.GUEST_IDLE_DAYS)
-    recent_use = AccessRecord.objects.filter(user_id=OuterRef("pk"), last_seen__gte=cutoff)
-    return list(
-        User.objects.filter(is_guest=True, date_joined__lt=cutoff)
-        .exclude(Exists(recent_use))
-        .exclude(games__created_at__gte=cutoff)
-        .values_list("pk", flat=True)[:500]
-    )
-
-
 def remove_idle_guests(*, now: datetime | None = None) -> int:
     """Delete idle guests with their games, results and statistics (500 a call). How many."""
     removed = 0
-    for user_id in idle_guests(now=now):
+    for user_id in selectors.idle_guests(now=now):
         with transaction.atomic():
             user = User.objects.select_for_update().filter(pk=user_id, is_guest=True).first()
             if user is None:

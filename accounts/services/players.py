@@ -1,11 +1,10 @@
-"""Write paths of accounts: named actions with keyword-only arguments."""
+"""Players: signing up, changing the display name."""
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
 
-from accounts.models import AccessKind, AccessRecord, User
+from accounts.models import User
 
 
 class UsernameTaken(Exception):
@@ -32,21 +31,3 @@ def change_display_name(*, user: User, display_name: str) -> User:
     user.display_name = display_name
     user.save(update_fields=["display_name"])
     return user
-
-
-def issue_token(*, user: User) -> Token:
-    """The player's API token (one per player; made on first request)."""
-    token, _ = Token.objects.get_or_create(user=user)
-    # Listed among the player's sessions from now on, not only once used (accounts.access).
-    AccessRecord.objects.get_or_create(
-        kind=AccessKind.TOKEN,
-        key=token.key,
-        defaults={"user": user, "created_at": token.created, "last_seen": token.created},
-    )
-    return token
-
-
-def revoke_token(*, user: User) -> bool:
-    """Delete the player's API token. True when there was one."""
-    deleted, _ = Token.objects.filter(user=user).delete()
-    return deleted > 0

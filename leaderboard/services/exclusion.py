@@ -1,0 +1,34 @@
+"""Taking a player off every board (staff, from the admin)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+
+from leaderboard.models import BOARD_MODES, BoardExclusion, Result
+from leaderboard.services.recompute import rebuild_deal
+
+log = logging.getLogger("tripeaks.events")
+
+
+@transaction.atomic
+def remove_player_from_boards(*, player: Any, reason: str = "", by: Any = None) -> list[int]:
+    """Take a player off every board: hide their runs, rebuild each board deal they were on, and
+    keep their future runs off (``BoardExclusion``). Every board's Redis rank set is dropped when
+    the one transaction commits, so no cached board shows them a moment longer; their statistics
+    stay. Returns the ids of the board deals rebuilt."""
+    BoardExclusion.objects.update_or_create(
+        player_id=player.pk, defaults={"reason": reason[:200], "excluded_by": by}
+    )
+    runs = Result.objects.select_for_update().filter(player_id=player.pk, mode__in=BOARD_MODES)
+    deal_ids = sorted(set(runs.values_list("deal_id", flat=True)))
+    runs.update(hidden=True)
+    for deal_id in deal_ids:
+        rebuild_deal(deal_id)
+    log.warning(
+        "player removed from the boards",
+        extra={"user": player.pk, "by": getattr(by, "pk", None), "deals": len(deal_ids)},
+    )
+    return deal_ids
