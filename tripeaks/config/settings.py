@@ -17,6 +17,7 @@ from urllib.parse import quote, unquote
 
 import django_stubs_ext
 import environ
+from csp.constants import NONCE, Nonce
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.exceptions import ImproperlyConfigured
 
@@ -518,15 +519,33 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
-# HTML pages only (tripeaks/infra/security.py). Enforced; CSP_REPORT_ONLY=1 only reports what it would
-# block (Content-Security-Policy-Report-Only), e.g. to try a stricter policy.
-CONTENT_SECURITY_POLICY: str = env.str(
-    "CONTENT_SECURITY_POLICY",
-    default="default-src 'self'; script-src 'self' 'nonce-{nonce}'; "
-    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; "
-    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
-    "frame-ancestors 'none'",
-)
+
+
+def _csp_directives(policy: str) -> dict[str, list[str | Nonce]]:
+    """django-csp's directives from a policy as a header writes it; ``'nonce-{nonce}'`` stands
+    for the request's nonce."""
+    directives: dict[str, list[str | Nonce]] = {}
+    for part in filter(None, (p.strip() for p in policy.split(";"))):
+        name, *sources = part.split()
+        directives[name] = [NONCE if s == "'nonce-{nonce}'" else s for s in sources]
+    return directives
+
+
+# HTML pages only, through django-csp's middleware (tripeaks/infra/security.py). Enforced;
+# CSP_REPORT_ONLY=1 sends the same policy as Content-Security-Policy-Report-Only: it only reports
+# what it would block, e.g. to try a stricter policy. django-csp's app is not installed: it holds
+# only a template tag (unused) and a check that takes CSP_REPORT_ONLY for a django-csp 3 setting.
+CONTENT_SECURITY_POLICY: dict[str, Any] = {
+    "DIRECTIVES": _csp_directives(
+        env.str(
+            "CONTENT_SECURITY_POLICY",
+            default="default-src 'self'; script-src 'self' 'nonce-{nonce}'; "
+            "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; "
+            "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+            "frame-ancestors 'none'",
+        )
+    )
+}
 CSP_REPORT_ONLY: bool = env.bool("CSP_REPORT_ONLY", default=False)
 if not DEBUG:
     # Production profile: HTTPS only. Behind a TLS-terminating proxy, set
