@@ -22,6 +22,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.exceptions import ImproperlyConfigured
 
 from tripeaks.config import local_secrets
+from tripeaks.engine.rules import CLASSIC_RULE_SETS
 
 # Lets Django's generic classes be subscripted at run time, as the type stubs allow:
 # `admin.ModelAdmin[Deal]`, `forms.ModelForm[User]`, `QuerySet[Game]`.
@@ -439,9 +440,51 @@ BODY_LIMITS: dict[str, int] = {
     "game-moves": 1024,
 }
 
+# --------------------------------------------------------------------------- contests
+# Races (docs/races.md): the countdown before a race's deal is shown, the time cap of a race that
+# names none and the least cap one may name (seconds).
+RACE_COUNTDOWN_S: float = env.float("RACE_COUNTDOWN_S", default=3.0)
+RACE_CAP_S: float = env.float("RACE_CAP_S", default=300.0)
+RACE_MIN_CAP_S: int = env.int("RACE_MIN_CAP_S", default=30)
 # A racer with no race socket and no stored move for this many seconds of a running race can be
 # claimed against by the others (tripeaks/races/presence.py, docs/races.md).
 RACE_ABSENT_S: float = env.float("RACE_ABSENT_S", default=30.0)
+# Ratings (docs/ratings.md): a pair of accounts is rated at most this many games in 24 hours on a
+# rule set; later games between them are not rated (farming a second account, or one friend).
+RATING_PAIR_LIMIT: int = env.int("RATING_PAIR_LIMIT", default=3)
+# Arenas (tripeaks/arenas/schedule.py says what a line is, docs/arenas.md): hourly 10-minute arenas
+# on the standard rules, and one hour-long arena a day per classic rule set, from 18:00 in
+# DEAL_DAY_TIME_ZONE, one rule set an hour. ARENA_SCHEDULE (JSON, a list of lines) replaces it.
+ARENA_SCHEDULE: list[dict[str, Any]] = env.json(
+    "ARENA_SCHEDULE",
+    default=[
+        {
+            "key": "hourly-wrap-closed",
+            "name": "Hourly arena",
+            "rules": "wrap-closed",
+            "layout": "classic",
+            "every": 3600,
+            "length": 10 * 60,
+            "offset": 0,
+        },
+        *(
+            {
+                "key": f"daily-{rules.key}",
+                "name": "Daily arena",
+                "rules": rules.key,
+                "layout": "classic",
+                "every": 24 * 3600,
+                "length": 3600,
+                "offset": (18 + i) * 3600,
+            }
+            for i, rules in enumerate(CLASSIC_RULE_SETS)
+        ),
+    ],
+)
+# How far ahead (seconds) the schedule's arenas are made, so the list shows what comes.
+ARENA_SCHEDULE_AHEAD: int = env.int("ARENA_SCHEDULE_AHEAD", default=26 * 3600)
+# The daily boards' Redis rank sets expire this long (seconds) after their last write (leaderboard/cache.py).
+LEADERBOARD_CACHE_TTL: int = env.int("LEADERBOARD_CACHE_TTL", default=8 * 24 * 3600)
 
 # Game sockets open at once (tripeaks/infra/socket_caps.py): per game (tabs), per account and per
 # client address; one more is closed with 4409. 0: no cap (the benches' players share 127.0.0.1).

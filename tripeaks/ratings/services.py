@@ -6,7 +6,7 @@ player's race is one Glicko-2 rating period of n - 1 games against the other pla
 from *before* the race: every new rating is worked out from the old ones, then all are written.
 
 What keeps a rating from being farmed (docs/ratings.md, "Fair ratings"): only accounts are rated,
-among themselves; a pair is rated ``PAIR_LIMIT`` games a day at most; a provisional opponent moves
+among themselves; a pair is rated ``settings.RATING_PAIR_LIMIT`` games a day at most; a provisional opponent moves
 an established rating ``PROVISIONAL_WEIGHT`` of the way; a run held for staff holds its games
 (``PairGame``, state held) until a decision; wins against opponents who never moved flag the
 winner (``RatingFlag``).
@@ -87,9 +87,7 @@ def _check(rules_key: str, placings: Sequence[tuple[int, int]], race: str) -> st
     return key
 
 
-# A pair of accounts is rated at most this many games in PAIR_WINDOW on a rule set; later games
-# between them are not rated (farming a second account, or the same friend, over and over).
-PAIR_LIMIT = 3
+# A pair of accounts is rated at most settings.RATING_PAIR_LIMIT games in PAIR_WINDOW on a rule set.
 PAIR_WINDOW = timedelta(hours=24)
 # An established player's change from games against provisional opponents is weighted this much
 # (a provisional rating says little yet: a fresh account must not move an established one far).
@@ -101,7 +99,7 @@ FEEDER_WINDOW = timedelta(days=7)
 
 
 def pair_limit() -> int:
-    return int(getattr(settings, "RATING_PAIR_LIMIT", PAIR_LIMIT))
+    return settings.RATING_PAIR_LIMIT
 
 
 @transaction.atomic
@@ -121,7 +119,7 @@ def rate_race(
     returns the changes the first one made.
 
     Only accounts are rated, among themselves: guests are left out (a race of one account and
-    guests rates nobody). A pair that has had ``PAIR_LIMIT`` games in ``PAIR_WINDOW`` is not
+    guests rates nobody). A pair that has had ``pair_limit()`` games in ``PAIR_WINDOW`` is not
     rated. The games of a player in ``held`` (a run flagged or held for staff) wait, unrated, until
     staff decide (``settle_held``). ``unmoved``: players who never moved (feeders, if it repeats).
 
