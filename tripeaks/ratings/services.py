@@ -142,7 +142,30 @@ def rate_race(
     if race and PairGame.objects.filter(race=race).exists():
         return _recorded(RatingEvent.objects.filter(race=race, user_id__in=users), rows)
     now = timezone.now()
-    played = _pair_counts(key, users, now)
+    games = _pair_games(
+        key, places, _pair_counts(key, users, now), race=race, held=held, unmoved=unmoved, now=now
+    )
+    changes = _rate_games(
+        key, rows, [game for game in games if game.state == PairGame.State.RATED], race, now
+    )
+    PairGame.objects.bulk_create(games)
+    _flag_feeders(key, changes, now)
+    return changes
+
+
+def _pair_games(
+    key: str,
+    places: dict[int, int],
+    played: dict[tuple[int, int], int],
+    *,
+    race: str,
+    held: Collection[int],
+    unmoved: Collection[int],
+    now: datetime,
+) -> list[PairGame]:
+    """The race's game between each pair of players not yet rated ``pair_limit()`` times: rated
+    now, or held while a player in ``held`` waits for staff."""
+    users = sorted(places)
     games: list[PairGame] = []
     for index, low in enumerate(users):
         for high in users[index + 1 :]:
@@ -164,12 +187,7 @@ def rate_race(
                     created_at=now,
                 )
             )
-    changes = _rate_games(
-        key, rows, [game for game in games if game.state == PairGame.State.RATED], race, now
-    )
-    PairGame.objects.bulk_create(games)
-    _flag_feeders(key, changes, now)
-    return changes
+    return games
 
 
 @transaction.atomic
