@@ -14,10 +14,10 @@ winner (``RatingFlag``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TypedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -38,6 +38,24 @@ def is_provisional(races: int) -> bool:
     return races < PROVISIONAL_RACES
 
 
+class RecordedChange(TypedDict):
+    """What a race did to a player's rating, as its RatingEvent keeps it (selectors.race_changes)."""
+
+    before: float
+    after: float
+    rd: float
+    rd_before: float
+    place: int
+    shown_before: int
+    shown_after: int
+    change: int
+
+
+class ChangeJson(RecordedChange):
+    provisional: bool
+    races: int
+
+
 @dataclass(frozen=True)
 class RatingChange:
     """What one race did to one player's rating (rating and rd on the Glicko scale)."""
@@ -55,10 +73,16 @@ class RatingChange:
         """The change as the player sees it: the difference of the two shown (rounded) ratings."""
         return round(self.after) - round(self.before)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> ChangeJson:
         """For the results screen: the exact values, and the rounded ones a player reads."""
         return {
-            **asdict(self),
+            "before": self.before,
+            "after": self.after,
+            "rd": self.rd,
+            "provisional": self.provisional,
+            "rd_before": self.rd_before,
+            "races": self.races,
+            "place": self.place,
             "shown_before": round(self.before),
             "shown_after": round(self.after),
             "change": self.change,
@@ -375,7 +399,7 @@ def _flag_feeders(key: str, changes: dict[int, RatingChange], now: datetime) -> 
             )
 
 
-def _recorded(events: Any, rows: dict[int, Rating]) -> dict[int, RatingChange]:
+def _recorded(events: Iterable[RatingEvent], rows: dict[int, Rating]) -> dict[int, RatingChange]:
     return {
         event.user_id: RatingChange(
             before=event.rating_before,
