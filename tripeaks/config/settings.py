@@ -242,7 +242,7 @@ CELERY_TASK_ACKS_LATE = True
 # A worker killed mid-task leaves its message unacknowledged: the child's death requeues it at
 # once, the whole worker's death after the visibility timeout (tasks are idempotent).
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, int] = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # Look for such orphaned messages every this many seconds (kombu's default is every 100).
     "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
@@ -253,7 +253,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Every task is fire-and-forget (nobody waits on a result): not subscribing to results keeps a
 # down result store from stalling `.delay()` for its 20 reconnection attempts.
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, dict[str, float]] = {
     "retry_policy": {
         "max_retries": 1,
         "interval_start": 0,
@@ -261,7 +261,7 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {
         "interval_max": 0.5,
     }
 }
-CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
+CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, float] = {
     "max_retries": 1,
     "interval_start": 0,
     "interval_step": 0.2,
@@ -274,7 +274,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # deals, which must not wait behind a fresh deployment's hundreds of pool top-ups. `make
 # run` (tripeaks/stack/run.py) and docker-compose.yml give `solver` a worker of its own; a worker
 # started without -Q takes every queue.
-CELERY_TASK_QUEUES: dict[str, dict[str, Any]] = {"urgent": {}, "celery": {}, "solver": {}}
+CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {"urgent": {}, "celery": {}, "solver": {}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
     "accounts.tasks.send_*": {"queue": "urgent"},
@@ -301,7 +301,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # How long /api/health waits for a worker to answer its ping (tripeaks/infra/health.py).
 HEALTH_WORKER_PING_SECONDS: float = env.float("HEALTH_WORKER_PING_SECONDS", default=1.0)
 # The one beat's schedule (seconds between runs).
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 if "tripeaks.play" in PROJECT_APPS:
     CELERY_BEAT_SCHEDULE |= {
         # Today's and the next days' daily deals (the day turns in DEAL_DAY_TIME_ZONE).
@@ -455,7 +455,7 @@ RATING_PAIR_LIMIT: int = env.int("RATING_PAIR_LIMIT", default=3)
 # Arenas (tripeaks/arenas/schedule.py says what a line is, docs/arenas.md): hourly 10-minute arenas
 # on the standard rules, and one hour-long arena a day per classic rule set, from 18:00 in
 # DEAL_DAY_TIME_ZONE, one rule set an hour. ARENA_SCHEDULE (JSON, a list of lines) replaces it.
-ARENA_SCHEDULE: list[dict[str, Any]] = env.json(
+ARENA_SCHEDULE: list[dict[str, str | int]] = env.json(
     "ARENA_SCHEDULE",
     default=[
         {
@@ -578,7 +578,7 @@ def _csp_directives(policy: str) -> dict[str, list[str | Nonce]]:
 # CSP_REPORT_ONLY=1 sends the same policy as Content-Security-Policy-Report-Only: it only reports
 # what it would block, e.g. to try a stricter policy. django-csp's app is not installed: it holds
 # only a template tag (unused) and a check that takes CSP_REPORT_ONLY for a django-csp 3 setting.
-CONTENT_SECURITY_POLICY: dict[str, Any] = {
+CONTENT_SECURITY_POLICY: dict[str, dict[str, list[str | Nonce]]] = {
     "DIRECTIVES": _csp_directives(
         env.str(
             "CONTENT_SECURITY_POLICY",
@@ -606,7 +606,7 @@ if not DEBUG:
 
 # --------------------------------------------------------------------------- logging
 LOG_LEVEL: str = env.str("LOG_LEVEL", default="INFO")
-LOGGING: dict[str, Any] = {
+LOGGING: dict[str, object] = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"json": {"()": "tripeaks.config.logging_json.JsonFormatter"}},
