@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import orjson
 from django.db import DatabaseError
@@ -29,8 +29,16 @@ UNAVAILABLE = "the service is briefly unavailable; try again"
 T = TypeVar("T")
 
 
+class Socket(Protocol):
+    """What read_on_open uses of a Channels websocket consumer."""
+
+    async def accept(self) -> None: ...
+    async def send(self, text_data: str) -> None: ...
+    async def close(self, code: int) -> None: ...
+
+
 async def read_on_open(
-    socket: Any,
+    socket: Socket,
     read: Callable[[], Awaitable[T | None]],
     *,
     leave: Callable[[], Awaitable[None]] | None = None,
