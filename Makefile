@@ -20,13 +20,17 @@ STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint services clean
+.PHONY: help run test lint audit services clean
 
 help:
 	@echo "make run     the whole stack on http://$(HOST):$(PORT): embedded PostgreSQL and Redis"
 	@echo "             (data in var/), the ASGI server, a Celery worker and beat; Ctrl-C stops"
 	@echo "make test    the whole suite against PostgreSQL and Redis, make lint beside it"
-	@echo "make lint    ruff, mypy and the import contracts (import-linter)"
+	@echo "make lint    ruff, the import contracts (import-linter), no import circles"
+	@echo "             (scripts/check_cycles.py), no function over 60 lines"
+	@echo "             (scripts/check_function_length.py), mypy --strict, ESLint and tsc"
+	@echo "make audit   the pinned dependencies against PyPI's vulnerability data"
+	@echo "             (scripts/audit.py, docs/operations.md)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +70,8 @@ $(STAMP_NODE): package-lock.json
 lint: $(STAMP_TEST) $(STAMP_NODE)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) scripts/check_cycles.py
+	$(PY) scripts/check_function_length.py
 	DEBUG=1 $(VENV)/bin/mypy $(wildcard tripeaks accounts frontend leaderboard)
 	npx --no-install eslint .
 	npx --no-install tsc -p jsconfig.json
@@ -101,6 +107,10 @@ test:
 	wait $$lint; linted=$$?; cat $(LINT_LOG); \
 	if [ $$linted -ne 0 ]; then echo "make lint failed (above)"; fi; \
 	test $$tests -eq 0 && test $$linted -eq 0
+
+# scripts/audit.py: every pin against PyPI's JSON API, then pip-audit where its databases answer.
+audit: $(STAMP_RUN)
+	$(PY) scripts/audit.py
 
 clean:
 	rm -rf $(VENV) var staticfiles

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -11,7 +11,17 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from tripeaks.play.selectors import has_unfinished_game
 
 
-def boot_data(request: HttpRequest) -> dict[str, Any]:
+class BootUser(TypedDict):
+    username: str
+    public_name: str
+
+
+class Boot(TypedDict):
+    user: BootUser | None
+    has_game: NotRequired[bool]
+
+
+def boot_data(request: HttpRequest) -> Boot:
     """What the app needs before its first request: who is signed in."""
     user = request.user
     if not user.is_authenticated:

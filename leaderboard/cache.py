@@ -53,7 +53,7 @@ def client() -> Any | None:
 
 
 def _ttl() -> int:
-    return int(getattr(settings, "LEADERBOARD_CACHE_TTL", 8 * 24 * 3600))
+    return settings.LEADERBOARD_CACHE_TTL
 
 
 BOARDS = ("best", "first")

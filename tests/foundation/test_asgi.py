@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -47,3 +48,14 @@ def test_websocket_from_a_foreign_origin_is_refused() -> None:
         return bool(connected)
 
     assert async_to_sync(connect)() is False
+
+
+def test_a_page_through_the_asgi_app_carries_the_policy_with_its_scripts_nonce() -> None:
+    communicator = HttpCommunicator(application, "GET", "/", headers=[(b"host", b"testserver")])
+    response = async_to_sync(communicator.get_response)(timeout=10)
+    assert response["status"] == 200
+    headers = {name.decode().lower(): value.decode() for name, value in response["headers"]}
+    policy = headers["content-security-policy"]
+    nonce = re.search(r"'nonce-([^']+)'", policy)
+    assert nonce is not None and "frame-ancestors 'none'" in policy
+    assert f'<script nonce="{nonce.group(1)}">' in response["body"].decode()

@@ -240,3 +240,19 @@ def test_debug_is_off_when_unset() -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_a_policy_from_the_environment_is_the_header_django_csp_writes(tmp_path: Path) -> None:
+    code = (
+        "from django.conf import settings; from csp.utils import build_policy, default_config; "
+        "print(build_policy(default_config("
+        "settings.CONTENT_SECURITY_POLICY['DIRECTIVES']), nonce='N0nce'))"
+    )
+    policy = "default-src 'self';  script-src 'self' 'nonce-{nonce}' https://cdn.example; "
+    result = run_python(
+        code, {"DEBUG": "1", "VAR_DIR": str(tmp_path), "CONTENT_SECURITY_POLICY": policy}
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        "default-src 'self'; script-src 'self' 'nonce-N0nce' https://cdn.example"
+    )

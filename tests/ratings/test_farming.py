@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from tripeaks.ratings import glicko, selectors, services
 from tripeaks.ratings.models import PairGame, Rating, RatingEvent, RatingFlag
@@ -42,7 +43,7 @@ def test_twenty_boosting_races_against_one_feeder_gain_what_three_honest_wins_gi
             unmoved={feeder.pk},
         )
     # Before: every race rated, 1,500 -> 1,889 or more. Now the pair's first three (24 h).
-    assert selectors.rating_of(booster.pk, RULES).races == services.PAIR_LIMIT == 3
+    assert selectors.rating_of(booster.pk, RULES).races == settings.RATING_PAIR_LIMIT == 3
     # 1,753: less than three honest wins against new players give (1,809).
     assert round(rating(booster)) == 1753
     assert rating(booster) < honest_wins(3)

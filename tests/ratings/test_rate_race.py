@@ -1,7 +1,6 @@
 """rate_race: a race of n players is its pairwise results, one Glicko-2 rating period each,
 everyone rated against the others' ratings from before the race. Expected values are worked out
-here by calling the library (through glicko._Player, its Player with the paper's step 5) on the
-pairwise games, independently of the service's own loop."""
+here by calling glicko.rate_period (Glickman's published steps) on the pairwise games, independently of the service's own loop."""
 
 from __future__ import annotations
 
@@ -18,11 +17,14 @@ pytestmark = pytest.mark.django_db
 RULES = "wrap-closed"
 
 
-def library(me: tuple[float, float, float], games: list[tuple[float, float, float]]) -> Any:
-    """The library's Player after one period against (rating, rd, score) opponents."""
-    player = glicko._Player(me[0], me[1], me[2])
-    player.update_player([g[0] for g in games], [g[1] for g in games], [g[2] for g in games])
-    return player
+def one_period(
+    me: tuple[float, float, float], games: list[tuple[float, float, float]]
+) -> glicko.Glicko:
+    """Glicko-2's rating after one period against (rating, rd, score) opponents (an opponent's
+    volatility plays no part)."""
+    return glicko.rate_period(
+        glicko.Glicko(*me), [(glicko.Glicko(r, rd, 0.06), s) for r, rd, s in games]
+    )
 
 
 def state(user: Any) -> tuple[float, float, float]:
@@ -32,17 +34,17 @@ def state(user: Any) -> tuple[float, float, float]:
     return (row.rating, row.rd, row.volatility)
 
 
-def test_two_new_players_move_as_the_library_says(make_user: Any) -> None:
+def test_two_new_players_move_as_glicko_2_says(make_user: Any) -> None:
     winner, loser = make_user(), make_user()
     changes = rate_race(rules_key=RULES, placings=[(winner.pk, 1), (loser.pk, 2)])
     start = (1500.0, 350.0, 0.06)
-    won = library(start, [(1500.0, 350.0, 1.0)])
-    lost = library(start, [(1500.0, 350.0, 0.0)])
+    won = one_period(start, [(1500.0, 350.0, 1.0)])
+    lost = one_period(start, [(1500.0, 350.0, 0.0)])
     assert changes[winner.pk].after == pytest.approx(won.rating, abs=1e-9)
     assert changes[loser.pk].after == pytest.approx(lost.rating, abs=1e-9)
     assert changes[winner.pk].rd == pytest.approx(won.rd, abs=1e-9)
-    assert state(winner) == pytest.approx((won.rating, won.rd, won.vol), abs=1e-9)
-    assert state(loser) == pytest.approx((lost.rating, lost.rd, lost.vol), abs=1e-9)
+    assert state(winner) == pytest.approx((won.rating, won.rd, won.volatility), abs=1e-9)
+    assert state(loser) == pytest.approx((lost.rating, lost.rd, lost.volatility), abs=1e-9)
     # Two equal players: the winner gains what the loser loses (about 163 points at RD 350).
     assert changes[winner.pk].after - 1500 == pytest.approx(1500 - changes[loser.pk].after)
     assert 150 < changes[winner.pk].change < 180
@@ -79,12 +81,12 @@ def test_a_four_player_race_is_its_pairwise_results_against_ratings_from_before(
             for other, theirs in places.items()
             if other != me
         ]
-        expected = library(before[me], games)
+        expected = one_period(before[me], games)
         assert changes[me].before == before[me][0]
         assert changes[me].after == pytest.approx(expected.rating, abs=1e-9)
         assert changes[me].rd == pytest.approx(expected.rd, abs=1e-9)
         assert Rating.objects.get(user_id=me, rules_key=RULES).volatility == pytest.approx(
-            expected.vol, abs=1e-12
+            expected.volatility, abs=1e-12
         )
     assert changes[players[3].pk].after > changes[players[3].pk].before
     assert {e.players for e in RatingEvent.objects.filter(user_id__in=places)} == {2, 4}
@@ -105,7 +107,7 @@ def test_a_shared_first_place_scores_a_draw_between_the_two_and_wins_over_the_re
     a, b, c = make_user(), make_user(), make_user()
     changes = rate_race(rules_key=RULES, placings=[(a.pk, 1), (b.pk, 1), (c.pk, 3)])
     start = (1500.0, 350.0, 0.06)
-    expected = library(start, [(1500.0, 350.0, 0.5), (1500.0, 350.0, 1.0)])
+    expected = one_period(start, [(1500.0, 350.0, 0.5), (1500.0, 350.0, 1.0)])
     assert changes[a.pk].after == pytest.approx(expected.rating, abs=1e-9)
     assert changes[b.pk].after == pytest.approx(changes[a.pk].after, abs=1e-9)
     assert changes[c.pk].after < 1500

@@ -20,38 +20,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
-from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules
-
-HOUR = 3600
-DAY = 24 * HOUR
-
-# Hourly 10-minute arenas on the standard rules; one hour-long arena a day per classic rule set,
-# from 18:00 Kathmandu time, one rule set an hour.
-DEFAULT_SCHEDULE: list[dict[str, Any]] = [
-    {
-        "key": "hourly-wrap-closed",
-        "name": "Hourly arena",
-        "rules": "wrap-closed",
-        "layout": "classic",
-        "every": HOUR,
-        "length": 10 * 60,
-        "offset": 0,
-    },
-    *(
-        {
-            "key": f"daily-{rules.key}",
-            "name": "Daily arena",
-            "rules": rules.key,
-            "layout": "classic",
-            "every": DAY,
-            "length": HOUR,
-            "offset": (18 + i) * HOUR,
-        }
-        for i, rules in enumerate(CLASSIC_RULE_SETS)
-    ),
-]
-# How far ahead the schedule's arenas are made (so the list shows what comes).
-DEFAULT_AHEAD = 26 * HOUR
+from tripeaks.engine.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +51,11 @@ class Line:
 
 
 def lines() -> list[Line]:
-    return [Line.of(data) for data in getattr(settings, "ARENA_SCHEDULE", DEFAULT_SCHEDULE)]
+    return [Line.of(data) for data in settings.ARENA_SCHEDULE]
 
 
 def ahead() -> timedelta:
-    return timedelta(seconds=int(getattr(settings, "ARENA_SCHEDULE_AHEAD", DEFAULT_AHEAD)))
+    return timedelta(seconds=settings.ARENA_SCHEDULE_AHEAD)
 
 
 def _epoch() -> datetime:

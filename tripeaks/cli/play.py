@@ -13,7 +13,8 @@ import importlib
 import secrets
 import sys
 import time
-from typing import Any, TextIO
+from collections.abc import Callable
+from typing import Protocol, TextIO
 
 from tripeaks.engine.deal import MASK64, DealError, from_seed, parse_code
 from tripeaks.engine.game import (
@@ -32,6 +33,11 @@ from tripeaks.engine.layout import LayoutError
 from tripeaks.engine.layouts import DEFAULT_LAYOUT, get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.scoring import score
+
+
+class Say(Protocol):
+    def __call__(self, text: str = "") -> None: ...
+
 
 HELP = "a number plays that position, d draws, u undoes, r restarts, h hints, x resigns, q quits"
 CELL = 4  # characters per card cell
@@ -120,11 +126,13 @@ def _describe(state: State, move: object) -> str:
 
 
 def _hint(state: State) -> str:
+    # Imported when a hint is asked for: the game plays without the solver (and the tests give it
+    # a stand-in through sys.modules).
     try:
-        solver: Any = importlib.import_module("tripeaks.engine.solver")
+        solver = importlib.import_module("tripeaks.engine.solver")
     except ImportError:
         return "Hints need the solver, which is not installed here."
-    hint = getattr(solver, "hint", None)
+    hint: Callable[[State], object] | None = getattr(solver, "hint", None)
     if hint is None:
         return "Hints need the solver, which is not installed here."
     try:
@@ -164,6 +172,77 @@ def _command(text: str) -> Move | str:
     raise RuleError(f"{text.strip()!r} is not a command: {HELP}")
 
 
+def _start(args: argparse.Namespace) -> tuple[State, str]:
+    """The game the arguments ask for, and the line that introduces it."""
+    rules = Rules(
+        wrap=not args.no_wrap, open=args.open, start="empty" if args.empty_start else "waste"
+    )
+    layout = get_layout(args.layout)
+    if args.code is not None:
+        deal = parse_code(args.code, layout, rules.start)
+        origin = "your deal code"
+    else:
+        seed = secrets.randbits(64) if args.seed is None else args.seed
+        deal = from_seed(seed, layout, rules.start)
+        origin = f"seed {seed}"
+    return new_game(deal, rules), f"TriPeaks, layout {layout.name!r}, rules {rules.key}, {origin}."
+
+
+def _show(state: State, say: Say) -> None:
+    say()
+    say(render(state))
+    if state.status == "stuck":
+        say(
+            "Stuck: the stock is empty and no free card fits. You may undo (u), restart (r), resign (x) or quit (q)."
+        )
+
+
+def _step(state: State, line: str, say: Say) -> tuple[State, bool, bool]:
+    """One typed line: the state after it, whether to show the table again, whether to stop."""
+    try:
+        command = _command(line)
+        if command == "quit":
+            say("Bye.")
+            return state, False, True
+        if command in ("help", "hint"):
+            say(f"Commands: {HELP}." if command == "help" else _hint(state))
+            return state, False, False
+        if command == "":
+            return state, True, False
+        assert not isinstance(command, str)
+        return apply(state, command), True, False
+    except RuleError as error:
+        say(f"Not allowed: {error}")
+        return state, False, False
+
+
+def _play(state: State, source: TextIO, out: TextIO, say: Say) -> int:
+    started = time.monotonic()
+    shown = True
+    while True:
+        if shown:
+            _show(state, say)
+        out.write("> ")
+        out.flush()
+        line = source.readline()
+        if not line:
+            say()
+            say("Bye.")
+            return 0
+        state, shown, stop = _step(state, line, say)
+        if stop:
+            return 0
+        if state.status == "won":
+            say()
+            say(render(state))
+            elapsed = time.monotonic() - started
+            say(f"You won in {state.moves} moves, {elapsed:.0f} s, score {score(state, elapsed)}.")
+            return 0
+        if state.status == "lost":
+            say("You resigned: the game is lost.")
+            return 0
+
+
 def main(
     argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None
 ) -> int:
@@ -178,68 +257,11 @@ def main(
         args = _parser().parse_args(argv)
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else 2
-    rules = Rules(
-        wrap=not args.no_wrap, open=args.open, start="empty" if args.empty_start else "waste"
-    )
     try:
-        layout = get_layout(args.layout)
-        if args.code is not None:
-            deal = parse_code(args.code, layout, rules.start)
-            origin = "your deal code"
-        else:
-            seed = secrets.randbits(64) if args.seed is None else args.seed
-            deal = from_seed(seed, layout, rules.start)
-            origin = f"seed {seed}"
+        state, introduction = _start(args)
     except (LayoutError, DealError) as error:
         say(f"error: {error}")
         return 2
-    state = new_game(deal, rules)
-    started = time.monotonic()
-    say(f"TriPeaks, layout {layout.name!r}, rules {rules.key}, {origin}.")
+    say(introduction)
     say(f"Commands: {HELP}.")
-    shown = True
-    while True:
-        if shown:
-            say()
-            say(render(state))
-            if state.status == "stuck":
-                say(
-                    "Stuck: the stock is empty and no free card fits. You may undo (u), restart (r), resign (x) or quit (q)."
-                )
-        shown = False
-        out.write("> ")
-        out.flush()
-        line = source.readline()
-        if not line:
-            say()
-            say("Bye.")
-            return 0
-        try:
-            command = _command(line)
-            if command == "quit":
-                say("Bye.")
-                return 0
-            if command == "help":
-                say(f"Commands: {HELP}.")
-                continue
-            if command == "hint":
-                say(_hint(state))
-                continue
-            if command == "":
-                shown = True
-                continue
-            assert not isinstance(command, str)
-            state = apply(state, command)
-            shown = True
-        except RuleError as error:
-            say(f"Not allowed: {error}")
-            continue
-        if state.status == "won":
-            say()
-            say(render(state))
-            elapsed = time.monotonic() - started
-            say(f"You won in {state.moves} moves, {elapsed:.0f} s, score {score(state, elapsed)}.")
-            return 0
-        if state.status == "lost":
-            say("You resigned: the game is lost.")
-            return 0
+    return _play(state, source, out, say)

@@ -1,7 +1,8 @@
 """Structured logs: one JSON object per line.
 
-- ``JsonFormatter`` turns any log record into one JSON line. Extra fields given through
-  ``extra={...}`` are included, except for keys that look like secrets, which are redacted.
+- ``JsonFormatter`` (python-json-logger's, configured) turns any log record into one JSON line:
+  ``ts``, ``level``, ``logger``, ``msg``, the fields given through ``extra={...}``, and ``exc``
+  for an exception. Fields whose names look like secrets are redacted, nested ones too.
 - ``RequestLogMiddleware`` writes one line per request on the ``tripeaks.requests`` logger:
   method, path (never the query string), status, duration in ms and the user's id. It never
   logs bodies, headers, cookies or tokens.
@@ -11,27 +12,28 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import cast
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.functional import empty
+from pythonjsonlogger.core import RESERVED_ATTRS
+from pythonjsonlogger.json import JsonFormatter as LibraryJsonFormatter
 
 request_logger = logging.getLogger("tripeaks.requests")
 
-# Attributes every LogRecord has; anything else on a record came in through `extra`.
-_RECORD_ATTRS = frozenset(
-    vars(logging.LogRecord("", 0, "", 0, "", None, None)).keys() | {"message", "asctime"}
-)
+# What the next layer returns: a response on the sync path, an awaitable one on the async path.
+Response = HttpResponseBase | Awaitable[HttpResponseBase]
+GetResponse = Callable[[HttpRequest], Response]
+
 _SECRET_WORDS = ("password", "passwd", "secret", "token", "authorization", "cookie", "session")
 # Objects Django attaches to records that must never be serialised whole, and uvicorn's copy of
 # its message with terminal colours.
-_DROPPED_EXTRAS = frozenset({"request", "scope", "server_time", "color_message"})
+_DROPPED_EXTRAS = ("request", "scope", "server_time", "color_message")
 
 
 def _is_secret_key(key: str) -> bool:
@@ -39,34 +41,43 @@ def _is_secret_key(key: str) -> bool:
     return any(word in lowered for word in _SECRET_WORDS)
 
 
-def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
+def _redacted(key: str, value: object) -> object:
+    if _is_secret_key(key):
+        return "[redacted]"
     if isinstance(value, dict):
-        return {
-            str(k): ("[redacted]" if _is_secret_key(str(k)) else _jsonable(v))
-            for k, v in value.items()
-        }
-    return str(value)
+        return {str(k): _redacted(str(k), v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_redacted("", v) for v in value]
+    return value
 
 
-class JsonFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
-            "ts": datetime.fromtimestamp(record.created, tz=UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "msg": record.getMessage(),
-        }
-        for key, value in vars(record).items():
-            if key in _RECORD_ATTRS or key in _DROPPED_EXTRAS or key.startswith("_"):
-                continue
-            entry[key] = "[redacted]" if _is_secret_key(key) else _jsonable(value)
-        if record.exc_info:
-            entry["exc"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False)
+class JsonFormatter(LibraryJsonFormatter):
+    def __init__(self) -> None:
+        super().__init__(
+            "%(levelname)s %(name)s %(message)s",
+            rename_fields={
+                "levelname": "level",
+                "name": "logger",
+                "message": "msg",
+                "exc_info": "exc",
+            },
+            reserved_attrs=[*RESERVED_ATTRS, *_DROPPED_EXTRAS],
+            json_default=str,  # anything else JSON has no type for is written as its str()
+            json_ensure_ascii=False,
+        )
+
+    def add_fields(
+        self,
+        log_data: dict[str, object],
+        record: logging.LogRecord,
+        message_dict: dict[str, object],
+    ) -> None:
+        created = datetime.fromtimestamp(record.created, tz=UTC)
+        log_data["ts"] = created.isoformat(timespec="milliseconds")
+        super().add_fields(log_data, record, message_dict)
+
+    def process_log_record(self, log_data: dict[str, object]) -> dict[str, object]:
+        return {key: _redacted(key, value) for key, value in log_data.items()}
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -105,19 +116,19 @@ class RequestLogMiddleware:
     sync_capable = True
     async_capable = True
 
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
         self.is_async = iscoroutinefunction(get_response)
         if self.is_async:
             markcoroutinefunction(self)
 
-    def __call__(self, request: HttpRequest) -> Any:
+    def __call__(self, request: HttpRequest) -> Response:
         if self.is_async:
             return self.__acall__(request)
         started = time.perf_counter()
         status = 500
         try:
-            response: HttpResponseBase = self.get_response(request)
+            response = cast(HttpResponseBase, self.get_response(request))
             status = response.status_code
             return response
         finally:
@@ -127,8 +138,7 @@ class RequestLogMiddleware:
         started = time.perf_counter()
         status = 500
         try:
-            get_response: Callable[[HttpRequest], Awaitable[HttpResponseBase]] = self.get_response
-            response = await get_response(request)
+            response = await cast(Awaitable[HttpResponseBase], self.get_response(request))
             status = response.status_code
             return response
         finally:

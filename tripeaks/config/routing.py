@@ -7,14 +7,14 @@ An app adds sockets by defining ``websocket_urlpatterns`` in its own ``routing.p
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
 
 from django.conf import settings
+from django.urls import URLPattern, URLResolver
 from django.utils.module_loading import module_has_submodule
 
 
-def collect_websocket_urlpatterns() -> list[Any]:
-    patterns: list[Any] = []
+def collect_websocket_urlpatterns() -> list[URLPattern | URLResolver]:
+    patterns: list[URLPattern | URLResolver] = []
     for app in settings.PROJECT_APPS:
         if module_has_submodule(import_module(app), "routing"):
             patterns.extend(getattr(import_module(f"{app}.routing"), "websocket_urlpatterns", []))

@@ -17,10 +17,12 @@ from urllib.parse import quote, unquote
 
 import django_stubs_ext
 import environ
+from csp.constants import NONCE, Nonce
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.exceptions import ImproperlyConfigured
 
 from tripeaks.config import local_secrets
+from tripeaks.engine.rules import CLASSIC_RULE_SETS
 
 # Lets Django's generic classes be subscripted at run time, as the type stubs allow:
 # `admin.ModelAdmin[Deal]`, `forms.ModelForm[User]`, `QuerySet[Game]`.
@@ -240,7 +242,7 @@ CELERY_TASK_ACKS_LATE = True
 # A worker killed mid-task leaves its message unacknowledged: the child's death requeues it at
 # once, the whole worker's death after the visibility timeout (tasks are idempotent).
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, int] = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # Look for such orphaned messages every this many seconds (kombu's default is every 100).
     "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
@@ -251,7 +253,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Every task is fire-and-forget (nobody waits on a result): not subscribing to results keeps a
 # down result store from stalling `.delay()` for its 20 reconnection attempts.
 CELERY_TASK_IGNORE_RESULT = True
-CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, dict[str, float]] = {
     "retry_policy": {
         "max_retries": 1,
         "interval_start": 0,
@@ -259,7 +261,7 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS: dict[str, Any] = {
         "interval_max": 0.5,
     }
 }
-CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, Any] = {
+CELERY_TASK_PUBLISH_RETRY_POLICY: dict[str, float] = {
     "max_retries": 1,
     "interval_start": 0,
     "interval_step": 0.2,
@@ -272,7 +274,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # deals, which must not wait behind a fresh deployment's hundreds of pool top-ups. `make
 # run` (tripeaks/stack/run.py) and docker-compose.yml give `solver` a worker of its own; a worker
 # started without -Q takes every queue.
-CELERY_TASK_QUEUES: dict[str, dict[str, Any]] = {"urgent": {}, "celery": {}, "solver": {}}
+CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {"urgent": {}, "celery": {}, "solver": {}}
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
     "accounts.tasks.send_*": {"queue": "urgent"},
@@ -299,7 +301,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # How long /api/health waits for a worker to answer its ping (tripeaks/infra/health.py).
 HEALTH_WORKER_PING_SECONDS: float = env.float("HEALTH_WORKER_PING_SECONDS", default=1.0)
 # The one beat's schedule (seconds between runs).
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 if "tripeaks.play" in PROJECT_APPS:
     CELERY_BEAT_SCHEDULE |= {
         # Today's and the next days' daily deals (the day turns in DEAL_DAY_TIME_ZONE).
@@ -438,9 +440,51 @@ BODY_LIMITS: dict[str, int] = {
     "game-moves": 1024,
 }
 
+# --------------------------------------------------------------------------- contests
+# Races (docs/races.md): the countdown before a race's deal is shown, the time cap of a race that
+# names none and the least cap one may name (seconds).
+RACE_COUNTDOWN_S: float = env.float("RACE_COUNTDOWN_S", default=3.0)
+RACE_CAP_S: float = env.float("RACE_CAP_S", default=300.0)
+RACE_MIN_CAP_S: int = env.int("RACE_MIN_CAP_S", default=30)
 # A racer with no race socket and no stored move for this many seconds of a running race can be
 # claimed against by the others (tripeaks/races/presence.py, docs/races.md).
 RACE_ABSENT_S: float = env.float("RACE_ABSENT_S", default=30.0)
+# Ratings (docs/ratings.md): a pair of accounts is rated at most this many games in 24 hours on a
+# rule set; later games between them are not rated (farming a second account, or one friend).
+RATING_PAIR_LIMIT: int = env.int("RATING_PAIR_LIMIT", default=3)
+# Arenas (tripeaks/arenas/schedule.py says what a line is, docs/arenas.md): hourly 10-minute arenas
+# on the standard rules, and one hour-long arena a day per classic rule set, from 18:00 in
+# DEAL_DAY_TIME_ZONE, one rule set an hour. ARENA_SCHEDULE (JSON, a list of lines) replaces it.
+ARENA_SCHEDULE: list[dict[str, str | int]] = env.json(
+    "ARENA_SCHEDULE",
+    default=[
+        {
+            "key": "hourly-wrap-closed",
+            "name": "Hourly arena",
+            "rules": "wrap-closed",
+            "layout": "classic",
+            "every": 3600,
+            "length": 10 * 60,
+            "offset": 0,
+        },
+        *(
+            {
+                "key": f"daily-{rules.key}",
+                "name": "Daily arena",
+                "rules": rules.key,
+                "layout": "classic",
+                "every": 24 * 3600,
+                "length": 3600,
+                "offset": (18 + i) * 3600,
+            }
+            for i, rules in enumerate(CLASSIC_RULE_SETS)
+        ),
+    ],
+)
+# How far ahead (seconds) the schedule's arenas are made, so the list shows what comes.
+ARENA_SCHEDULE_AHEAD: int = env.int("ARENA_SCHEDULE_AHEAD", default=26 * 3600)
+# The daily boards' Redis rank sets expire this long (seconds) after their last write (leaderboard/cache.py).
+LEADERBOARD_CACHE_TTL: int = env.int("LEADERBOARD_CACHE_TTL", default=8 * 24 * 3600)
 
 # Game sockets open at once (tripeaks/infra/socket_caps.py): per game (tabs), per account and per
 # client address; one more is closed with 4409. 0: no cap (the benches' players share 127.0.0.1).
@@ -518,15 +562,33 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
-# HTML pages only (tripeaks/infra/security.py). Enforced; CSP_REPORT_ONLY=1 only reports what it would
-# block (Content-Security-Policy-Report-Only), e.g. to try a stricter policy.
-CONTENT_SECURITY_POLICY: str = env.str(
-    "CONTENT_SECURITY_POLICY",
-    default="default-src 'self'; script-src 'self' 'nonce-{nonce}'; "
-    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; "
-    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
-    "frame-ancestors 'none'",
-)
+
+
+def _csp_directives(policy: str) -> dict[str, list[str | Nonce]]:
+    """django-csp's directives from a policy as a header writes it; ``'nonce-{nonce}'`` stands
+    for the request's nonce."""
+    directives: dict[str, list[str | Nonce]] = {}
+    for part in filter(None, (p.strip() for p in policy.split(";"))):
+        name, *sources = part.split()
+        directives[name] = [NONCE if s == "'nonce-{nonce}'" else s for s in sources]
+    return directives
+
+
+# HTML pages only, through django-csp's middleware (tripeaks/infra/security.py). Enforced;
+# CSP_REPORT_ONLY=1 sends the same policy as Content-Security-Policy-Report-Only: it only reports
+# what it would block, e.g. to try a stricter policy. django-csp's app is not installed: it holds
+# only a template tag (unused) and a check that takes CSP_REPORT_ONLY for a django-csp 3 setting.
+CONTENT_SECURITY_POLICY: dict[str, dict[str, list[str | Nonce]]] = {
+    "DIRECTIVES": _csp_directives(
+        env.str(
+            "CONTENT_SECURITY_POLICY",
+            default="default-src 'self'; script-src 'self' 'nonce-{nonce}'; "
+            "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; "
+            "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+            "frame-ancestors 'none'",
+        )
+    )
+}
 CSP_REPORT_ONLY: bool = env.bool("CSP_REPORT_ONLY", default=False)
 if not DEBUG:
     # Production profile: HTTPS only. Behind a TLS-terminating proxy, set
@@ -544,7 +606,7 @@ if not DEBUG:
 
 # --------------------------------------------------------------------------- logging
 LOG_LEVEL: str = env.str("LOG_LEVEL", default="INFO")
-LOGGING: dict[str, Any] = {
+LOGGING: dict[str, object] = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"json": {"()": "tripeaks.config.logging_json.JsonFormatter"}},

@@ -9,11 +9,10 @@
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
 
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import URLResolver, include, path, re_path
 from django.utils.module_loading import module_has_submodule
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -23,7 +22,7 @@ from tripeaks.infra.health import health
 _MINE = {"accounts", "frontend"}
 
 
-def _project_app_urls() -> list[Any]:
+def _project_app_urls() -> list[URLResolver]:
     return [
         path("", include(f"{app}.urls"))
         for app in settings.PROJECT_APPS

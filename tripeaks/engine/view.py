@@ -1,6 +1,6 @@
 """What one player may see of a game: the single way a state leaves the server.
 
-`player_view` returns a JSON-ready dict. It shows face-up layout cards, the waste top and counts;
+`player_view` returns a JSON-ready dict (the play app adds its own fields to it). It shows face-up layout cards, the waste top and counts;
 it never shows a face-down card or any stock card not yet drawn (in the open variant every layout
 card is face up and shown; the stock stays hidden always). Every layout position is listed, in
 position order, so `positions[p]` is position p; a removed position has `removed: true` and no card.
@@ -8,16 +8,46 @@ position order, so `positions[p]` is position p; a removed position has `removed
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from tripeaks.engine.game import State
 from tripeaks.engine.layout import Layout
 
 
-def player_view(state: State, *, paused: bool = False) -> dict[str, Any]:
+class PositionView(TypedDict):
+    position: int
+    card: str | None
+    face_up: bool
+    free: bool
+    removed: bool
+
+
+class SlotView(TypedDict):
+    position: int
+    x: int
+    y: int
+    z: int
+    covered_by: list[int]
+
+
+class LayoutView(TypedDict):
+    name: str
+    title: str
+    size: int
+    slots: list[SlotView]
+
+
+class LayoutOutline(TypedDict):
+    name: str
+    title: str
+    size: int
+    slots: list[list[int]]
+
+
+def player_view(state: State, *, paused: bool = False) -> dict[str, object]:
     """The player's view of `state`. `paused` hides the layout cards, the waste and the playable
     positions (the shape of the table and the counts stay); stopping the clock is the server's job."""
-    positions: list[dict[str, Any]] = []
+    positions: list[PositionView] = []
     # The same answers as State.in_layout / is_free / is_face_up, worked out once per position:
     # every socket move builds this view.
     layout, cards, gone = state.deal.layout, state.deal.layout_cards, state.position.removed
@@ -52,7 +82,7 @@ def player_view(state: State, *, paused: bool = False) -> dict[str, Any]:
     }
 
 
-def layout_view(layout: Layout) -> dict[str, Any]:
+def layout_view(layout: Layout) -> LayoutView:
     """The public shape of a layout (no cards): where each position lies and what covers it, for
     drawing the table. Coordinates are in half-card units; a higher z lies on top."""
     return {
@@ -72,7 +102,7 @@ def layout_view(layout: Layout) -> dict[str, Any]:
     }
 
 
-def layout_outline(layout: Layout) -> dict[str, Any]:
+def layout_outline(layout: Layout) -> LayoutOutline:
     """A layout's outline for its thumbnail: each slot as [x, y, z] in position order."""
     return {
         "name": layout.name,

@@ -49,7 +49,7 @@ def unavailable_response(exc: Exception) -> Response:
     return response
 
 
-def _first_message(errors: Any, prefix: str = "") -> str:
+def _first_message(errors: object, prefix: str = "") -> str:
     if isinstance(errors, dict):
         for key, value in errors.items():
             label = "" if key == "non_field_errors" else f"{key}: "

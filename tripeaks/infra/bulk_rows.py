@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
 
 from django.db import connection
 from django.db.models import Field, Model
@@ -31,7 +30,7 @@ def update_rows(rows: Sequence[Model], fields: Sequence[str]) -> None:
         cursor.execute(sql, values)
 
 
-def _field(model: type[Model], name: str) -> Field[Any, Any]:
+def _field(model: type[Model], name: str) -> Field[object, object]:
     field = model._meta.get_field(name)
     assert isinstance(field, Field) and field.concrete, name
     return field
@@ -40,7 +39,7 @@ def _field(model: type[Model], name: str) -> Field[Any, Any]:
 @functools.cache
 def _statement(
     model: type[Model], fields: tuple[str, ...], count: int
-) -> tuple[str, tuple[Field[Any, Any], ...]]:
+) -> tuple[str, tuple[Field[object, object], ...]]:
     """The statement for `count` rows, and the fields whose values it takes from each row (the
     key first)."""
     quote = connection.ops.quote_name

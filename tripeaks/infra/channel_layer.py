@@ -18,15 +18,17 @@ popping for ever, and hold the closing loop with it.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypeVar
 
 from channels_redis.core import RedisChannelLayer as LibraryLayer
+
+T = TypeVar("T")
 
 # How often a receive that outlived its cancellation is cancelled again.
 CANCEL_AGAIN_EVERY_S = 0.05
 
 
-def cancel_until_done(task: asyncio.Future[Any]) -> None:
+def cancel_until_done(task: asyncio.Future[T]) -> None:
     """Cancel `task` now and again every CANCEL_AGAIN_EVERY_S until it has ended."""
     if task.done():
         return

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.decorators import sync_and_async_middleware
+from rest_framework.request import Request
 
 DEVICE_COOKIE = "tp_device"
 MAX_AGE = 2 * 365 * 24 * 3600
 _VALID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
-def valid_device(value: Any) -> str:
+def valid_device(value: object) -> str:
     """The device id in a cookie value, or "" when it is not one this site hands out."""
     return value if isinstance(value, str) and _VALID.fullmatch(value) else ""
 
@@ -66,9 +67,10 @@ def device_cookie_middleware(get_response: Callable[[HttpRequest], Any]) -> Any:
     return sync_middleware
 
 
-def request_device(request: Any) -> str:
+def request_device(request: HttpRequest | Request) -> str:
     return valid_device(getattr(request, "device_id", ""))
 
 
-def scope_device(scope: Any) -> str:
-    return valid_device((scope.get("cookies") or {}).get(DEVICE_COOKIE))
+def scope_device(scope: Mapping[str, object]) -> str:
+    cookies = scope.get("cookies")
+    return valid_device(cookies.get(DEVICE_COOKIE) if isinstance(cookies, dict) else None)

@@ -9,14 +9,20 @@ own; the C decoder refuses the deep ones in milliseconds.)
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import IO
 
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
 
 class JSONBodyParser(parsers.JSONParser):
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+    def parse(
+        self,
+        stream: IO[bytes],
+        media_type: str | None = None,
+        parser_context: Mapping[str, object] | None = None,
+    ) -> dict[str, object]:
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:

@@ -7,13 +7,11 @@ through `database_sync_to_async` (which does that itself around each call) can s
 
 from __future__ import annotations
 
-from typing import Any
-
 from channels.consumer import get_handler_name
 
 
 class DirectDispatch:
-    async def dispatch(self, message: dict[str, Any]) -> None:
+    async def dispatch(self, message: dict[str, object]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")

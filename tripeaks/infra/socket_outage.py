@@ -14,8 +14,8 @@ there for the player.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Protocol, TypeVar
 
 import orjson
 from django.db import DatabaseError
@@ -28,9 +28,24 @@ UNAVAILABLE = "the service is briefly unavailable; try again"
 
 T = TypeVar("T")
 
+# The ASGI interface as OutageGuard uses it.
+Scope = Mapping[str, object]
+Message = Mapping[str, object]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+Application = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class Socket(Protocol):
+    """What read_on_open uses of a Channels websocket consumer."""
+
+    async def accept(self) -> None: ...
+    async def send(self, text_data: str) -> None: ...
+    async def close(self, code: int) -> None: ...
+
 
 async def read_on_open(
-    socket: Any,
+    socket: Socket,
     read: Callable[[], Awaitable[T | None]],
     *,
     leave: Callable[[], Awaitable[None]] | None = None,
@@ -56,22 +71,22 @@ async def read_on_open(
 
 
 class OutageGuard:
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: Application) -> None:
         self.inner = inner
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
             await self.inner(scope, receive, send)
             return
         seen: set[str] = set()
 
-        async def receiving() -> dict[str, Any]:
-            message: dict[str, Any] = await receive()
-            seen.add(message["type"])
+        async def receiving() -> Message:
+            message = await receive()
+            seen.add(str(message["type"]))
             return message
 
-        async def sending(message: dict[str, Any]) -> None:
-            seen.add(message["type"])
+        async def sending(message: Message) -> None:
+            seen.add(str(message["type"]))
             await send(message)
 
         try:

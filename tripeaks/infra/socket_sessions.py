@@ -47,11 +47,11 @@ def session_group(session_key: str) -> str:
     return f"session.{session_digest(session_key)}"
 
 
-def user_group(user_id: Any) -> str:
+def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
-def _send(group: str, event: dict[str, Any]) -> None:
+def _send(group: str, event: dict[str, str]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
@@ -67,9 +67,9 @@ def close_sockets_of_session(session_key: str | None) -> None:
         _send(session_group(session_key), {"type": "socket.end"})
 
 
-def close_sockets_of_user(user_id: Any, *, except_session: str | None = None) -> None:
+def close_sockets_of_user(user_id: int, *, except_session: str | None = None) -> None:
     """Close every socket of this player, but those opened with `except_session` (a key)."""
-    event: dict[str, Any] = {"type": "socket.end"}
+    event = {"type": "socket.end"}
     if except_session:
         event["except_session"] = session_digest(except_session)
     _send(user_group(user_id), event)
@@ -112,7 +112,7 @@ class SessionSocket:
             await self.channel_layer.group_discard(group, self.channel_name)
         self._session_groups = ()
 
-    async def socket_end(self, event: dict[str, Any]) -> None:
+    async def socket_end(self, event: dict[str, object]) -> None:
         if event.get("except_session") and event["except_session"] == self._session_digest:
             return
         await self.close(code=CLOSE_SESSION_ENDED)

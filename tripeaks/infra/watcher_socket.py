@@ -5,7 +5,6 @@ page is `{"type": "sync"}`: the socket then sends the whole page again (`sync`).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -19,7 +18,7 @@ MAX_FRAME = 1024
 
 
 class WatcherSocket(SessionSocket, AsyncWebsocketConsumer):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
 
@@ -40,7 +39,7 @@ class WatcherSocket(SessionSocket, AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not await self.flood.admit(self, self._limits()):
             return
-        message: Any = None
+        message: object = None
         if text_data is not None and len(text_data) <= MAX_FRAME:
             try:
                 message = json.loads(text_data)
@@ -57,5 +56,5 @@ class WatcherSocket(SessionSocket, AsyncWebsocketConsumer):
             }
         )
 
-    async def _send(self, body: dict[str, Any]) -> None:
+    async def _send(self, body: dict[str, object]) -> None:
         await self.send(text_data=json.dumps(body))

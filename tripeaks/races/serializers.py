@@ -31,7 +31,7 @@ class CreateRaceSerializer(serializers.Serializer[Any]):
     )
 
     def validate_cap_s(self, value: int) -> int:
-        least = int(getattr(settings, "RACE_MIN_CAP_S", 30))
+        least = settings.RACE_MIN_CAP_S
         if value < least:
             raise serializers.ValidationError(f"a time cap is {least} seconds at least")
         return value

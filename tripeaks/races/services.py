@@ -50,11 +50,11 @@ _PLACE_GROUP = {
 
 
 def countdown_seconds() -> float:
-    return float(getattr(settings, "RACE_COUNTDOWN_S", 3))
+    return settings.RACE_COUNTDOWN_S
 
 
 def default_cap_seconds() -> float:
-    return float(getattr(settings, "RACE_CAP_S", 300))
+    return settings.RACE_CAP_S
 
 
 def race_uuid(value: Any) -> uuid.UUID:

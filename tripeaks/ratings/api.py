@@ -8,7 +8,6 @@ parameters are 400s with a readable ``detail`` (tripeaks.infra.api_errors).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -26,14 +25,14 @@ from tripeaks.ratings.services import PROVISIONAL_RACES
 class LimitField(serializers.IntegerField):
     """ASCII digits only: ``int()`` takes '٣' or '３', which no client means."""
 
-    def to_internal_value(self, data: Any) -> int:
+    def to_internal_value(self, data: object) -> int:
         if not isinstance(data, str) or not re.fullmatch(r"[0-9]{1,6}", data):
             raise ValidationError("a whole number written in the digits 0-9")
         value: int = super().to_internal_value(data)
         return value
 
 
-class BoardQuery(serializers.Serializer[Any]):
+class BoardQuery(serializers.Serializer[dict[str, object]]):
     rules = RulesField(
         required=False, default="wrap-closed", max_length=40, help_text="A rule-set key."
     )

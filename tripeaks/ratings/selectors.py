@@ -3,15 +3,53 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
+
+from django.db.models import QuerySet
 
 from tripeaks.ratings import glicko
 from tripeaks.ratings.models import Rating, RatingEvent, RatingFlag
-from tripeaks.ratings.services import PROVISIONAL_RACES, is_provisional
+from tripeaks.ratings.services import PROVISIONAL_RACES, RecordedChange, is_provisional
 
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 200
 HISTORY_LIMIT = 20
+
+
+class RatingJson(TypedDict):
+    rating: int
+    rd: int
+    races: int
+    provisional: bool
+
+
+class Standing(RatingJson):
+    rules: str
+    rank: int | None
+
+
+class HistoryLine(TypedDict):
+    race: str
+    place: int
+    players: int
+    before: int
+    after: int
+    change: int
+    rd: int
+    at: str
+
+
+class BoardPlayer(TypedDict):
+    username: str
+    display_name: str
+
+
+class BoardLine(TypedDict):
+    rank: int
+    player: BoardPlayer
+    rating: int
+    rd: int
+    races: int
 
 
 @dataclass(frozen=True)
@@ -21,7 +59,7 @@ class RatingView:
     races: int
     provisional: bool
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RatingJson:
         return {
             "rating": round(self.rating),
             "rd": round(self.rd),
@@ -49,7 +87,7 @@ def ratings_of(user_id: int) -> dict[str, RatingView]:
     }
 
 
-def history_of(user_id: int, rules_key: str, *, limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
+def history_of(user_id: int, rules_key: str, *, limit: int = HISTORY_LIMIT) -> list[HistoryLine]:
     """The player's latest rated races on the rule set, newest first."""
     events = RatingEvent.objects.filter(user_id=user_id, rules_key=rules_key).order_by(
         "-created_at", "-id"
@@ -69,7 +107,7 @@ def history_of(user_id: int, rules_key: str, *, limit: int = HISTORY_LIMIT) -> l
     ]
 
 
-def race_changes(race: str) -> dict[int, dict[str, Any]]:
+def race_changes(race: str) -> dict[int, RecordedChange]:
     """What a rated race did to each player's rating, by user id, as ``RatingChange.as_json``
     gives it (a results screen seen again later reads it back). Empty for an unrated race."""
     if not race:
@@ -89,14 +127,14 @@ def race_changes(race: str) -> dict[int, dict[str, Any]]:
     }
 
 
-def _on_board() -> Any:
+def _on_board() -> QuerySet[Rating]:
     # Guests never rank on a public board; deleted accounts are anonymised, not shown.
     return Rating.objects.filter(
         races__gte=PROVISIONAL_RACES, user__is_guest=False, user__deleted_at__isnull=True
     )
 
 
-def ratings_board(rules_key: str, *, limit: int = DEFAULT_LIMIT) -> list[dict[str, Any]]:
+def ratings_board(rules_key: str, *, limit: int = DEFAULT_LIMIT) -> list[BoardLine]:
     """The best established ratings on the rule set, highest first.
 
     Provisional players (fewer than ``PROVISIONAL_RACES`` rated races) are left off, as on
@@ -140,7 +178,7 @@ def rank_of(user_id: int, view: RatingView, rules_key: str) -> int | None:
     return int(board.filter(rating__gt=view.rating).count()) + 1
 
 
-def standing_of(user_id: int, rules_key: str, *, view: RatingView | None = None) -> dict[str, Any]:
+def standing_of(user_id: int, rules_key: str, *, view: RatingView | None = None) -> Standing:
     """The player's rating on the rule set as the API shows it, with their rank on the board."""
     view = view or rating_of(user_id, rules_key)
     return {"rules": rules_key, **view.as_json(), "rank": rank_of(user_id, view, rules_key)}

@@ -6,7 +6,7 @@ player's race is one Glicko-2 rating period of n - 1 games against the other pla
 from *before* the race: every new rating is worked out from the old ones, then all are written.
 
 What keeps a rating from being farmed (docs/ratings.md, "Fair ratings"): only accounts are rated,
-among themselves; a pair is rated ``PAIR_LIMIT`` games a day at most; a provisional opponent moves
+among themselves; a pair is rated ``settings.RATING_PAIR_LIMIT`` games a day at most; a provisional opponent moves
 an established rating ``PROVISIONAL_WEIGHT`` of the way; a run held for staff holds its games
 (``PairGame``, state held) until a decision; wins against opponents who never moved flag the
 winner (``RatingFlag``).
@@ -14,10 +14,10 @@ winner (``RatingFlag``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TypedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -38,6 +38,24 @@ def is_provisional(races: int) -> bool:
     return races < PROVISIONAL_RACES
 
 
+class RecordedChange(TypedDict):
+    """What a race did to a player's rating, as its RatingEvent keeps it (selectors.race_changes)."""
+
+    before: float
+    after: float
+    rd: float
+    rd_before: float
+    place: int
+    shown_before: int
+    shown_after: int
+    change: int
+
+
+class ChangeJson(RecordedChange):
+    provisional: bool
+    races: int
+
+
 @dataclass(frozen=True)
 class RatingChange:
     """What one race did to one player's rating (rating and rd on the Glicko scale)."""
@@ -55,10 +73,16 @@ class RatingChange:
         """The change as the player sees it: the difference of the two shown (rounded) ratings."""
         return round(self.after) - round(self.before)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> ChangeJson:
         """For the results screen: the exact values, and the rounded ones a player reads."""
         return {
-            **asdict(self),
+            "before": self.before,
+            "after": self.after,
+            "rd": self.rd,
+            "provisional": self.provisional,
+            "rd_before": self.rd_before,
+            "races": self.races,
+            "place": self.place,
             "shown_before": round(self.before),
             "shown_after": round(self.after),
             "change": self.change,
@@ -87,9 +111,7 @@ def _check(rules_key: str, placings: Sequence[tuple[int, int]], race: str) -> st
     return key
 
 
-# A pair of accounts is rated at most this many games in PAIR_WINDOW on a rule set; later games
-# between them are not rated (farming a second account, or the same friend, over and over).
-PAIR_LIMIT = 3
+# A pair of accounts is rated at most settings.RATING_PAIR_LIMIT games in PAIR_WINDOW on a rule set.
 PAIR_WINDOW = timedelta(hours=24)
 # An established player's change from games against provisional opponents is weighted this much
 # (a provisional rating says little yet: a fresh account must not move an established one far).
@@ -101,7 +123,7 @@ FEEDER_WINDOW = timedelta(days=7)
 
 
 def pair_limit() -> int:
-    return int(getattr(settings, "RATING_PAIR_LIMIT", PAIR_LIMIT))
+    return settings.RATING_PAIR_LIMIT
 
 
 @transaction.atomic
@@ -121,7 +143,7 @@ def rate_race(
     returns the changes the first one made.
 
     Only accounts are rated, among themselves: guests are left out (a race of one account and
-    guests rates nobody). A pair that has had ``PAIR_LIMIT`` games in ``PAIR_WINDOW`` is not
+    guests rates nobody). A pair that has had ``pair_limit()`` games in ``PAIR_WINDOW`` is not
     rated. The games of a player in ``held`` (a run flagged or held for staff) wait, unrated, until
     staff decide (``settle_held``). ``unmoved``: players who never moved (feeders, if it repeats).
 
@@ -144,7 +166,30 @@ def rate_race(
     if race and PairGame.objects.filter(race=race).exists():
         return _recorded(RatingEvent.objects.filter(race=race, user_id__in=users), rows)
     now = timezone.now()
-    played = _pair_counts(key, users, now)
+    games = _pair_games(
+        key, places, _pair_counts(key, users, now), race=race, held=held, unmoved=unmoved, now=now
+    )
+    changes = _rate_games(
+        key, rows, [game for game in games if game.state == PairGame.State.RATED], race, now
+    )
+    PairGame.objects.bulk_create(games)
+    _flag_feeders(key, changes, now)
+    return changes
+
+
+def _pair_games(
+    key: str,
+    places: dict[int, int],
+    played: dict[tuple[int, int], int],
+    *,
+    race: str,
+    held: Collection[int],
+    unmoved: Collection[int],
+    now: datetime,
+) -> list[PairGame]:
+    """The race's game between each pair of players not yet rated ``pair_limit()`` times: rated
+    now, or held while a player in ``held`` waits for staff."""
+    users = sorted(places)
     games: list[PairGame] = []
     for index, low in enumerate(users):
         for high in users[index + 1 :]:
@@ -166,12 +211,7 @@ def rate_race(
                     created_at=now,
                 )
             )
-    changes = _rate_games(
-        key, rows, [game for game in games if game.state == PairGame.State.RATED], race, now
-    )
-    PairGame.objects.bulk_create(games)
-    _flag_feeders(key, changes, now)
-    return changes
+    return games
 
 
 @transaction.atomic
@@ -359,7 +399,7 @@ def _flag_feeders(key: str, changes: dict[int, RatingChange], now: datetime) -> 
             )
 
 
-def _recorded(events: Any, rows: dict[int, Rating]) -> dict[int, RatingChange]:
+def _recorded(events: Iterable[RatingEvent], rows: dict[int, Rating]) -> dict[int, RatingChange]:
     return {
         event.user_id: RatingChange(
             before=event.rating_before,
