@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
@@ -108,3 +110,13 @@ def test_formatter_survives_odd_extras_and_exceptions() -> None:
     assert "request" not in entry
     assert entry["payload"] == {"password": "[redacted]", "n": 1}
     assert "ValueError: inner" in entry["exc"]
+
+
+def test_a_line_starts_with_the_fields_the_operations_docs_name() -> None:
+    record = logging.LogRecord("tripeaks.events", logging.WARNING, __file__, 1, "x %d", (1,), None)
+    record.when = datetime(2026, 12, 5, tzinfo=UTC)  # a value JSON has no type for: its str()
+    entry = json.loads(JsonFormatter().format(record))
+    assert list(entry)[:4] == ["ts", "level", "logger", "msg"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", entry["ts"])
+    assert (entry["level"], entry["logger"], entry["msg"]) == ("WARNING", "tripeaks.events", "x 1")
+    assert entry["when"] == "2026-12-05 00:00:00+00:00"

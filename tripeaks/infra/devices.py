@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import cast
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
@@ -49,20 +49,26 @@ def _set(response: HttpResponseBase, new: str) -> HttpResponseBase:
     return response
 
 
+# What the next layer returns: a response on the sync path, an awaitable one on the async path.
+Response = HttpResponseBase | Awaitable[HttpResponseBase]
+
+
 @sync_and_async_middleware
-def device_cookie_middleware(get_response: Callable[[HttpRequest], Any]) -> Any:
+def device_cookie_middleware(
+    get_response: Callable[[HttpRequest], Response],
+) -> Callable[[HttpRequest], Response]:
     if iscoroutinefunction(get_response):
 
         async def middleware(request: HttpRequest) -> HttpResponseBase:
             new = _prepare(request)
-            response = await get_response(request)
+            response = await cast(Awaitable[HttpResponseBase], get_response(request))
             return _set(response, new)
 
         return middleware
 
     def sync_middleware(request: HttpRequest) -> HttpResponseBase:
         new = _prepare(request)
-        return _set(get_response(request), new)
+        return _set(cast(HttpResponseBase, get_response(request)), new)
 
     return sync_middleware
 
