@@ -22,7 +22,7 @@ from tests.play.contests import begun_race, game_of
 from tests.play.helpers import client_for, connect, move, solution, winnable_code
 from tripeaks.arenas.models import Arena, ArenaGame
 from tripeaks.engine.rules import Rules
-from tripeaks.play import deals, services
+from tripeaks.play import deals, services, steps
 from tripeaks.play.errors import TimeUp
 from tripeaks.play.models import Game, Move
 from tripeaks.races import services as races
@@ -54,16 +54,16 @@ def test_a_move_at_the_deadline_is_refused_before_any_change(make_player: Any) -
 
     first = line[0]
     with pytest.raises(TimeUp) as refused:
-        services.advance(game, state, now=end, **{"position": None, **first})
+        steps.advance(game, state, now=end, **{"position": None, **first})
     assert refused.value.code == "time_up" and refused.value.status_code == 409
     assert {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields} == before
 
     # A moment before the end the same move is played; resigning stays open after it.
-    step = services.advance(
+    step = steps.advance(
         game, state, now=end - timedelta(microseconds=1), **{"position": None, **first}
     )
     assert step.move.seq == 1
-    assert services.advance(game, step.state, action="resign", position=None, now=end).state.over
+    assert steps.advance(game, step.state, action="resign", position=None, now=end).state.over
 
 
 def the_end_comes_unnoticed(race: Race) -> None:
