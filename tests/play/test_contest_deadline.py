@@ -25,7 +25,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.play import deals, services, steps
 from tripeaks.play.errors import TimeUp
 from tripeaks.play.models import Game, Move
-from tripeaks.races import services as races
+from tripeaks.races import clock
 from tripeaks.races.models import Race, Seat
 
 
@@ -123,7 +123,7 @@ async def test_moves_after_a_races_cap_are_refused_on_rest_and_socket_and_never_
     assert bob_late.status_code == 409
 
     # The cap is noticed: the ranking is the race as it stood at its end.
-    assert await db(races.advance_race_clock)(race_id=race.pk)
+    assert await db(clock.advance_race_clock)(race_id=race.pk)
     seats = await db(lambda: {s.user_id: s for s in Seat.objects.filter(race=race)})()
     assert (seats[bob.pk].place, seats[ann.pk].place) == (1, 2)
     assert seats[ann.pk].cards_left == before["cards_left"] and seats[ann.pk].moves == 0
@@ -201,7 +201,7 @@ def test_resigning_after_the_cap_keeps_the_time_of_the_last_real_move(
 
     assert move(client_for(ann), views[ann.pk], "resign").status_code == 200
     assert Game.objects.get(pk=ann_game.pk).elapsed_ms >= reached
-    races.advance_race_clock(race_id=race.pk)
+    clock.advance_race_clock(race_id=race.pk)
     seats = {s.user_id: s for s in Seat.objects.filter(race=race)}
     assert seats[ann.pk].cards_left == seats[bob.pk].cards_left
     assert seats[ann.pk].time_ms == reached
