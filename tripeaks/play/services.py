@@ -130,13 +130,18 @@ def start_game(
             contest=contest,
             deadline=deadline,
         )
+    _started(game, deal, mode, rules)
+    return game
+
+
+def _started(game: Game, deal: Deal, mode: str, rules: Rules) -> None:
+    """After a start: a deal whose verdict is unknown is queued for the solver; the start logged."""
     if deal.winnable is None:
         transaction.on_commit(lambda: solver_queue.queue_verdict(deal.pk))
     log.info(
         "game started",
-        extra={"game": str(game.id), "user": user.pk, "mode": mode, "rules": rules.key},
+        extra={"game": str(game.id), "user": game.player_id, "mode": mode, "rules": rules.key},
     )
-    return game
 
 
 def _resign_unfinished(player_id: int, now: datetime) -> None:
