@@ -12,7 +12,6 @@ import logging
 import uuid
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
 
 from celery import shared_task
 from django.db import transaction
@@ -48,7 +47,7 @@ def schedule_clock(race_id: uuid.UUID, at: datetime) -> None:
         log.warning("could not queue a race's clock", extra={"race": str(race_id)}, exc_info=True)
 
 
-def advance_race_clock(*, race_id: Any, wait: bool = True) -> bool:
+def advance_race_clock(*, race_id: object, wait: bool = True) -> bool:
     """Begin a race whose countdown is over, or end one whose time cap is reached; whether it
     changed anything. Idempotent and cheap when there is nothing to do (one read, no lock):
     Celery calls it at the instant, every socket of the race does at its timer; a read never.

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from functools import partial
-from typing import Any
 
 from celery import shared_task
 from django.db import transaction
@@ -27,7 +27,7 @@ log = logging.getLogger("tripeaks.events")
 MIN_RATED = 2  # a race of one player is not rated
 
 
-def _end_race_games(game_ids: list[Any]) -> None:
+def _end_race_games(game_ids: list[str]) -> None:
     """Resign the games still being played when their race ended."""
     end_games(game_ids=game_ids)
 
@@ -177,7 +177,7 @@ def end_games_later(game_ids: list[uuid.UUID]) -> None:
         end_games(game_ids=game_ids)
 
 
-def end_games(*, game_ids: list[Any]) -> None:
+def end_games(*, game_ids: Sequence[uuid.UUID | str]) -> None:
     """Resign each game still unfinished, through play's locked path (a move stored meanwhile
     moves its seq on: read it again and resign at the new one)."""
     for game_id in game_ids:

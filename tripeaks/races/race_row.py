@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import uuid
 from functools import partial
-from typing import Any
 
 from django.db import transaction
 
@@ -16,7 +15,7 @@ from tripeaks.races.errors import RaceNotFound
 from tripeaks.races.models import Race, Seat
 
 
-def race_uuid(value: Any) -> uuid.UUID:
+def race_uuid(value: object) -> uuid.UUID:
     try:
         return uuid.UUID(str(value))
     except ValueError:
@@ -27,7 +26,7 @@ class Busy(Exception):
     """The race's row is locked by another transaction (`lock_race(wait=False)`)."""
 
 
-def lock_race(race_id: Any, *, wait: bool = True) -> Race:
+def lock_race(race_id: object, *, wait: bool = True) -> Race:
     """The race's row, locked; without `wait`, `Busy` if another transaction holds it."""
     locking = Race.objects.select_for_update(skip_locked=not wait)
     race = locking.filter(pk=race_uuid(race_id)).first()
