@@ -417,7 +417,22 @@ def report(name: str, tally: Tally, elapsed: float) -> float:
     return rate
 
 
-def main(argv: list[str] | None = None) -> int:
+@dataclass
+class _Measured:
+    """What a run measured, for `_print_report`."""
+
+    baseline: Tally
+    baseline_elapsed: float
+    tally: Tally
+    elapsed: float
+    cpu_used: float
+    own_cpu: float
+    rss_start: list[int]
+    rss_end: list[int]
+    dropped: int
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -458,7 +473,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             "keep it bounded: 1-1000 players, 1-900 seconds, 1-8 servers, rate 0-100, ramp 0-60"
         )
+    return args
 
+
+def _measure(args: argparse.Namespace) -> _Measured:
     # A SIGTERM (a timeout, Ctrl-C from a supervisor) must still run the `finally` that stops the servers.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     env = bench_env()
@@ -487,6 +505,13 @@ def main(argv: list[str] | None = None) -> int:
         from tripeaks.config.celery import app as celery_app
 
         dropped = celery_app.control.purge()
+    return _Measured(
+        baseline, baseline_elapsed, tally, elapsed, cpu_used, own_cpu, rss_start, rss_end, dropped
+    )
+
+
+def _print_report(args: argparse.Namespace, run: _Measured) -> int:
+    tally = run.tally
     print(
         f"TriPeaks play load: {args.players} players, {args.servers} Uvicorn servers, {os.cpu_count()} cores, loopback"
     )
@@ -499,8 +524,8 @@ def main(argv: list[str] | None = None) -> int:
         f"players' pace: {pace}; the single player of the baseline never pauses; "
         f"next games start {'on the socket' if args.starts == 'socket' else 'over REST'}"
     )
-    base_rate = report("1 player", baseline, baseline_elapsed)
-    rate = report(f"{args.players} players", tally, elapsed)
+    base_rate = report("1 player", run.baseline, run.baseline_elapsed)
+    rate = report(f"{args.players} players", tally, run.elapsed)
     print(
         f"throughput vs 1 player: {rate / base_rate:.1f}x; vs goal {GOAL_MOVES_PER_S}/s: {rate / GOAL_MOVES_PER_S:.2f}x"
     )
@@ -509,21 +534,26 @@ def main(argv: list[str] | None = None) -> int:
     )
     moves = max(1, tally.moves_in_all)
     print(
-        f"server CPU: {cpu_used:.1f} s for {moves} moves = {cpu_used / moves * 1000:.2f} ms a move (all servers)"
+        f"server CPU: {run.cpu_used:.1f} s for {moves} moves = {run.cpu_used / moves * 1000:.2f} ms a move (all servers)"
     )
     print(
-        f"simulated players' CPU (this process): {own_cpu:.1f} s = {own_cpu / moves * 1000:.2f} ms a move"
+        f"simulated players' CPU (this process): {run.own_cpu:.1f} s = {run.own_cpu / moves * 1000:.2f} ms a move"
     )
-    for i, (before, after) in enumerate(zip(rss_start, rss_end, strict=True)):
+    for i, (before, after) in enumerate(zip(run.rss_start, run.rss_end, strict=True)):
         print(
             f"server {i} RSS: {before / 1024:.1f} MB at start, {after / 1024:.1f} MB at end ({(after - before) / 1024:+.1f} MB)"
         )
-    print(f"Celery tasks the servers queued, dropped unrun: {dropped}")
+    print(f"Celery tasks the servers queued, dropped unrun: {run.dropped}")
     if tally.errors:
         print("refusals:", sorted(set(tally.errors))[:5])
-    checked, bad = verify_replays(tally.games | baseline.games)
+    checked, bad = verify_replays(tally.games | run.baseline.games)
     print(f"replayed {checked} games from their move logs: {bad} differ from their stored state")
     return 1 if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    return _print_report(args, _measure(args))
 
 
 if __name__ == "__main__":

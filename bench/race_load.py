@@ -162,6 +162,95 @@ def _epoch(iso: str) -> float:
     return datetime.fromisoformat(iso).timestamp()
 
 
+@dataclass
+class _Seen:
+    """What one racer's race socket has shown: the others' progress, its game, the race's end."""
+
+    name: str
+    port: int
+    tally: Tally
+    seen: dict[str, int] = field(default_factory=dict)
+    started: asyncio.Event = field(default_factory=asyncio.Event)
+    game_id: list[str] = field(default_factory=list)
+    start_at: list[float] = field(default_factory=list)
+    over: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def progress(self, other: str, seq: int | None, stored_at: int | None, now: float) -> None:
+        tally, seen = self.tally, self.seen
+        if other == self.name or seq is None or seq <= seen.get(other, 0):
+            return
+        for s in range(seen.get(other, 0) + 1, seq + 1):
+            at = tally.sent.get((other, s))
+            if at is not None:
+                tally.sent_based.append((now - at) * 1000)
+        if stored_at is not None:
+            since = now - self.start_at[0] if self.start_at else 0.0
+            same = tally.port_of.get(other) == self.port
+            tally.stored.append((now * 1000 - stored_at, since, same))
+        seen[other] = seq
+
+    async def watch(self, race_socket: Any) -> None:
+        async for text in race_socket:
+            now = time.time()
+            self.tally.frames += 1
+            frame = orjson.loads(text)
+            if frame.get("type") == "progress":
+                line = frame["player"]
+                self.progress(line["username"], line["seq"], line.get("stored_at"), now)
+                continue
+            if frame.get("type") != "race":
+                continue
+            race = frame["race"]
+            if race["starts_at"] and not self.start_at:
+                self.start_at.append(_epoch(race["starts_at"]))
+            for line in race["players"]:
+                self.progress(line["username"], line["seq"], line.get("stored_at"), now)
+            if race["game"] and not self.game_id:
+                if self.start_at:
+                    self.tally.told.append((now - self.start_at[0]) * 1000)
+                self.game_id.append(race["game"])
+                self.started.set()
+            if race["state"] == "finished":
+                self.over.set()
+                return
+
+
+async def _play(game_socket: Any, shown: _Seen, chooser: random.Random, interval: float) -> None:
+    """Random legal moves at the racer's pace until the race is over or nothing is left to do."""
+    tally, start_at, over = shown.tally, shown.start_at, shown.over
+    view = orjson.loads(await game_socket.recv())["game"]
+    if start_at:
+        tally.ready.append((time.time() - start_at[0]) * 1000)
+    due = time.time() + chooser.random() * interval
+    while not over.is_set() and view["status"] in ("playing", "stuck"):
+        move = choose(view, chooser)
+        if move["action"] == "resign":
+            break  # nothing to do but wait for the race's end
+        sent = time.time()
+        if interval:
+            # One sent late because the last reply was slow is timed from when it was
+            # due, so a slow server cannot hide its queue.
+            if due > sent:
+                await asyncio.sleep(due - sent)
+            sent, due = due, due + interval
+            if over.is_set():
+                break
+        tally.sent[(shown.name, view["seq"] + 1)] = sent
+        async with asyncio.timeout(REPLY_TIMEOUT_S):
+            await game_socket.send(orjson.dumps({"seq": view["seq"], **move}).decode())
+            reply = orjson.loads(await game_socket.recv())
+        if reply.get("code") == "time_up":
+            tally.late += 1
+            break  # as the page does: no move counts any more
+        if reply.get("type") != "view":
+            tally.errors.append(str(reply.get("code")))
+            view = reply.get("game") or view
+            continue
+        since = sent - start_at[0] if start_at else 0.0
+        tally.trips.append(((time.time() - sent) * 1000, since))
+        view = reply["game"]
+
+
 async def racer(
     port: int,
     session: str,
@@ -179,94 +268,21 @@ async def racer(
     interval = 1 / (rate * (0.5 + chooser.random())) if rate else 0.0
     headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
     base = f"ws://127.0.0.1:{port}"
-    seen: dict[str, int] = {}
-    started = asyncio.Event()
-    game_id: list[str] = []
-    start_at: list[float] = []
-    over = asyncio.Event()
-
-    def progress(other: str, seq: int | None, stored_at: int | None, now: float) -> None:
-        if other == name or seq is None or seq <= seen.get(other, 0):
-            return
-        for s in range(seen.get(other, 0) + 1, seq + 1):
-            at = tally.sent.get((other, s))
-            if at is not None:
-                tally.sent_based.append((now - at) * 1000)
-        if stored_at is not None:
-            since = now - start_at[0] if start_at else 0.0
-            same = tally.port_of.get(other) == port
-            tally.stored.append((now * 1000 - stored_at, since, same))
-        seen[other] = seq
-
-    async def watch(race_socket: Any) -> None:
-        async for text in race_socket:
-            now = time.time()
-            tally.frames += 1
-            frame = orjson.loads(text)
-            if frame.get("type") == "progress":
-                line = frame["player"]
-                progress(line["username"], line["seq"], line.get("stored_at"), now)
-                continue
-            if frame.get("type") != "race":
-                continue
-            race = frame["race"]
-            if race["starts_at"] and not start_at:
-                start_at.append(_epoch(race["starts_at"]))
-            for line in race["players"]:
-                progress(line["username"], line["seq"], line.get("stored_at"), now)
-            if race["game"] and not game_id:
-                if start_at:
-                    tally.told.append((now - start_at[0]) * 1000)
-                game_id.append(race["game"])
-                started.set()
-            if race["state"] == "finished":
-                over.set()
-                return
-
+    shown = _Seen(name, port, tally)
     await asyncio.sleep(arrive)
     async with websockets.connect(
         f"{base}/ws/races/{race_id}/", additional_headers=headers, open_timeout=REPLY_TIMEOUT_S
     ) as race_socket:
-        watcher = asyncio.ensure_future(watch(race_socket))
-        await asyncio.wait_for(started.wait(), 120)
-        tally.games.add(game_id[0])
+        watcher = asyncio.ensure_future(shown.watch(race_socket))
+        await asyncio.wait_for(shown.started.wait(), 120)
+        tally.games.add(shown.game_id[0])
         async with websockets.connect(
-            f"{base}/ws/games/{game_id[0]}/",
+            f"{base}/ws/games/{shown.game_id[0]}/",
             additional_headers=headers,
             open_timeout=REPLY_TIMEOUT_S,
         ) as game_socket:
-            view = orjson.loads(await game_socket.recv())["game"]
-            if start_at:
-                tally.ready.append((time.time() - start_at[0]) * 1000)
-            due = time.time() + chooser.random() * interval
-            while not over.is_set() and view["status"] in ("playing", "stuck"):
-                move = choose(view, chooser)
-                if move["action"] == "resign":
-                    break  # nothing to do but wait for the race's end
-                sent = time.time()
-                if interval:
-                    # One sent late because the last reply was slow is timed from when it was
-                    # due, so a slow server cannot hide its queue.
-                    if due > sent:
-                        await asyncio.sleep(due - sent)
-                    sent, due = due, due + interval
-                    if over.is_set():
-                        break
-                tally.sent[(name, view["seq"] + 1)] = sent
-                async with asyncio.timeout(REPLY_TIMEOUT_S):
-                    await game_socket.send(orjson.dumps({"seq": view["seq"], **move}).decode())
-                    reply = orjson.loads(await game_socket.recv())
-                if reply.get("code") == "time_up":
-                    tally.late += 1
-                    break  # as the page does: no move counts any more
-                if reply.get("type") != "view":
-                    tally.errors.append(str(reply.get("code")))
-                    view = reply.get("game") or view
-                    continue
-                since = sent - start_at[0] if start_at else 0.0
-                tally.trips.append(((time.time() - sent) * 1000, since))
-                view = reply["game"]
-        await asyncio.wait_for(over.wait(), 120)
+            await _play(game_socket, shown, chooser, interval)
+        await asyncio.wait_for(shown.over.wait(), 120)
         await watcher
 
 
@@ -420,7 +436,7 @@ class CpuMeter:
         )
 
 
-def main(argv: list[str] | None = None) -> int:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -442,7 +458,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("keep it bounded: 1-8 servers, a stagger of 0-60 s")
     if not 1 <= args.cap <= 600 or not 0 <= args.rate <= 100:
         parser.error("keep it bounded: a cap of 1-600 s, a rate of 0-100")
+    return args
 
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     env = bench_env()
     env["DATABASE_URL"] = os.environ.get(
@@ -482,6 +502,16 @@ def main(argv: list[str] | None = None) -> int:
         from tripeaks.config.celery import app as celery_app
 
         celery_app.control.purge()
+    return _report_all(args, (baseline, baseline_elapsed), (tally, elapsed), meter)
+
+
+def _report_all(
+    args: argparse.Namespace,
+    alone: tuple[Tally, float],
+    loaded: tuple[Tally, float],
+    meter: CpuMeter,
+) -> int:
+    (baseline, baseline_elapsed), (tally, elapsed) = alone, loaded
     print(
         f"TriPeaks race load: {args.players} players in {args.players // SEATS} races of {SEATS}, "
         f"{args.servers} Uvicorn servers, {os.cpu_count()} cores, loopback; {args.rate:g} moves/s "

@@ -6,6 +6,7 @@ from typing import Any
 
 from tripeaks.engine.rules import Rules
 from tripeaks.play.models import Game
+from tripeaks.races import clock
 from tripeaks.races import services as races
 from tripeaks.races.models import Race, Seat
 
@@ -16,7 +17,7 @@ def begun_race(ann: Any, bob: Any, settings: Any) -> Race:
     race = races.create_race(host=ann, rules=Rules(), seats=2)
     races.join_race(race_id=race.pk, user=bob)  # the last seat: the countdown (of 0 s) begins
     # Its start instant has come: this begins it, unless the worker's timer just did.
-    races.advance_race_clock(race_id=race.pk)
+    clock.advance_race_clock(race_id=race.pk)
     race = Race.objects.select_related("deal").get(pk=race.pk)
     assert race.state == "running"
     return race

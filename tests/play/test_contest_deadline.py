@@ -22,10 +22,10 @@ from tests.play.contests import begun_race, game_of
 from tests.play.helpers import client_for, connect, move, solution, winnable_code
 from tripeaks.arenas.models import Arena, ArenaGame
 from tripeaks.engine.rules import Rules
-from tripeaks.play import deals, services
+from tripeaks.play import deals, services, steps
 from tripeaks.play.errors import TimeUp
 from tripeaks.play.models import Game, Move
-from tripeaks.races import services as races
+from tripeaks.races import clock
 from tripeaks.races.models import Race, Seat
 
 
@@ -54,16 +54,16 @@ def test_a_move_at_the_deadline_is_refused_before_any_change(make_player: Any) -
 
     first = line[0]
     with pytest.raises(TimeUp) as refused:
-        services.advance(game, state, now=end, **{"position": None, **first})
+        steps.advance(game, state, now=end, **{"position": None, **first})
     assert refused.value.code == "time_up" and refused.value.status_code == 409
     assert {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields} == before
 
     # A moment before the end the same move is played; resigning stays open after it.
-    step = services.advance(
+    step = steps.advance(
         game, state, now=end - timedelta(microseconds=1), **{"position": None, **first}
     )
     assert step.move.seq == 1
-    assert services.advance(game, step.state, action="resign", position=None, now=end).state.over
+    assert steps.advance(game, step.state, action="resign", position=None, now=end).state.over
 
 
 def the_end_comes_unnoticed(race: Race) -> None:
@@ -123,7 +123,7 @@ async def test_moves_after_a_races_cap_are_refused_on_rest_and_socket_and_never_
     assert bob_late.status_code == 409
 
     # The cap is noticed: the ranking is the race as it stood at its end.
-    assert await db(races.advance_race_clock)(race_id=race.pk)
+    assert await db(clock.advance_race_clock)(race_id=race.pk)
     seats = await db(lambda: {s.user_id: s for s in Seat.objects.filter(race=race)})()
     assert (seats[bob.pk].place, seats[ann.pk].place) == (1, 2)
     assert seats[ann.pk].cards_left == before["cards_left"] and seats[ann.pk].moves == 0
@@ -201,7 +201,7 @@ def test_resigning_after_the_cap_keeps_the_time_of_the_last_real_move(
 
     assert move(client_for(ann), views[ann.pk], "resign").status_code == 200
     assert Game.objects.get(pk=ann_game.pk).elapsed_ms >= reached
-    races.advance_race_clock(race_id=race.pk)
+    clock.advance_race_clock(race_id=race.pk)
     seats = {s.user_id: s for s in Seat.objects.filter(race=race)}
     assert seats[ann.pk].cards_left == seats[bob.pk].cards_left
     assert seats[ann.pk].time_ms == reached

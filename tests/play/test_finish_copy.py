@@ -11,7 +11,7 @@ from django.utils import timezone
 from leaderboard.models import Result
 from tests.play.helpers import solution
 from tripeaks.engine.rules import Rules
-from tripeaks.play import deals, services
+from tripeaks.play import deals, services, steps
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Game, Move
 from tripeaks.play.payloads import game_payload
@@ -34,9 +34,7 @@ def _copy_before_the_last_move(user: Any) -> tuple[Game, Any, dict[str, Any]]:
 
 def _advance(copy: Game, state: Any, last: dict[str, Any]) -> tuple[int, Any, Any]:
     seq, now = copy.seq, timezone.now()
-    step = services.advance(
-        copy, state, action=last["action"], position=last.get("position"), now=now
-    )
+    step = steps.advance(copy, state, action=last["action"], position=last.get("position"), now=now)
     assert step.state.over
     return seq, step, now
 
@@ -46,7 +44,7 @@ def test_the_ending_move_from_a_copy_is_stored_with_its_result(make_player: Any)
     copy, state, last = _copy_before_the_last_move(user)
     seq, step, now = _advance(copy, state, last)
 
-    outcome = services.finish_copy(game=copy, step=step, seq=seq, now=now)
+    outcome = services.finish_copy(game=copy, step=step, now=now)
 
     assert outcome is not None and outcome.view["status"] == "won"
     stored = Game.objects.select_related("deal").get(pk=copy.pk)
@@ -67,7 +65,7 @@ def test_a_copy_behind_the_stored_game_stores_nothing(make_player: Any) -> None:
     moves_before = Move.objects.filter(game_id=copy.pk).count()
     seq, step, now = _advance(copy, state, last)
 
-    assert services.finish_copy(game=copy, step=step, seq=seq, now=now) is None
+    assert services.finish_copy(game=copy, step=step, now=now) is None
 
     stored = Game.objects.get(pk=copy.pk)
     assert not stored.finished and stored.seq == seq + 2

@@ -1,6 +1,7 @@
-"""The two routes that store a move (tripeaks/play/move_store.py) write the same rows: the locked
-path's `store_move` and the socket's group commit (the move writer). Both take their columns
-from the models, so a field added to Game is stored by both or the tests here fail."""
+"""The two ways the recorder stores a move (tripeaks/play/recorder.py) write the same rows: one
+move under its game's lock (`record_move`) and the socket's group commit (the move writer). Both
+take the one statement of tripeaks/play/move_store.py, whose columns come from the models, so a
+field added to Game is stored by both or the tests here fail."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from tests.play.helpers import winnable_code
 from tripeaks.engine.rules import Rules
-from tripeaks.play import move_store, move_writer, services
+from tripeaks.play import move_store, move_writer, recorder, services, steps
 from tripeaks.play.models import Game, Move
 
 # What differs between two games however they were stored: who and which.
@@ -37,9 +38,8 @@ def test_every_column_of_the_game_table_is_written_by_both_routes() -> None:
     assert {field.column for field in move_store.game_fields()} == game_columns
     model_fields = [f for f in Game._meta.concrete_fields if not f.primary_key]
     assert list(move_store.game_fields()) == model_fields
-    locked, batched = move_store._store_statement(), move_store.batch_statement()
+    batched = move_store.batch_statement()
     for column in game_columns:
-        assert f'"{column}" = %s' in locked
         assert f'"{column}" = m."{column}"' in batched
     # Each batch record carries every one of them.
     game = Game(player_id=1, deal_id=1, state={}, cards_left=52)
@@ -75,7 +75,7 @@ def _start_twins(code: str, make_player: Any) -> tuple[Game, Game]:
 
 def _worked_out(game_id: Any, action: str, position: int | None, now: Any) -> tuple[Game, Any]:
     game = Game.objects.select_related("deal").get(pk=game_id)
-    step = services.advance(
+    step = steps.advance(
         game, services.load_game_state(game), action=action, position=position, now=now
     )
     return game, step
@@ -85,7 +85,7 @@ def _store_locked(game_id: Any, action: str, position: int | None, now: Any) -> 
     with transaction.atomic():
         Game.objects.select_for_update().filter(pk=game_id).get()
         game, step = _worked_out(game_id, action, position, now)
-        move_store.store_move(game=game, move=step.move)
+        recorder.record_move(game=game, step=step)
 
 
 def _stored(game_id: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -104,7 +104,7 @@ async def test_a_line_stored_by_the_locked_path_and_by_group_commit_gives_the_sa
     make_player: Any,
 ) -> None:
     """The same actions at the same moments on two games of one deal, one stored by
-    `store_move`, the other by the move writer: every column but who and which is equal, so a
+    `record_move`, the other by the move writer: every column but who and which is equal, so a
     column `advance` changes that one route did not write would differ."""
     code, line = winnable_code()
     locked, grouped = await database_sync_to_async(_start_twins)(code, make_player)
@@ -126,8 +126,7 @@ async def test_a_line_stored_by_the_locked_path_and_by_group_commit_gives_the_sa
         name, position = action["action"], action.get("position")
         await database_sync_to_async(_store_locked)(locked.pk, name, position, now)
         game, step = await database_sync_to_async(_worked_out)(grouped.pk, name, position, now)
-        row = move_writer.MoveRow(game=game, expected_seq=game.seq - 1, move=step.move)
-        assert await move_writer.writer().store(row)
+        assert await move_writer.writer().store(game, step)
 
     locked_row, locked_log = await database_sync_to_async(_stored)(locked.pk)
     grouped_row, grouped_log = await database_sync_to_async(_stored)(grouped.pk)
@@ -181,7 +180,8 @@ def test_a_batch_reads_its_own_games_rows_however_many_games_are_unfinished(
         cursor.execute(f"ANALYZE {Game._meta.db_table}")
     now = timezone.now()
     game, step = _worked_out(games[0].pk, line[0]["action"], line[0].get("position"), now)
-    arguments = move_store.batch_arguments([move_store.batch_record(game, 0, step.move)])
+    stored = step.applied_to(game)
+    arguments = move_store.batch_arguments([move_store.batch_record(stored, 0, step.move)])
     plan = _plan(move_store.batch_statement(), arguments, generic)
     assert plan["Actual Rows"] == 1  # the move was stored
     assert _game_rows_read(plan) == 1

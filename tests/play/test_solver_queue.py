@@ -90,24 +90,22 @@ def test_a_verdict_may_be_asked_again_once_its_task_began(broker: None) -> None:
     assert solver_queue.backlog() == 2
 
 
-def test_the_solver_queue_holds_at_most_its_bound_of_verdicts(
-    broker: None, settings: Any
-) -> None:
+def test_the_solver_queue_holds_at_most_its_bound_of_verdicts(broker: None, settings: Any) -> None:
     settings.SOLVER_QUEUE_MAX = 3
     asked = [solver_queue.queue_verdict(deal_id) for deal_id in custom_deals(8)]
     assert asked == [True] * 3 + [False] * 5
     assert solver_queue.backlog() == 3
 
 
-def test_beat_asking_again_and_again_queues_one_top_up_a_pool(
-    broker: None, settings: Any
-) -> None:
+def test_beat_asking_again_and_again_queues_one_top_up_a_pool(broker: None, settings: Any) -> None:
     """The fault: a pool's 'asked' mark lasted 5 minutes, less than the queue's wait on a busy
     machine, so every beat round after that queued every short pool again (917 -> 2,066 tasks
     in an hour). Now it lasts until its task begins (or an hour, for a lost message)."""
     layouts = ["classic", "pyramid"]
     settings.RANDOM_POOL_LAYOUTS = layouts
-    keys = [solver_queue.pool_key(rules, name) for rules in deals.POOL_RULE_SETS for name in layouts]
+    keys = [
+        solver_queue.pool_key(rules, name) for rules in deals.POOL_RULE_SETS for name in layouts
+    ]
     cache.delete_many(keys)
     try:
         for _ in range(3):

@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from tests.play.helpers import client_for, solution
-from tripeaks.races import services
+from tripeaks.races import clock
 from tripeaks.races.models import Race, State
 
 # Everything a race tells (an allow-list: a new field must be added here on purpose). No card,
@@ -89,7 +89,7 @@ def begun(race_id: str) -> Race:
     race = Race.objects.get(pk=race_id)
     assert race.starts_at is not None
     deadline = time.monotonic() + 10
-    while not services.advance_race_clock(race_id=race_id):
+    while not clock.advance_race_clock(race_id=race_id):
         race.refresh_from_db()
         if race.state != State.COUNTDOWN or time.monotonic() > deadline:
             break

@@ -15,7 +15,7 @@ from leaderboard.services.review import review_run
 from tests.races.helpers import api, join, open_race, winning_line
 from tests.races.test_race_api import begun
 from tests.races.test_rating_farming import played_from
-from tripeaks.races import services
+from tripeaks.races import ending
 from tripeaks.races.models import Race, Seat, State
 from tripeaks.ratings import selectors
 
@@ -116,7 +116,7 @@ def test_a_race_between_two_accounts_of_one_device_is_held(
     assert held.held and "another account in this contest" in held.hold_reason
     # The second account's game is resigned after the race (a worker's task, here at once):
     # held as well.
-    services.end_games(game_ids=[seat(race, second).game_id])
+    ending.end_games(game_ids=[seat(race, second).game_id])
     other = Result.objects.get(player=second, game__contest=race.group)
     assert other.held
     assert {line["player"]["username"] for line in runs_to_review()} == {"main", "second"}

@@ -12,7 +12,7 @@ from django.db import connection
 
 from tests.races.helpers import api, begun, join, leaks, open_race, race_row_held
 from tripeaks.play.models import Game
-from tripeaks.races import services
+from tripeaks.races import clock
 from tripeaks.races.models import Race, Seat, State
 
 
@@ -168,7 +168,7 @@ def test_no_game_exists_and_no_card_is_seen_before_the_start_instant(
     assert api(bob).get("/api/games/current").status_code == 404
     assert api(bob).get(f"/api/races/{race['id']}").json()["game"] is None
     # Nothing a clock can do early: the worker's task, any read, any socket waits for starts_at.
-    assert services.advance_race_clock(race_id=race["id"]) is False
+    assert clock.advance_race_clock(race_id=race["id"]) is False
     assert Game.objects.count() == 0
 
 
@@ -354,7 +354,7 @@ def test_a_socket_clock_that_finds_the_race_locked_gives_up_and_the_holder_moves
     begun(race["id"])
     Race.objects.filter(pk=race["id"]).update(ends_at=timezone.now() - timedelta(seconds=1))
     with race_row_held(race["id"]):
-        assert services.advance_race_clock(race_id=race["id"], wait=False) is False
+        assert clock.advance_race_clock(race_id=race["id"], wait=False) is False
         assert Race.objects.get(pk=race["id"]).state == State.RUNNING
-    assert services.advance_race_clock(race_id=race["id"], wait=False) is True
+    assert clock.advance_race_clock(race_id=race["id"], wait=False) is True
     assert Race.objects.get(pk=race["id"]).state == State.FINISHED

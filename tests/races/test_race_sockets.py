@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
 import time
 from datetime import timedelta
 from typing import Any
@@ -17,11 +18,11 @@ from django.utils import timezone
 from tests.play.helpers import client_for, connect
 from tests.races.helpers import (
     api,
+    begun,
     join,
     leaks,
     open_race,
     player,
-    race_row_held,
     race_socket,
     until,
     winning_line,
@@ -187,31 +188,24 @@ async def test_the_time_cap_ends_the_race_by_cards_left_then_time(
     await socket.disconnect()
 
 
-async def test_a_read_after_the_cap_ends_the_race_without_any_socket(make_player: Any) -> None:
+async def test_a_socket_opened_after_the_cap_shows_the_race_then_its_timer_ends_it(
+    make_player: Any,
+) -> None:
+    """No worker ran at the cap, no socket was open: the socket that opens reads the race as
+    stored (still running: a read never moves the clock) and its timer, due at once, ends it."""
     ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
     race = await db(open_race)(ann, cap_s=1)
     await db(join)(bob, race)
-    # No socket, no worker: a read after the start instant begins it, one after the cap ends it.
-    start = await db(lambda: Race.objects.get(pk=race["id"]).starts_at)()
-    socket = race_socket(ann, race["id"])  # only to wait for an event, not to drive the clock
+    await db(begun)(race["id"])
+    past = timezone.now() - timedelta(seconds=1)
+    await db(Race.objects.filter(pk=race["id"]).update)(ends_at=past)
+    socket = race_socket(bob, race["id"])
     assert (await socket.connect())[0]
-    await until(socket, lambda r: r["state"] == "running")
-    await socket.disconnect()
-    assert start is not None
-
-    def read_until_finished() -> dict[str, Any]:
-        import time
-
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            body = api(bob).get(f"/api/races/{race['id']}").json()
-            if body["state"] == "finished":
-                return body
-            time.sleep(0.05)  # polling a read: the event under test is the read itself
-        raise AssertionError("the race never ended")
-
-    body = await db(read_until_finished)()
+    opened = await socket.receive_json_from()
+    assert opened["type"] == "race" and opened["race"]["state"] == "running"
+    body = await until(socket, lambda r: r["state"] == "finished")
     assert {p["place"] for p in body["players"]} == {1}  # equal cards left, no moves: a tie
+    await socket.disconnect()
 
 
 async def test_leave_and_reconnect(make_player: Any) -> None:
@@ -314,7 +308,7 @@ async def test_a_flood_of_syncs_is_throttled_then_closed(make_player: Any, setti
 
 
 async def test_a_change_heard_while_the_socket_opens_is_shown_once_it_is_open(
-    make_player: Any, settings: Any
+    make_player: Any, settings: Any, monkeypatch: Any
 ) -> None:
     """The socket listens to the race's feed before it reads the race, so that no change is
     lost; a change that comes before the accept waits for it (nothing may be sent earlier), and
@@ -324,25 +318,33 @@ async def test_a_change_heard_while_the_socket_opens_is_shown_once_it_is_open(
     ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
     race = await db(open_race)(ann)
     await db(join)(bob, race)  # the last seat: the race begins (the worker's task runs eagerly)
-    past = timezone.now() - timedelta(seconds=1)
-    await db(Race.objects.filter(pk=race["id"]).update)(ends_at=past)
-    with race_row_held(race["id"]):
-        socket = race_socket(ann, race["id"])
-        # Its open caps the race (the cap has passed) and waits for the row the test holds.
-        opening = asyncio.ensure_future(socket.connect())
-        channel = contest_feed.channel_of(f"race-{race['id']}")
-        feed = redis.asyncio.Redis.from_url(settings.REDIS_URL)
-        while not dict(await feed.pubsub_numsub(channel)).get(channel.encode()):
-            await asyncio.sleep(0.01)  # until the opening socket listens to the feed
-        await feed.aclose()
-        newer = await db(race_event)(race["id"])
-        assert newer is not None
-        newer["race"]["version"] += 5  # as if more changes had come meanwhile
-        await db(contest_feed.publish_sync)(f"race-{race['id']}", newer)
-        await asyncio.sleep(0.3)  # for the feed to hand it to the opening socket
+    # The opening socket's read waits for the test (it took a while at 1,000 racers).
+    reading, release = threading.Event(), threading.Event()
+    read = consumers._read
+
+    def held_read(*args: Any) -> Any:
+        reading.set()
+        release.wait(10)
+        return read(*args)
+
+    monkeypatch.setattr(consumers, "_read", held_read)
+    socket = race_socket(ann, race["id"])
+    opening = asyncio.ensure_future(socket.connect())
+    channel = contest_feed.channel_of(f"race-{race['id']}")
+    feed = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+    while not dict(await feed.pubsub_numsub(channel)).get(channel.encode()):
+        await asyncio.sleep(0.01)  # until the opening socket listens to the feed
+    await feed.aclose()
+    newer = await db(race_event)(race["id"])
+    assert newer is not None
+    newer["race"]["version"] += 5  # as if more changes had come meanwhile
+    await db(contest_feed.publish_sync)(f"race-{race['id']}", newer)
+    await asyncio.sleep(0.3)  # for the feed to hand it to the opening socket
+    assert reading.is_set()
+    release.set()
     assert (await opening)[0]
-    read = await socket.receive_json_from()
-    assert read["type"] == "race" and read["race"]["state"] == "finished"
+    read_frame = await socket.receive_json_from()
+    assert read_frame["type"] == "race" and read_frame["race"]["state"] == "running"
     early = await socket.receive_json_from()
     assert early["type"] == "race" and early["race"]["version"] == newer["race"]["version"]
     await socket.disconnect()

@@ -15,7 +15,7 @@ from tripeaks.infra import throttle_async, throttling
 from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import CLOSE_NOT_FOUND, UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
-from tripeaks.play import services
+from tripeaks.play import steps
 from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_view
 from tripeaks.play.errors import PlayError
 from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
@@ -47,7 +47,7 @@ def _plain_move(message: dict[str, Any]) -> dict[str, Any] | None:
     seq, action, position = message.get("seq"), message.get("action"), message.get("position")
     if len(message) > 3 or type(seq) is not int or seq < 0:
         return None
-    if type(action) is not str or action not in services.ACTIONS:  # (a list is unhashable)
+    if type(action) is not str or action not in steps.ACTIONS:  # (a list is unhashable)
         return None
     if action == "play" and (type(position) is not int or not 0 <= position <= 51):
         return None

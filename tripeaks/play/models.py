@@ -136,7 +136,7 @@ class Game(models.Model):
     # contest's).
     contest = models.CharField(max_length=64, blank=True, default="")
     # The contest's end (a race's time cap, an arena's end): a move at or after it is refused,
-    # however late anybody notices the end (`services.advance`); null for a game in no contest.
+    # however late anybody notices the end (`steps.advance`); null for a game in no contest.
     deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:

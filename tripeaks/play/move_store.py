@@ -1,32 +1,33 @@
-"""What a stored move writes, derived from the models, and the one function that writes it.
+"""What a stored move writes, derived from the models, and the one statement that writes it.
 
-A move is stored as two rows: its move-log row (`Move`) and its game row as `services.advance`
-(and, for a game's last move, `services._finish`) left it in memory. Two routes write them, from
-the same column lists:
+A move is stored as two rows: its move-log row (`Move`) and its game row as the move's step
+(`play/steps.py`) leaves it. `write` stores any number of them, one per game, with one statement
+(`batch_statement`): each game row is updated, every concrete field of `Game` but its key, only
+where it is still at the seq the step was worked out from and unfinished, and the move-log rows
+of the games updated are appended. `play/recorder.py` is its one caller: one move under the
+game's row lock (the guard then always holds) or a batch of sockets' moves (the group commit,
+`play/move_writer.py`).
 
-- `store_move`: one move, one statement, inside the caller's transaction with the game row locked
-  (every locked path: `apply_move`, a socket's game-ending move, a resignation at a game start);
-- `batch_statement` and `batch_record`: the move writer's group commit (`play/move_writer.py`),
-  many games' moves in one statement, each applied only where its game row is still at the seq it
-  was worked out from.
-
-Both write every concrete field of `Game` but its key, so a field added to the model is stored by
-both without a change here; tests/play/test_move_store.py holds them to the model and to each
-other. Writing the whole row is safe because every write of a game moves its `seq` on: a row
-locked or guarded at the seq the game was read at is the row as it was read. One write does not:
-the clock's stop when the game's last socket closes (`services.hide_game`); a socket's copy still
-open elsewhere writes its clock over that stop, rightly, as its screen still shows the cards.
+A field added to the model is stored without a change here; tests/play/test_move_store.py holds
+the columns to the tables. Writing the whole row is safe because every write of a game moves its
+`seq` on: a row guarded at the seq the game was read at is the row as it was read. One write does
+not: the clock's stop when the game's last socket closes (`recorder.bank_clock`); a socket's copy
+still open elsewhere writes its clock over that stop, rightly, as its screen still shows the cards.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 import orjson
+import psycopg
 from django.db import connection
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Field
 
 from tripeaks.play.models import Game, Move
@@ -64,35 +65,7 @@ def _pk() -> Field[Any, Any]:
     return pk
 
 
-def store_move(*, game: Game, move: LoggedMove) -> None:
-    """Store `move`: its move-log row and `game`'s row as it now stands, in one statement.
-
-    The caller holds the game row locked in its transaction. One statement, not two: in the locked
-    path every round trip waits, under load, for its thread to win the GIL back from the busy event
-    loop (2-3 ms each in the play bench)."""
-    game_id = _pk().get_db_prep_save(game.pk, connection)
-    logged = [getattr(move, field.attname) for field in log_fields()[1:]]
-    row = [
-        field.get_db_prep_save(field.pre_save(game, False), connection) for field in game_fields()
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_store_statement(), [game_id, *logged, *row, game_id])
-
-
-@functools.cache
-def _store_statement() -> str:
-    """Insert the move-log row, update every field of the game row (as `Game.save` does)."""
-    quote = connection.ops.quote_name
-    logged = ", ".join(quote(field.column) for field in log_fields())
-    marks = ", ".join("%s" for _ in log_fields())
-    columns = ", ".join(f"{quote(field.column)} = %s" for field in game_fields())
-    return (
-        f"WITH logged AS (INSERT INTO {quote(Move._meta.db_table)} ({logged}) VALUES ({marks})) "
-        f"UPDATE {quote(Game._meta.db_table)} SET {columns} WHERE {quote(_pk().column)} = %s"
-    )
-
-
-# The group commit's batch: one JSON array of records, keyed by the columns. A move-log column
+# A batch: one JSON array of records, keyed by the columns. A move-log column
 # goes by this prefix and its name (the game row has a `seq` and an `elapsed_ms` of its own).
 _LOG = "log_"
 _ID = "id"
@@ -106,6 +79,27 @@ def _batch_keys() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], .
         tuple((field.column, field.attname) for field in game_fields()),
         tuple((_LOG + field.column, field.attname) for field in log_fields()[1:]),
     )
+
+
+def write(rows: Sequence[tuple[Game, int, LoggedMove]]) -> set[UUID]:
+    """Store each (game as it now stands, the seq it was worked out from, its move-log row) on
+    Django's connection, in the caller's transaction or as a transaction of its own: the ids of
+    the games whose rows were still at their seq, and so stored."""
+    records = [batch_record(game, expected_seq, move) for game, expected_seq, move in rows]
+    with _bound_cursor() as cursor:
+        cursor.execute(batch_statement(), batch_arguments(records))
+        return {game_id for (game_id,) in cursor.fetchall()}
+
+
+def _bound_cursor() -> CursorWrapper:
+    """A cursor of Django's connection (its wrappers, its error classes) that binds on the
+    server: psycopg prepares the statement on each connection after a few runs, where Django's
+    own cursor (client-side binding) had PostgreSQL parse and plan it again for every move."""
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        raw = psycopg.Cursor(connection.connection)
+    wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
+    return wrapper(raw, connection)
 
 
 def batch_record(game: Game, expected_seq: int, move: LoggedMove) -> dict[str, Any]:
@@ -129,7 +123,7 @@ def batch_arguments(records: list[dict[str, Any]]) -> list[Any]:
 @functools.cache
 def batch_statement() -> str:
     """Many games' moves in one statement from `batch_arguments`: each game row updated with
-    every field (as `store_move` does) only where it is still at its record's `expected_seq` and
+    every field only where it is still at its record's `expected_seq` and
     unfinished, and the move-log rows of the games updated appended. It returns their ids.
 
     The keys come again as an array: the planner takes the JSON document for 100 rows and found

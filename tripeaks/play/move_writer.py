@@ -1,39 +1,38 @@
-"""Group commit for socket moves: many games' moves stored by one PostgreSQL statement.
+"""Group commit for socket moves: the recorder stores many games' moves with one statement.
 
-Each event loop (one per server process) has one writer with its own connection. Moves queue
-while the batch before them commits; the next batch takes them all, one per game, and stores them
-in a single statement that is its own transaction (`move_store.batch_statement`: the columns of
-the locked path's `move_store.store_move`, from the models). A move is applied only where its
-game is still at the seq the move was worked out from (and unfinished), so a move stored by
-another tab, server or the REST API in between makes this one miss; the caller then takes the
-locked path. One commit, one WAL flush, covers the whole batch: that is what lets a process store
-thousands of moves a second, each durable before it is acknowledged.
+Each event loop (one per server process) has one writer. Moves queue while the batch before
+them commits; the next batch takes them all, one per game, and hands them to
+`recorder.record_moves`, the one function that stores moves, which writes them in a single
+statement that is its own transaction (`move_store.write`). The batch runs in the writer's own
+thread, on that thread's Django connection (Django's settings, from the process's pool): the
+event loop never waits on the database. A move is applied only where its game is still at the
+seq the move was worked out from (and unfinished), so a move stored by another tab, server or the
+REST API in between makes this one miss; the caller then takes the locked path. One commit, one
+WAL flush, covers the whole batch: that is what lets a process store thousands of moves a second,
+each durable before it is acknowledged.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import weakref
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 from uuid import UUID
 
-import psycopg
-from django.db import connections
+from django.db import DatabaseError, OperationalError, connection
 
 from tripeaks.infra.socket_outage import UNAVAILABLE
-from tripeaks.play import move_store
+from tripeaks.play import recorder
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game
-from tripeaks.play.move_store import LoggedMove
+from tripeaks.play.steps import Step
 
 log = logging.getLogger("tripeaks.events")
 
 MAX_BATCH = 500
-APPLICATION_NAME = "tripeaks-move-writer"
 
 
 class StoreUnavailable(PlayError):
@@ -43,42 +42,41 @@ class StoreUnavailable(PlayError):
     code = "unavailable"
 
 
-@dataclass(frozen=True)
-class MoveRow:
-    """A game row's new fields and its new move-log row, worked out in memory."""
-
-    game: Game
-    expected_seq: int
-    move: LoggedMove
-
-
 @dataclass
 class _Waiting:
-    row: MoveRow
-    future: asyncio.Future[bool]
+    game: Game
+    step: Step
+    future: asyncio.Future[Game | None]
 
 
 class MoveWriter:
     def __init__(self) -> None:
         self._queue: deque[_Waiting] = deque()
-        self._connection: psycopg.AsyncConnection[Any] | None = None
         self._draining: asyncio.Task[None] | None = None
-        self._statement = move_store.batch_statement()
+        # One thread: its Django connection is the writer's, taken from the pool once.
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="move-writer")
+        self._backend_pid: int | None = None
         self.batches_written = 0
 
-    async def store(self, row: MoveRow) -> bool:
-        """Store `row` durably: True once committed, False if its game is no longer at its seq."""
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Waiting(row, future))
+    async def store(self, game: Game, step: Step) -> Game | None:
+        """Store `step` (worked out on `game`) durably: the game as it now stands once committed,
+        None if its row is no longer at the step's seq. A step that ends its game is not for a
+        batch: its result is recorded under the game's lock (`services.finish_copy`)."""
+        if step.finishes:
+            raise ValueError("a game-ending step is stored with its result, not in a batch")
+        future: asyncio.Future[Game | None] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Waiting(game, step, future))
         if self._draining is None or self._draining.done():
             self._draining = asyncio.create_task(self._drain())
         return await future
 
     async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._queue:
             batch = self._take_batch()
+            moves = [(waiting.game, waiting.step) for waiting in batch]
             try:
-                stored = await self._write_retrying([waiting.row for waiting in batch])
+                recorded = await loop.run_in_executor(self._thread, self._write_retrying, moves)
             except Exception as error:  # whatever it was, no waiting move may hang
                 log.warning("could not store a batch of moves", exc_info=True)
                 failure = StoreUnavailable(UNAVAILABLE)
@@ -88,22 +86,29 @@ class MoveWriter:
                         waiting.future.set_exception(failure)
                 continue
             self.batches_written += 1
-            for waiting in batch:
+            for waiting, stored in zip(batch, recorded, strict=True):
                 if not waiting.future.done():
-                    waiting.future.set_result(waiting.row.game.pk in stored)
+                    waiting.future.set_result(None if stored is None else stored.game)
 
-    async def _write_retrying(self, rows: list[MoveRow]) -> set[UUID]:
-        """One retry on a new connection: the seq guard makes a batch that did commit before its
-        connection broke miss the second time, so nothing is stored twice."""
+    def _write_retrying(self, moves: list[tuple[Game, Step]]) -> list[recorder.Recorded | None]:
+        """In the writer's thread. One retry on a new connection: the seq guard makes a batch
+        that did commit before its connection broke miss the second time, so nothing is stored
+        twice."""
         try:
-            return await self._write(rows)
-        except psycopg.OperationalError:
-            await self._drop_connection()
+            return self._write(moves)
+        except OperationalError:
+            connection.close()
         try:
-            return await self._write(rows)
-        except psycopg.Error:
-            await self._drop_connection()
+            return self._write(moves)
+        except DatabaseError:
+            connection.close()
             raise
+
+    def _write(self, moves: list[tuple[Game, Step]]) -> list[recorder.Recorded | None]:
+        recorded = recorder.record_moves(moves)
+        raw = connection.connection
+        self._backend_pid = None if raw is None else raw.info.backend_pid
+        return recorded
 
     def _take_batch(self) -> list[_Waiting]:
         """The oldest moves, at most one per game: a second move on a game waits for the next
@@ -113,49 +118,27 @@ class MoveWriter:
         later: list[_Waiting] = []
         while self._queue and len(batch) < MAX_BATCH:
             waiting = self._queue.popleft()
-            if waiting.row.game.pk in games:
+            if waiting.game.pk in games:
                 later.append(waiting)
             else:
-                games.add(waiting.row.game.pk)
+                games.add(waiting.game.pk)
                 batch.append(waiting)
         self._queue.extendleft(reversed(later))
         return batch
 
-    async def _write(self, rows: list[MoveRow]) -> set[UUID]:
-        connection = await self._connect()
-        arguments = move_store.batch_arguments(
-            [move_store.batch_record(row.game, row.expected_seq, row.move) for row in rows]
-        )
-        cursor = await connection.execute(self._statement, arguments)
-        return {game_id for (game_id,) in await cursor.fetchall()}
-
-    async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        if self._connection is None or self._connection.closed:
-            # Django's own parameters (host, TLS, timeouts, adapters), but for an async connection.
-            params = connections["default"].get_connection_params()
-            params.pop("cursor_factory")  # a sync cursor class
-            self._connection = await psycopg.AsyncConnection.connect(
-                **params, autocommit=True, application_name=APPLICATION_NAME
-            )
-        return self._connection
-
-    async def _drop_connection(self) -> None:
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            with contextlib.suppress(psycopg.Error):
-                await connection.close()
-
     @property
     def backend_pid(self) -> int | None:
-        """The PostgreSQL backend serving this writer, while it has a connection."""
-        connection = self._connection
-        return None if connection is None or connection.closed else connection.info.backend_pid
+        """The PostgreSQL backend that served this writer's last batch."""
+        return self._backend_pid
 
     def close_now(self) -> None:
-        """Close the connection from outside its loop (the loop may be gone)."""
-        connection, self._connection = self._connection, None
-        if connection is not None and not connection.closed:
-            connection.pgconn.finish()
+        """Give the thread's connection back and end the thread (from outside its loop, which
+        may be gone)."""
+        try:
+            # `connection` is each thread's own: looked up in the writer's thread.
+            self._thread.submit(lambda: connection.close()).result(timeout=10)
+        finally:
+            self._thread.shutdown(wait=False)
 
 
 _writers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, MoveWriter] = (

@@ -6,7 +6,8 @@ from tripeaks.engine import game as engine
 from tripeaks.engine.rules import Rules
 from tripeaks.play.deals import engine_deal
 from tripeaks.play.models import Game, Move
-from tripeaks.play.services import ENGINE_ACTIONS, load_game_state
+from tripeaks.play.services import load_game_state
+from tripeaks.play.steps import ENGINE_ACTIONS
 
 
 def _engine_move(logged: Move) -> engine.Move:

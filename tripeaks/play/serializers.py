@@ -9,7 +9,7 @@ from rest_framework import serializers
 from tripeaks.engine.rules import Rules
 from tripeaks.play.deals import NUMBERED_DEALS
 from tripeaks.play.models import Source
-from tripeaks.play.services import ACTIONS
+from tripeaks.play.steps import ACTIONS
 
 
 class StrictIntegerField(serializers.IntegerField):

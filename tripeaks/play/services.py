@@ -1,4 +1,7 @@
-"""Write paths of play: start a game, apply a move. Each is one transaction with the game row locked."""
+"""Write paths of play: start a game, apply a move. Each is one transaction with the game row locked.
+
+A move is worked out into a step (`play/steps.py`) and stored by `play/recorder.py`, the one
+writer of the game and move-log tables, however it came (docs/architecture.md, "Moves")."""
 
 from __future__ import annotations
 
@@ -14,40 +17,23 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from leaderboard.models import Result
-from leaderboard.services import record_result
 from tripeaks.engine import game as engine
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.scoring import score
 from tripeaks.infra.addresses import ip_or_none
 from tripeaks.infra.row_locks import for_update
-from tripeaks.play import deals, screens, solver_guard, solver_queue
+from tripeaks.play import deals, recorder, screens, solver_guard, solver_queue
 from tripeaks.play.broadcast import broadcast_view
-from tripeaks.play.clock import clock_ms, start_clock, stop_clock
 from tripeaks.play.dealday import deal_day
-from tripeaks.play.errors import BadRequest, GameNotFound, MoveRefused, SeqConflict, TimeUp
+from tripeaks.play.errors import BadRequest, GameNotFound, SeqConflict
 from tripeaks.play.models import Deal, Game, Move, Source
-from tripeaks.play.move_store import LoggedMove, store_move
 from tripeaks.play.payloads import game_payload
 from tripeaks.play.progress import publish_progress
-from tripeaks.play.signals import game_finished
-from tripeaks.play.state_codec import dump_next_state, dump_state, load_state
+from tripeaks.play.state_codec import dump_state, load_state
+from tripeaks.play.steps import ACTIONS, Step, advance, shown_again
 
 log = logging.getLogger("tripeaks.events")
-
-ENGINE_ACTIONS = {"play", "draw", "undo", "restart", "resign"}
-CLOCK_ACTIONS = {"play", "draw", "undo", "restart"}
-ACTIONS = ENGINE_ACTIONS | {"hint", "pause", "resume"}
-# What a live contest (a race, an arena) refuses, and why. Undo and start again show the stock
-# ahead to whoever draws it and goes back: in a race, where every player has the same deal, a
-# racer drew the whole stock, started again and won in 4.9 s.
-CONTEST_REFUSED = {
-    "hint": "the clock is everybody's",
-    "pause": "the clock is everybody's",
-    "undo": "a drawn card stays drawn, as going back would show the stock ahead",
-    "restart": "a drawn card stays drawn, as going back would show the stock ahead",
-}
 
 
 @dataclass(frozen=True)
@@ -127,15 +113,10 @@ def start_game(
             mode=mode, rules=rules, layout=layout, number=number, code=code, now=now, asker=asker
         )
     with transaction.atomic():
-        unfinished = _lock_player_for_start(user.pk)
-        if unfinished:
-            for old in Game.objects.select_for_update().filter(
-                pk__in=unfinished, finished_at__isnull=True
-            ):
-                _resign(old, now)
+        _resign_unfinished(user.pk, now)
         state = engine.new_game(deals.engine_deal(deal), rules)
         shown = timezone.now()  # under the player's lock: their later start is later
-        game = Game.objects.create(
+        game = recorder.create_game(
             player=user,
             deal=deal,
             state=dump_state(state),
@@ -149,13 +130,29 @@ def start_game(
             contest=contest,
             deadline=deadline,
         )
+    _started(game, deal, mode, rules)
+    return game
+
+
+def _started(game: Game, deal: Deal, mode: str, rules: Rules) -> None:
+    """After a start: a deal whose verdict is unknown is queued for the solver; the start logged."""
     if deal.winnable is None:
         transaction.on_commit(lambda: solver_queue.queue_verdict(deal.pk))
     log.info(
         "game started",
-        extra={"game": str(game.id), "user": user.pk, "mode": mode, "rules": rules.key},
+        extra={"game": str(game.id), "user": game.player_id, "mode": mode, "rules": rules.key},
     )
-    return game
+
+
+def _resign_unfinished(player_id: int, now: datetime) -> None:
+    """Lock the player (their starts are serialized) and resign their unfinished game, if any."""
+    unfinished = _lock_player_for_start(player_id)
+    if unfinished:
+        for old in Game.objects.select_for_update().filter(
+            pk__in=unfinished, finished_at__isnull=True
+        ):
+            step = advance(old, load_game_state(old), action="resign", position=None, now=now)
+            recorder.record_move(game=old, step=step)
 
 
 def _ranking(player_id: int, deal: Deal) -> str:
@@ -210,37 +207,6 @@ def start_requested_game(
     )
 
 
-def _resign(game: Game, now: datetime) -> None:
-    step = advance(game, load_game_state(game), action="resign", position=None, now=now)
-    _store_step(game, step, now)
-
-
-def _store_step(game: Game, step: Step, now: datetime) -> Result | None:
-    """Store a move `advance` worked out on `game`, whose row the caller holds locked at the seq
-    it was read at: every locked path ends here. A move that ends the game stops its clock,
-    records its result and tells the apps above (`game_finished`), all in the caller's
-    transaction; the result, if any, is returned."""
-    if not step.state.over:
-        store_move(game=game, move=step.move)
-        return None
-    stop_clock(game, now)
-    game.status = step.state.status
-    game.finished_at = now
-    game.paused = False
-    game.score = score(step.state, game.elapsed_ms / 1000)
-    store_move(game=game, move=step.move)
-    # Last, so that the deal's shared record row, which ranking locks, is held only to the commit.
-    result = record_result(game=game) if game.started_at is not None else None
-    game_finished.send(sender=Game, game=game, result=result)
-    return result
-
-
-def _engine_move(action: str, position: int | None) -> engine.Move:
-    return engine.parse_move(
-        {"action": action, "position": position} if action == "play" else {"action": action}
-    )
-
-
 def _is_retry(game: Game, seq: int, action: str, position: int | None) -> bool:
     after = list(Move.objects.filter(game=game, seq__in=(seq + 1, seq + 2)).order_by("seq"))
     if after and after[0].action == "resume" and action != "resume":
@@ -264,15 +230,9 @@ def unwatched(game: Game) -> bool:
     return game.running_since is None and not game.paused and not game.finished
 
 
-def _shown_again(game: Game, now: datetime) -> None:
-    """Start the clock of a game no screen showed, and log it as a resume: the fair-play check
-    times the next move from here, as the clock does (docs/fair-play.md, "One clock")."""
-    start_clock(game, now)
-    game.seq += 1
-    resumed = LoggedMove(
-        seq=game.seq, action="resume", position=None, at=now, elapsed_ms=clock_ms(game, now)
-    )
-    store_move(game=game, move=resumed)
+def _shown_again(game: Game, state: engine.State, now: datetime) -> Game:
+    """The locked `game` with its clock started again, logged as a resume (`steps.shown_again`)."""
+    return recorder.record_move(game=game, step=shown_again(game, state, now)).game
 
 
 def _locked_game(game_id: UUID | str, user: Any) -> Game | None:
@@ -292,7 +252,7 @@ def show_game(*, game_id: UUID | str, user: Any) -> None:
     none did starts again, logged as a resume. The socket is counted (`SocketGame.admit`) first."""
     game = _locked_game(game_id, user)
     if game is not None and not game.contest and unwatched(game):
-        _shown_again(game, timezone.now())
+        _shown_again(game, load_game_state(game), timezone.now())
 
 
 @transaction.atomic
@@ -307,105 +267,19 @@ def hide_game(*, game_id: UUID | str, user: Any) -> None:
         return
     if screens.watched(game_id):
         return
-    stop_clock(game, timezone.now())
-    game.save(update_fields=["elapsed_ms", "running_since"])
+    recorder.bank_clock(game, timezone.now())
 
 
-@dataclass
-class Step:
-    """One action worked out on a game in memory: the game's fields are already advanced."""
-
-    state: engine.State
-    move: LoggedMove
-    hint: dict[str, Any] | None = None
-
-
-def advance(
-    game: Game, state: engine.State, *, action: str, position: int | None, now: datetime
-) -> Step:
-    """Work out `action` on `game` (at `state`) in memory, or refuse it; nothing is stored.
-
-    The caller has checked the seq. Every write path of a move goes through here, so a game's
-    fields mean the same however the move was stored. A refusal comes before any change."""
-    if game.finished:
-        raise MoveRefused(f"the game is over ({game.status})")
-    if game.deadline is not None and now >= game.deadline and action != "resign":
-        # Resigning stays open: it gains nothing, and a game must be able to end (a race's
-        # end resigns its games, a player's next game resigns their unfinished one).
-        raise TimeUp("time is up: the contest is over")
-    if game.paused and action not in ("resume", "resign"):
-        raise MoveRefused("the game is paused: resume it first")
-    if game.contest and action in CONTEST_REFUSED:
-        raise MoveRefused(f"no {action} in a live contest: {CONTEST_REFUSED[action]}")
-    hint = None
-    if action in ENGINE_ACTIONS:
-        try:
-            state = engine.apply(state, _engine_move(action, position))
-        except engine.RuleError as error:
-            raise MoveRefused(str(error)) from None
-        if action in CLOCK_ACTIONS and game.started_at is None:
-            game.started_at = now
-            start_clock(game, now)
-    elif action == "hint":
-        hint = solver_guard.budgeted_hint(state)
-        game.hints += 1
-        game.assisted = True
-        game.ranking = "unranked"  # the answer is seen: no run on this deal ranks again
-    elif action == "pause":
-        if game.paused:
-            raise MoveRefused("the game is already paused")
-        game.paused = True
-        stop_clock(game, now)
-    else:
-        if not game.paused:
-            raise MoveRefused("the game is not paused")
-        game.paused = False
-        start_clock(game, now)  # the cards are shown again
-    game.seq += 1
-    elapsed_ms = clock_ms(game, now)
-    move = LoggedMove(
-        seq=game.seq,
-        action=action,
-        position=position if action == "play" else None,
-        at=now,
-        elapsed_ms=elapsed_ms,
-    )
-    game.state = dump_next_state(game.state, state)
-    game.moves = state.moves
-    game.cards_left = state.cards_left
-    game.status = state.status
-    game.score = score(state, elapsed_ms / 1000)
-    return Step(state, move, hint)
-
-
-def finish_copy(*, game: Game, step: Step, seq: int, now: datetime) -> MoveOutcome | None:
+def finish_copy(*, game: Game, step: Step, now: datetime) -> MoveOutcome | None:
     """A game-ending move that `advance` worked out on a caller's copy of the game (the game
-    socket's), stored by `_store_step` as `apply_move` stores one, with the game row locked, or
-    None, with nothing stored, when the row is no longer at `seq` and unfinished: the caller then
-    takes `apply_move`.
-
-    Every write of a game moves its seq on, so a row still at `seq` is the copy's row as it was
-    read: the copy needs no reading again, which costs the ORM more CPU than the lock."""
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(_lock_at_seq_statement(), [_game_id(game.pk), game.player_id, seq])
-            if cursor.fetchone() is None:
-                return None
-        result = _store_step(game, step, now)
-    return MoveOutcome(game_payload(game, step.state, now, result), game=game, state=step.state)
-
-
-def _game_id(game_id: UUID) -> Any:
-    return Game._meta.pk.get_db_prep_value(game_id, connection)
-
-
-@functools.cache
-def _lock_at_seq_statement() -> str:
-    quote = connection.ops.quote_name
-    return (
-        f"SELECT 1 FROM {quote(Game._meta.db_table)} WHERE id = %s AND player_id = %s"
-        f" AND seq = %s AND finished_at IS NULL{for_update()}"
-    )
+    socket's), stored with its result as `apply_move` stores one, or None, with nothing stored,
+    when the row is no longer at the step's seq and unfinished: the caller then takes
+    `apply_move`. The copy needs no reading again, which costs the ORM more CPU than the write."""
+    (recorded,) = recorder.record_moves([(game, step)])
+    if recorded is None:
+        return None
+    view = game_payload(recorded.game, step.state, now, recorded.result)
+    return MoveOutcome(view, game=recorded.game, state=step.state)
 
 
 def log_move(game: Game, user: Any, action: str) -> None:
@@ -455,12 +329,13 @@ def apply_move(
                 view=game_payload(game, state, now),
             )
         if not game.contest and unwatched(game):
-            _shown_again(game, now)  # a move from a screen no socket counted (REST)
+            game = _shown_again(game, state, now)  # a move from a screen no socket counted (REST)
         step = advance(game, state, action=action, position=position, now=now)
-        result = _store_step(game, step, now)
+        recorded = recorder.record_move(game=game, step=step)
+    game = recorded.game
     # After the block: nothing may come between ranking's last statement and the commit
     # (leaderboard/record_row.py). A finished game's view shows the result its finish made.
-    view = game_payload(game, step.state, now, result)
+    view = game_payload(game, step.state, now, recorded.result)
     if broadcast:
         # At once if that was the commit; inside a caller's transaction, once it commits.
         transaction.on_commit(functools.partial(_fan_out, game, step.state, now, view))

@@ -1,13 +1,13 @@
 """Moves from a game socket: worked out on the socket's copy of its game, stored by group commit.
 
 A socket keeps its game (row and engine state) in memory between moves. A plain move (play, draw,
-undo, restart) on a running game is worked out on that copy by the same `advance` as every other
-write path and handed to the move writer, which stores it only if the game is still at the seq the
-copy was at (the group commit: `move_store.batch_statement`, the same columns as the locked path's
-`move_store.store_move`). A move that ends the game (a resignation, or a play or draw that wins or
-loses it) is worked out on the copy too, and stored with its result (which goes to the leaderboard)
-from a worker thread with the game row locked, if the row is still at the copy's seq
-(`services.finish_copy`, which stores it as `apply_move` does). A move after a contest game's
+undo, restart) on a running game is worked out on that copy by the same `steps.advance` as every
+other write path, into a step that leaves the copy as it was, and handed to the move writer, which
+has the recorder store it with other sockets' moves only if the game is still at the seq the copy
+was at (the group commit). A move that ends the game (a resignation, or a play or draw that wins
+or loses it) is worked out on the copy too, and stored by the recorder with its result (which goes
+to the leaderboard) from a worker thread, if the row is still at the copy's seq
+(`services.finish_copy`). Once stored, the step's game is the socket's copy. A move after a contest game's
 deadline is refused from the copy (`time_up`: the deadline never moves). Everything else
 takes `services.apply_move` with the game row locked: hints (the solver), pause and resume, a move
 on a paused game, a seq that is not the copy's (a retry or a conflict), a move the copy refuses
@@ -37,7 +37,7 @@ from tripeaks.engine import game as engine
 from tripeaks.infra import socket_caps
 from tripeaks.infra.devices import scope_device
 from tripeaks.infra.socket_threads import in_a_thread
-from tripeaks.play import move_writer, screens, services
+from tripeaks.play import move_writer, screens, services, steps
 from tripeaks.play.errors import PlayError, TimeUp
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import game_payload
@@ -118,10 +118,10 @@ def _locked_move(
 
 @in_a_thread
 def _finish_copy(
-    game: Game, step: services.Step, seq: int, now: datetime
+    game: Game, step: steps.Step, now: datetime
 ) -> tuple[services.MoveOutcome | None, list[live_board.Send]]:
     with live_board.held_sends() as board_updates:
-        outcome = services.finish_copy(game=game, step=step, seq=seq, now=now)
+        outcome = services.finish_copy(game=game, step=step, now=now)
     return outcome, board_updates
 
 
@@ -185,8 +185,7 @@ class SocketGame:
             return None
         now = timezone.now()
         try:
-            # A refused move changes nothing; any other advances the copy's game row in place.
-            step = services.advance(game, live.state, action=action, position=position, now=now)
+            step = steps.advance(game, live.state, action=action, position=position, now=now)
         except TimeUp:
             # The deadline (set when the game starts, never moved) and the clock refuse it alone:
             # at a race's cap every player's next move came at once, each to the locked path,
@@ -194,31 +193,31 @@ class SocketGame:
             raise
         except PlayError:
             return None
-        # From here the copy's row is ahead of its state: unless the move is stored, the copy is
-        # dropped and the locked path reads the game again.
+        # From here the copy may be behind the stored game: unless the move is stored, the copy
+        # is dropped and the locked path reads the game again.
         self.live = None
-        if step.state.over:
-            return await self._finish(game, step, seq, now)
-        row = move_writer.MoveRow(game=game, expected_seq=seq, move=step.move)
+        if step.finishes:
+            return await self._finish(game, step, now)
         # Raises StoreUnavailable with the copy dropped: stored or not, only the database can tell.
-        if not await move_writer.writer().store(row):
+        stored = await move_writer.writer().store(game, step)
+        if stored is None:
             return None
-        self.live = LiveGame(game, step.state)
-        services.log_move(game, self.user, action)
+        self.live = LiveGame(stored, step.state)
+        services.log_move(stored, self.user, action)
         return services.MoveOutcome(
-            game_payload(game, step.state, now), game=game, state=step.state
+            game_payload(stored, step.state, now), game=stored, state=step.state
         )
 
     async def _finish(
-        self, game: Game, step: services.Step, seq: int, now: datetime
+        self, game: Game, step: steps.Step, now: datetime
     ) -> services.MoveOutcome | None:
-        """The ending move stored from the copy with the game row locked, or None when the row
-        moved on meanwhile (the locked path then reads it again)."""
-        outcome, board_updates = await _finish_copy(game, step, seq, now)
-        if outcome is None:
+        """The ending move stored from the copy with its result, or None when the row moved on
+        meanwhile (the locked path then reads it again)."""
+        outcome, board_updates = await _finish_copy(game, step, now)
+        if outcome is None or outcome.game is None:
             return None
-        self.live, self.board_updates = LiveGame(game, step.state), board_updates
-        services.log_move(game, self.user, step.move.action)
+        self.live, self.board_updates = LiveGame(outcome.game, step.state), board_updates
+        services.log_move(outcome.game, self.user, step.move.action)
         return outcome
 
     async def start(

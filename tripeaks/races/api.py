@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -96,10 +95,8 @@ class RaceView(APIView):
             race, request.user, request.query_params.get("code")
         ):
             return refused(RaceNotFound("no such race"))
-        # A read after the start instant or the cap moves the race on (docs/races.md, "Clock").
-        due = services.clock_due(race, timezone.now())
-        if due and services.advance_race_clock(race_id=race.pk):
-            race = selectors.get_race(race_id) or race
+        # A read shows the race as stored: its clock moves by its task and its sockets' timers
+        # (docs/races.md, "Clock"), never by a GET.
         return Response(selectors.race_payload(race, viewer_id=request.user.pk))
 
 

@@ -14,16 +14,13 @@ from typing import Any
 
 from tripeaks.infra import contest_feed
 from tripeaks.races.models import contest_of
+from tripeaks.races.selectors import race_event
 
 log = logging.getLogger("tripeaks.events")
-
-RACE_EVENT = "race.changed"
 
 
 def publish_race(race_id: Any) -> None:
     """Read the race as it now stands and tell its sockets (from synchronous code)."""
-    from tripeaks.races.selectors import race_event
-
     event = race_event(race_id)
     if event is None:
         return

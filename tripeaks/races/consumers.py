@@ -15,10 +15,11 @@ Never anyone's cards, positions or moves. `race.version` moves on with each chan
 each player's `seq` with each of their moves: a client that sees either jump sends
 `{"type": "sync"}` and gets the race read again from PostgreSQL.
 
-The socket also keeps the race's clock: at `starts_at` (and at `ends_at`) it asks the database to
-move the race on (`services.advance_race_clock`, idempotent under the race's row lock, and
-skipped by a socket that finds the row locked: its holder moves the race on), as do a Celery
-task queued for that instant and every read: whichever comes first begins (or caps) it.
+The socket also keeps the race's clock: at `starts_at` (and at `ends_at`) its timer asks the
+database to move the race on (`clock.advance_race_clock`, idempotent under the race's row lock,
+and skipped by a socket that finds the row locked: its holder moves the race on), as does a Celery
+task queued for that instant: whichever comes first begins (or caps) it. Its reads (the opening,
+`sync`) only read: a socket that opens after an instant has its timer fire at once.
 No race state lives in the process: the socket's copy of the race only shapes its own frames.
 
 While it is open the socket notes its player as at the race (`presence.seen`, every 10 s, and
@@ -47,9 +48,9 @@ from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.infra.socket_threads import in_a_thread
-from tripeaks.races import presence, selectors, services
-from tripeaks.races.broadcast import RACE_EVENT
+from tripeaks.races import clock, presence, selectors, services
 from tripeaks.races.models import contest_of
+from tripeaks.races.selectors import RACE_EVENT
 
 log = logging.getLogger("tripeaks.events")
 
@@ -72,17 +73,12 @@ BROADCAST_GRACE_S = 2.0
 
 
 def _read(race_id: str, user: Any = None, code: str | None = None) -> dict[str, Any] | None:
-    """The race moved on if its instant has come, as its socket shows it; None if there is none
-    for `user` (when given). The row is read once: again only after the clock moved it on. (A
-    change committed after the read reaches the socket on the feed, which it listens to first.)"""
+    """The race as its socket shows it, as stored; None if there is none for `user` (when
+    given). (A change committed after the read reaches the socket on the feed, which it listens
+    to first.)"""
     race = selectors.get_race(race_id)
     if race is None or (user is not None and not services.may_enter(race, user, code)):
         return None
-    if services.clock_due(race, timezone.now()):
-        services.advance_race_clock(race_id=race.pk)
-        race = selectors.get_race(race_id)
-        if race is None:
-            return None
     return selectors.race_event_of(race)
 
 
@@ -106,7 +102,7 @@ def _seen(race_id: str, user_id: int) -> None:
 
 @in_a_thread
 def _advance(race_id: str) -> None:
-    services.advance_race_clock(race_id=race_id, wait=False)
+    clock.advance_race_clock(race_id=race_id, wait=False)
 
 
 # The clock calls in flight, by event loop and race: the race's sockets on this server share one.

@@ -1,5 +1,6 @@
 """Play's `game_finished` for race games (tripeaks/play/signals.py): inside the finishing
-transaction, with the game row locked; it locks the race row only (see services' lock order).
+transaction, with the game row locked; it locks the race row only (see services' lock order)
+(`ending.record_finish`).
 And `player_leaving` (tripeaks/infra/player_signals.py): an account being deleted leaves every
 race and the quick-match queue, inside the deletion's transaction."""
 
@@ -13,7 +14,7 @@ from tripeaks.play.models import Game
 def on_game_finished(sender: Any, game: Game, result: Any, **kwargs: Any) -> None:
     if not game.contest.startswith("race-"):
         return
-    from tripeaks.races.services import record_finish
+    from tripeaks.races.ending import record_finish
 
     record_finish(game=game)
 

@@ -13,9 +13,10 @@ from tripeaks.play.payloads import rules_payload
 from tripeaks.play.progress import progress_of
 from tripeaks.play.services import load_game_state
 from tripeaks.races import presence
-from tripeaks.races.broadcast import RACE_EVENT
 from tripeaks.races.models import Race, Seat, SeatStatus, State
 
+# The type of a race frame on the race's feed (`broadcast.publish_race`, read by its sockets).
+RACE_EVENT = "race.changed"
 # What a race tells of each player's game while it runs (play's progress, minus the game's id).
 PROGRESS_FIELDS = ("cards_left", "stock_left", "streak", "moves", "time_ms", "seq")
 

@@ -1,4 +1,6 @@
-"""Write paths of races: open, join, leave, start, begin at the start instant, finish, rematch.
+"""Write paths of races: open, join, leave, start the countdown, claim an absence, rematch.
+
+The race's clock (its start instant, its cap) is `races/clock.py`; its end, `races/ending.py`.
 
 Each is one transaction holding the race row's lock (`SELECT ... FOR UPDATE`), which serializes
 every change of a race and its seats on every server; the race's sockets hear of it after the
@@ -25,28 +27,21 @@ from django.utils import timezone
 
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
-from tripeaks.infra.bulk_rows import update_rows
 from tripeaks.play import deals
-from tripeaks.play import services as play
-from tripeaks.play.errors import MoveRefused, PlayError, SeqConflict
-from tripeaks.play.models import Deal, Game, Move
-from tripeaks.races import broadcast, presence, rating
+from tripeaks.play.errors import PlayError
+from tripeaks.play.models import Deal, Move
+from tripeaks.races import presence
+from tripeaks.races.clock import schedule_clock
+from tripeaks.races.ending import decided_or_changed, end_games_later, finalize, take_numbers
 from tripeaks.races.errors import NotHost, RaceConflict, RaceError, RaceNotFound
 from tripeaks.races.models import Race, Seat, SeatStatus, State
+from tripeaks.races.race_row import active_seats, changed, lock_race, race_uuid
 
 log = logging.getLogger("tripeaks.events")
 
 MIN_SEATS, MAX_SEATS = 2, 8
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed on a phone
 CODE_LENGTH = 6
-# Places: the winner, then those still playing at the end, then those who gave up (resigned,
-# left, or were claimed against as absent), the latest to give up first.
-_PLACE_GROUP = {
-    SeatStatus.WON: 0,
-    SeatStatus.FINISHED: 1,
-    SeatStatus.RESIGNED: 2,
-    SeatStatus.LEFT: 2,
-}
 
 
 def countdown_seconds() -> float:
@@ -55,37 +50,6 @@ def countdown_seconds() -> float:
 
 def default_cap_seconds() -> float:
     return settings.RACE_CAP_S
-
-
-def race_uuid(value: Any) -> uuid.UUID:
-    try:
-        return uuid.UUID(str(value))
-    except ValueError:
-        raise RaceNotFound("no such race") from None
-
-
-class _Busy(Exception):
-    """The race's row is locked by another transaction (`_lock(wait=False)`)."""
-
-
-def _lock(race_id: Any, *, wait: bool = True) -> Race:
-    """The race's row, locked; without `wait`, `_Busy` if another transaction holds it."""
-    locking = Race.objects.select_for_update(skip_locked=not wait)
-    race = locking.filter(pk=race_uuid(race_id)).first()
-    if race is None:
-        raise RaceNotFound("no such race") if wait else _Busy
-    return race
-
-
-def _changed(race: Race) -> None:
-    """Save the race with its version moved on; its sockets hear of it after the commit."""
-    race.version += 1
-    race.save()
-    transaction.on_commit(partial(broadcast.publish_race, race.pk))
-
-
-def _active_seats(race: Race) -> list[Seat]:
-    return list(race.entries.filter(active=True).select_related("user"))
 
 
 def may_enter(race: Race, user: Any, code: str | None) -> bool:
@@ -169,7 +133,7 @@ def create_race(
 def join_race(*, race_id: Any, user: Any, code: str | None = None) -> Race:
     """Take a seat in an open race; the race's countdown begins when its last seat is taken."""
     with transaction.atomic():
-        race = _lock(race_id)
+        race = lock_race(race_id)
         if not may_enter(race, user, code):
             raise RaceNotFound("no such race")
         full = _join_locked(race, user)
@@ -200,7 +164,7 @@ def _join_locked(race: Race, user: Any) -> bool:
     if taken >= race.seats:
         raise RaceConflict("the race is full", code="race_full")
     _take_seat(race, user, mine, timezone.now())
-    _changed(race)
+    changed(race)
     return taken + 1 == race.seats
 
 
@@ -218,7 +182,7 @@ def _begin_countdown(race_id: uuid.UUID, *, by: Any | None, deal: Deal | None = 
     _check_start(race, by)
     deal = deal or race.deal or deals.claim_random_deal(Rules.from_key(race.rules_key), race.layout)
     with transaction.atomic():
-        race = _lock(race_id)
+        race = lock_race(race_id)
         _check_start(race, by)
         players = race.entries.filter(active=True).count()
         if by is not None and players < MIN_SEATS:
@@ -228,8 +192,8 @@ def _begin_countdown(race_id: uuid.UUID, *, by: Any | None, deal: Deal | None = 
         race.deal = deal
         race.state = State.COUNTDOWN
         race.starts_at = timezone.now() + timedelta(seconds=race.countdown_s)
-        _changed(race)
-        transaction.on_commit(partial(_schedule, race.pk, race.starts_at))
+        changed(race)
+        transaction.on_commit(partial(schedule_clock, race.pk, race.starts_at))
     return race
 
 
@@ -240,99 +204,11 @@ def _check_start(race: Race, by: Any | None) -> None:
         raise RaceConflict("the race has already started", code="already_started")
 
 
-def _schedule(race_id: uuid.UUID, at: datetime) -> None:
-    """A worker moves the race on at `at` (begin, or the cap). Best-effort: the race's sockets
-    and any read after `at` do it too (`advance_race_clock`), whichever comes first."""
-    from tripeaks.races.tasks import advance_race
-
-    try:
-        advance_race.apply_async(args=[str(race_id)], eta=at)
-    except Exception:
-        log.warning("could not queue a race's clock", extra={"race": str(race_id)}, exc_info=True)
-
-
-def advance_race_clock(*, race_id: Any, wait: bool = True) -> bool:
-    """Begin a race whose countdown is over, or end one whose time cap is reached; whether it
-    changed anything. Idempotent and cheap when there is nothing to do (one read, no lock):
-    Celery calls it at the instant, every socket of the race does at its timer, every read.
-
-    `wait=False` (the sockets' timers) gives up at once when another transaction holds the
-    race's row: at a start instant all four sockets of a race call, and each one waiting on the
-    lock held a worker thread that moves and other races needed. Whoever holds the lock moves
-    the race on, or the caller reads it again later."""
-    race = Race.objects.filter(pk=race_uuid(race_id)).only("state", "starts_at", "ends_at").first()
-    if race is None or not clock_due(race, timezone.now()):
-        return False
-    try:
-        return (
-            _begin(race.pk, wait=wait)
-            if race.state == State.COUNTDOWN
-            else _cap(race.pk, wait=wait)
-        )
-    except _Busy:
-        return False
-
-
-def clock_due(race: Race, now: datetime) -> bool:
-    """Whether the race's next instant (its start, its cap) has come, as read in `race`: what
-    `advance_race_clock` would act on. A caller that has the row need not have it read again."""
-    if race.state == State.COUNTDOWN:
-        return race.starts_at is not None and race.starts_at <= now
-    if race.state == State.RUNNING:
-        return race.ends_at is not None and race.ends_at <= now
-    return False
-
-
-@transaction.atomic
-def _begin(race_id: uuid.UUID, *, wait: bool) -> bool:
-    race = _lock(race_id, wait=wait)
-    now = timezone.now()
-    if race.state != State.COUNTDOWN or race.starts_at is None or race.starts_at > now:
-        return False
-    seats = _active_seats(race)
-    if len(seats) < 1 or race.deal is None:
-        race.state, race.finished_at = State.FINISHED, now
-        _changed(race)
-        return True
-    rules = Rules.from_key(race.rules_key)
-    ends_at = timezone.now() + timedelta(seconds=race.cap_s)  # each game refuses moves from then
-    for seat in seats:
-        # Made now, under the race's lock: nobody's cards exist before the start instant.
-        game = play.start_game(
-            user=seat.user,
-            mode="random",
-            rules=rules,
-            layout=race.layout,
-            deal=race.deal,
-            contest=race.group,
-            deadline=ends_at,
-        )
-        seat.game, seat.status = game, SeatStatus.PLAYING
-        seat.cards_left, seat.time_ms = game.cards_left, 0
-    update_rows(seats, ["game", "status", "cards_left", "time_ms"])
-    race.state = State.RUNNING
-    race.ends_at = ends_at
-    _changed(race)
-    transaction.on_commit(partial(_schedule, race.pk, race.ends_at))
-    log.info("race started", extra={"race": str(race.pk), "players": len(seats)})
-    return True
-
-
-@transaction.atomic
-def _cap(race_id: uuid.UUID, *, wait: bool) -> bool:
-    race = _lock(race_id, wait=wait)
-    now = timezone.now()
-    if race.state != State.RUNNING or race.ends_at is None or race.ends_at > now:
-        return False
-    _finalize(race, now)
-    return True
-
-
 def leave_race(*, race_id: Any, user: Any) -> Race:
     """Leave a race: before its start the seat is free again; in a running race the player's
     game is resigned (after the commit) and they are placed among those who left."""
     with transaction.atomic():
-        race = _lock(race_id)
+        race = lock_race(race_id)
         seat = race.entries.filter(user_id=user.pk, active=True).select_related("game").first()
         if seat is None or race.state == State.FINISHED:
             raise RaceConflict("you are not in this race", code="not_seated")
@@ -345,14 +221,14 @@ def leave_race(*, race_id: Any, user: Any) -> Race:
         if playing:
             seat.status = SeatStatus.LEFT
         seat.save(update_fields=["status", "active"])
-        remaining = _active_seats(race)
+        remaining = active_seats(race)
         if not remaining:
             race.state, race.finished_at = State.FINISHED, now
         elif race.host_id == user.pk:
             race.host = remaining[0].user
         if race.state == State.COUNTDOWN and len(remaining) < MIN_SEATS:
             race.state, race.starts_at = State.OPEN, None  # back to waiting for players
-        _changed(race)
+        changed(race)
     return race
 
 
@@ -371,7 +247,7 @@ def _leave_running(race: Race, seat: Seat, now: datetime) -> None:
     resigned keeps their place. The seat is free for another race at once. After the cap (the
     race not ended yet) it ends the race as the cap left it, the leaver among those playing."""
     if race.ends_at is not None and now >= race.ends_at:
-        _finalize(race, race.ends_at)
+        finalize(race, race.ends_at)
         return
     playing = seat.status == SeatStatus.PLAYING
     seat.active = False
@@ -379,7 +255,7 @@ def _leave_running(race: Race, seat: Seat, now: datetime) -> None:
         seat.status = SeatStatus.LEFT
         seat.finished_at = now  # when they gave up: the earliest to give up ranks lowest
         if seat.game is not None:
-            _take_numbers(seat, seat.game)
+            take_numbers(seat, seat.game)
     seat.save()
     if race.host_id == seat.user_id:
         # Passed on, as before the start: a guest's account is deleted with its row, and the
@@ -387,9 +263,9 @@ def _leave_running(race: Race, seat: Seat, now: datetime) -> None:
         other = race.entries.exclude(user_id=seat.user_id).order_by("joined_at", "id").first()
         if other is not None:
             race.host_id = other.user_id
-    _decided_or_changed(race, now)
+    decided_or_changed(race, now)
     if seat.game_id is not None and playing:
-        transaction.on_commit(partial(_end_games_later, [seat.game_id]))
+        transaction.on_commit(partial(end_games_later, [seat.game_id]))
 
 
 def claim_absent(*, race_id: Any, user: Any, against: str) -> Race:
@@ -398,7 +274,7 @@ def claim_absent(*, race_id: Any, user: Any, against: str) -> Race:
     is placed as having left, now, and when one player is left playing they win at once. The
     absence is the server's to judge: too early is a 409 `not_absent`, and nothing changes."""
     with transaction.atomic():
-        race = _lock(race_id)
+        race = lock_race(race_id)
         if not may_enter(race, user, None):
             raise RaceNotFound("no such race")
         seats = list(race.entries.select_related("user", "game"))
@@ -442,7 +318,7 @@ def rematch_race(*, race_id: Any, user: Any) -> Race:
     set, layout and cap, as many seats as the race had players) and the others join it; it
     starts when all of them are in, or when its host starts it."""
     with transaction.atomic():
-        old = _lock(race_id)
+        old = lock_race(race_id)
         if not may_enter(old, user, None):
             raise RaceNotFound("no such race")
         if old.state != State.FINISHED:
@@ -452,7 +328,7 @@ def rematch_race(*, race_id: Any, user: Any) -> Race:
             raise RaceConflict("only the race's players can ask for a rematch", code="not_a_player")
         existing = Race.objects.filter(rematch_of=old).first()
         if existing is None:
-            _changed(old)  # its players hear of the rematch
+            changed(old)  # its players hear of the rematch
             return create_race(
                 host=user,
                 rules=Rules.from_key(old.rules_key),
@@ -462,165 +338,13 @@ def rematch_race(*, race_id: Any, user: Any) -> Race:
                 cap_s=old.cap_s,
                 rematch_of=old,
             )
-        rematch = _lock(existing.pk)
+        rematch = lock_race(existing.pk)
         if rematch.entries.filter(user_id=user.pk, active=True).exists():
             return rematch
         full = _join_locked(rematch, user)
     if full:
         _countdown_when_full(rematch.pk)
     return rematch
-
-
-def record_finish(*, game: Game) -> None:
-    """`play.signals.game_finished` for a race game, inside play's finishing transaction (the
-    game row is locked): place the seat, and end the race when this decides it (a win: the first
-    to clear wins; or nobody left playing)."""
-    try:
-        race_id = uuid.UUID(game.contest.removeprefix("race-"))
-    except ValueError:
-        return
-    race = Race.objects.select_for_update().filter(pk=race_id).first()
-    seat = Seat.objects.filter(race_id=race_id, game_id=game.pk).first() if race else None
-    if race is None or seat is None:
-        return
-    now = game.finished_at or timezone.now()
-    if race.state != State.RUNNING or seat.status != SeatStatus.PLAYING:
-        return  # the race is over (its end resigns the games left), or the seat was left
-    if race.ends_at is not None and now >= race.ends_at:
-        _finalize(race, race.ends_at)  # the cap came first: this game counts as it stands
-        return
-    _take_numbers(seat, game)
-    seat.finished_at = now
-    if game.status == "won":
-        seat.status = SeatStatus.WON
-        seat.save()
-        _finalize(race, now)
-        return
-    seat.status = SeatStatus.RESIGNED
-    seat.save()
-    _decided_or_changed(race, now)
-
-
-def _decided_or_changed(race: Race, now: datetime) -> None:
-    """After a player of the locked, running race gave up: when one player at most is still
-    playing, the race is over (the one left wins: they place first); else its sockets hear of
-    the change."""
-    if race.entries.filter(status=SeatStatus.PLAYING).count() <= 1:
-        _finalize(race, now)
-    else:
-        _changed(race)
-
-
-def _take_numbers(seat: Seat, game: Game, times: dict[uuid.UUID, int] | None = None) -> None:
-    """Cards left and moves as the game stands; the time is the game's clock when it reached
-    that position (its win, or its last stored move that changed the position; 0 before any):
-    who got there first ranks first. A resignation changes no position, so resigning late (after
-    the cap, before the race is ended) neither costs nor gains time. `times`: `_position_times`
-    of the game, read already."""
-    seat.cards_left, seat.moves = game.cards_left, game.moves
-    if game.status == "won":
-        seat.time_ms = game.elapsed_ms
-        return
-    if times is None:
-        times = _position_times([game.pk])
-    seat.time_ms = times.get(game.pk, 0)
-
-
-def _position_times(game_ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
-    """Each game's clock at its last stored move but a resignation (none: left out), in one
-    query for the games of a race."""
-    if not game_ids:
-        return {}
-    moves = Move.objects.filter(game_id__in=game_ids).exclude(action="resign")
-    last = moves.order_by("game_id", "-seq").distinct("game_id")
-    return dict(last.values_list("game_id", "elapsed_ms"))
-
-
-def _finalize(race: Race, now: datetime) -> None:
-    """End the locked race: place every seat, rate the race, free the seats; the games still
-    being played are resigned after the commit (each in play's own locked path)."""
-    seats = list(race.entries.select_related("game"))
-    playing = [(s, s.game) for s in seats if s.status == SeatStatus.PLAYING and s.game is not None]
-    times = _position_times([game.pk for _, game in playing if game.status != "won"])
-    for seat, game in playing:
-        seat.status = SeatStatus.FINISHED
-        _take_numbers(seat, game, times)
-    ranked = [seat for seat in seats if seat.game_id is not None]
-    ranked.sort(key=place_key)
-    place, previous = 0, None
-    for index, seat in enumerate(ranked):
-        if place_key(seat) != previous:
-            place, previous = index + 1, place_key(seat)
-        seat.place = place
-    changes = rating.rate(race=race, seats=ranked) if len(ranked) >= MIN_SEATS else {}
-    for seat in seats:
-        seat.active = False
-        change = changes.get(seat.user_id)
-        if change is not None:
-            seat.rating_before, seat.rating_after = change.before, change.after
-    update_rows(
-        seats,
-        [
-            "status",
-            "active",
-            "place",
-            "cards_left",
-            "moves",
-            "time_ms",
-            "rating_before",
-            "rating_after",
-        ],
-    )
-    race.state, race.finished_at = State.FINISHED, now
-    _changed(race)
-    unfinished = [s.game.pk for s in ranked if s.game is not None and s.game.finished_at is None]
-    if unfinished:
-        transaction.on_commit(partial(_end_games_later, unfinished))
-    log.info("race finished", extra={"race": str(race.pk), "players": len(ranked)})
-
-
-def place_key(seat: Seat) -> tuple[int, float, int]:
-    """A seat's standing at the race's end, smaller first; equal keys share a place. The winner;
-    then those playing at the end by cards left, then the clock at which they reached them; then
-    those who gave up, the latest first (their cards do not count: giving up ranks below
-    everyone still playing, and the first to give up ranks last)."""
-    group = _PLACE_GROUP[SeatStatus(seat.status)]
-    if group == _PLACE_GROUP[SeatStatus.LEFT]:
-        gave_up = seat.finished_at.timestamp() if seat.finished_at is not None else 0.0
-        return group, -gave_up, 0
-    cards = seat.cards_left if seat.cards_left is not None else 99
-    return group, cards, seat.time_ms or 0
-
-
-def _end_games_later(game_ids: list[uuid.UUID]) -> None:
-    from tripeaks.races.tasks import end_race_games
-
-    try:
-        end_race_games.delay([str(game_id) for game_id in game_ids])
-    except Exception:
-        log.warning("could not queue ending a race's games", exc_info=True)
-        end_games(game_ids=game_ids)
-
-
-def end_games(*, game_ids: list[Any]) -> None:
-    """Resign each game still unfinished, through play's locked path (a move stored meanwhile
-    moves its seq on: read it again and resign at the new one)."""
-    for game_id in game_ids:
-        for _ in range(5):
-            game = (
-                Game.objects.select_related("player")
-                .filter(pk=game_id, finished_at__isnull=True)
-                .first()
-            )
-            if game is None:
-                break
-            try:
-                play.apply_move(game_id=game.pk, user=game.player, seq=game.seq, action="resign")
-                break
-            except SeqConflict:
-                continue
-            except MoveRefused:
-                break
 
 
 def open_matched_race(*, users: list[Any], rules: Rules, layout: str = "classic") -> Race:
