@@ -3,7 +3,6 @@ is bounded (one task a pool, a capped number of deals' verdicts), against the re
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -49,27 +48,6 @@ def test_the_daily_deals_do_not_wait_behind_the_pools() -> None:
     assert queue_of("tripeaks.play.tasks.precompute_daily_deals") == "celery"
 
 
-@pytest.fixture
-def broker(settings: Any) -> Iterator[None]:
-    """Tasks go to the real broker (the suite runs them in-process otherwise), its solver queue
-    empty before and after."""
-    settings.QUEUE_SOLVER_TASKS = True
-    eager = current_app.conf.task_always_eager
-    current_app.conf.task_always_eager = False
-
-    def purge() -> None:
-        with current_app.pool.acquire(block=True) as connection:
-            connection.default_channel.client.delete(solver_queue.SOLVER_QUEUE)
-
-    purge()
-    cache.delete_many([solver_queue.verdict_key(n) for n in range(1, 20)])
-    try:
-        yield
-    finally:
-        current_app.conf.task_always_eager = eager
-        purge()
-
-
 def custom_deals(count: int) -> list[int]:
     """Deals whose verdict nobody has asked for yet (numbered deals are made without one)."""
     return [deals.numbered_deal(number, CLASSIC).pk for number in range(1, count + 1)]
@@ -90,24 +68,22 @@ def test_a_verdict_may_be_asked_again_once_its_task_began(broker: None) -> None:
     assert solver_queue.backlog() == 2
 
 
-def test_the_solver_queue_holds_at_most_its_bound_of_verdicts(
-    broker: None, settings: Any
-) -> None:
+def test_the_solver_queue_holds_at_most_its_bound_of_verdicts(broker: None, settings: Any) -> None:
     settings.SOLVER_QUEUE_MAX = 3
     asked = [solver_queue.queue_verdict(deal_id) for deal_id in custom_deals(8)]
     assert asked == [True] * 3 + [False] * 5
     assert solver_queue.backlog() == 3
 
 
-def test_beat_asking_again_and_again_queues_one_top_up_a_pool(
-    broker: None, settings: Any
-) -> None:
+def test_beat_asking_again_and_again_queues_one_top_up_a_pool(broker: None, settings: Any) -> None:
     """The fault: a pool's 'asked' mark lasted 5 minutes, less than the queue's wait on a busy
     machine, so every beat round after that queued every short pool again (917 -> 2,066 tasks
     in an hour). Now it lasts until its task begins (or an hour, for a lost message)."""
     layouts = ["classic", "pyramid"]
     settings.RANDOM_POOL_LAYOUTS = layouts
-    keys = [solver_queue.pool_key(rules, name) for rules in deals.POOL_RULE_SETS for name in layouts]
+    keys = [
+        solver_queue.pool_key(rules, name) for rules in deals.POOL_RULE_SETS for name in layouts
+    ]
     cache.delete_many(keys)
     try:
         for _ in range(3):
