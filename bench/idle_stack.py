@@ -43,10 +43,12 @@ sys.path.insert(0, str(ROOT))
 from tests.ports import free_port  # noqa: E402
 
 RULE_SETS_AND_STARTS = 8
+# RANDOM_POOL_SIZE's default (tripeaks/config/settings.py): the floor every pool keeps.
+DEFAULT_FLOOR = 5
 
 
 def start_stack(
-    var: Path, port: int, floor: int, layouts: str, log: Path
+    var: Path, port: int, floor: int, layouts: str, log: Path, **extra: str
 ) -> subprocess.Popen[bytes]:
     env = {
         name: value
@@ -61,6 +63,7 @@ def start_stack(
         "LOG_LEVEL": "WARNING",
         "RANDOM_POOL_SIZE": str(floor),
         "RANDOM_POOL_LAYOUTS": layouts,
+        **extra,
     }
     with log.open("ab") as out:
         return subprocess.Popen(
@@ -202,15 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--settle", type=float, default=30, help="idle before sampling (s)")
-    parser.add_argument(
-        "--floor", type=int, default=None, help="RANDOM_POOL_SIZE (default: settings')"
-    )
+    parser.add_argument("--floor", type=int, default=DEFAULT_FLOOR, help="RANDOM_POOL_SIZE")
     parser.add_argument("--layouts", default="*", help="RANDOM_POOL_LAYOUTS (default: all)")
     parser.add_argument("--fill-within", type=float, default=3600)
     parser.add_argument("--limit", type=float, default=2.0, help="percent of one core")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    floor = args.floor if args.floor is not None else default_floor()
+    floor = args.floor
     pools = layout_count(args.layouts) * RULE_SETS_AND_STARTS
     with tempfile.TemporaryDirectory(prefix="idle-stack-") as scratch:
         var, log, port = Path(scratch) / "var", Path(scratch) / "run.log", free_port()
@@ -233,11 +234,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
     return 0 if result["idle_percent"] < args.limit else 1
-
-
-def default_floor() -> int:
-    """RANDOM_POOL_SIZE's default, as settings read it (the environment's, else 20)."""
-    return int(os.environ.get("RANDOM_POOL_SIZE", "20"))
 
 
 if __name__ == "__main__":

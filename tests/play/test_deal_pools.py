@@ -4,20 +4,18 @@ never waits for the solver."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from celery import current_app
 from celery.signals import worker_ready
 from django.conf import settings as django_settings
 from django.db import transaction
 
-from tests.play.helpers import client_for
+from tests.play.helpers import client_for, refills_queued
 from tripeaks.engine.layouts import LAYOUTS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.solver import solve
-from tripeaks.play import deals, solver_guard, solver_queue
+from tripeaks.play import deals, solver_guard
 from tripeaks.play.models import Deal, Game, Source
 from tripeaks.play.tasks import refill_random_pool, refill_random_pools
 
@@ -101,14 +99,6 @@ def test_without_a_worker_a_dry_pool_is_filled_where_it_is_asked(player: Any) ->
     deal = Game.objects.select_related("deal").get(pk=response.json()["id"]).deal
     assert deal.winnable is True and deal.claimed
     assert solve(deals.engine_deal(deal), Rules(wrap=False)).winnable
-
-
-def refills_queued() -> list[list[Any]]:
-    with current_app.pool.acquire(block=True) as connection:
-        raw = connection.default_channel.client.lrange(solver_queue.SOLVER_QUEUE, 0, -1)
-    messages = [json.loads(item) for item in raw]
-    assert all(m["headers"]["task"] == solver_queue.REFILL_TASK for m in messages)
-    return [m["headers"]["argsrepr"] for m in messages]
 
 
 def test_a_dry_pool_answers_at_once_and_queues_its_refill(

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.play.helpers import refills_queued
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals, pool_demand
 from tripeaks.play.models import Deal, Source
@@ -77,6 +78,15 @@ def test_a_workers_refill_aims_at_the_pools_own_target(ahead: Any) -> None:
     ahead.RANDOM_POOL_AHEAD_MINUTES = 60
     starts(2, pool_demand.time.time())
     assert refill_random_pool(*PYRAMID) == 2
+
+
+def test_a_claim_asks_for_its_pools_top_up_at_once(ahead: Any, broker: None) -> None:
+    """Refilled ahead: the worker tops a pool up after each start, not at beat's next round."""
+    refill_random_pool(*PYRAMID, 2)
+    assert refills_queued() == []
+    deals.claim_random_deal(Rules(), "pyramid")
+    deals.claim_random_deal(Rules(), "pyramid")
+    assert refills_queued() == [repr(PYRAMID)]  # asked once while it waits
 
 
 def test_every_start_counts_the_dry_ones_too(ahead: Any, broker: None) -> None:

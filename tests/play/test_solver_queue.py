@@ -91,3 +91,16 @@ def test_beat_asking_again_and_again_queues_one_top_up_a_pool(broker: None, sett
         assert solver_queue.backlog() == len(keys)
     finally:
         cache.delete_many(keys)
+
+
+def test_a_process_that_never_imported_the_tasks_queues_them_by_name(
+    broker: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fault: asked through the task registry, a web process (which loads no tasks module)
+    raised NotRegistered, and no refill was ever queued from a start."""
+    monkeypatch.delitem(current_app.tasks, solver_queue.REFILL_TASK)
+    monkeypatch.delitem(current_app.tasks, solver_queue.VERDICT_TASK)
+    assert solver_queue.queue_pool_refill(CLASSIC, "pyramid") is True
+    (deal_id,) = custom_deals(1)
+    assert solver_queue.queue_verdict(deal_id) is True
+    assert solver_queue.backlog() == 2

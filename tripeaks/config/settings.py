@@ -329,7 +329,7 @@ CELERY_BEAT_SCHEDULE |= {
 # Winnable random deals kept ready per rule set and layout, and the layouts that get a pool.
 # The least every pool holds, played or not; a pool holds more when it is played: the starts of
 # RANDOM_POOL_AHEAD_MINUTES at its last hour's rate, up to RANDOM_POOL_MAX (play/pool_demand.py).
-RANDOM_POOL_SIZE: int = env.int("RANDOM_POOL_SIZE", default=20)
+RANDOM_POOL_SIZE: int = env.int("RANDOM_POOL_SIZE", default=5)
 RANDOM_POOL_AHEAD_MINUTES: int = env.int("RANDOM_POOL_AHEAD_MINUTES", default=15)
 RANDOM_POOL_MAX: int = env.int("RANDOM_POOL_MAX", default=200)
 # "*": every layout (54 x 4 rule sets x 2 starts; see docs/solver.md).

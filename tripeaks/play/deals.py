@@ -197,16 +197,18 @@ def make_random_deal(rules: Rules, layout: str, *, claimed: bool) -> Deal:
 
 def claim_random_deal(rules: Rules, layout: str) -> Deal:
     """A deal from the pool of these rules and layout, proven winnable by a worker: a start
-    never waits for the solver. A dry pool answers at once, `PoolEmpty` (503, Retry-After), and
-    its refill is queued now, not on commit: the start's transaction rolls back with the 503.
-    Every start counts in the pool's demand (pool_demand), the dry ones too."""
+    never waits for the solver. A dry pool answers at once, `PoolEmpty` (503, Retry-After). The
+    pool's refill is queued now, not on commit (the start's transaction rolls back with a 503),
+    and every start counts in the pool's demand (pool_demand), the dry ones too."""
     pool_demand.count_start(rules, layout)
     deal = _take_pooled(rules, layout)
     if deal is None and not settings.QUEUE_SOLVER_TASKS:
         refill_pool(rules, layout, 1)  # no worker to queue for (the test suite): right here
         deal = _take_pooled(rules, layout)
+    # Asked at every claim, not only a dry one: the worker tops the pool up to its target now,
+    # not at beat's next round (asked once while it waits: one Redis key a start).
+    solver_queue.queue_pool_refill(rules, layout)
     if deal is None:
-        solver_queue.queue_pool_refill(rules, layout)
         log.info("a random pool is dry", extra={"layout": layout, "rules": rules.key})
         raise PoolEmpty(
             gettext("No deal of this layout and rules is ready yet. Try again in a few seconds.")

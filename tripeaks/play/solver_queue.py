@@ -77,8 +77,9 @@ def queue_verdict(deal_id: int) -> bool:
 
 
 def _send(task: str, *args: object) -> None:
-    # The registered task (not `send_task`), so that eager Celery (the tests) runs it here.
-    current_app.tasks[task].delay(*args)
+    # A signature: the registered task where its module is loaded (a worker; eager Celery in
+    # the tests runs it here), else a message by name (a web process never imports the tasks).
+    current_app.signature(task, args=args).delay()
 
 
 def begun(key: str) -> None:
