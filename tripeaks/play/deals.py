@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from datetime import date, timedelta
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypedDict
 
 from django.conf import settings
 from django.core.cache import cache
@@ -84,7 +84,21 @@ def _parsed(code: str, layout: str, start: Start) -> EngineDeal:
     return parse_code(code, get_layout(layout), start)
 
 
-def _digest_fields(made: EngineDeal) -> dict[str, Any]:
+class Digests(TypedDict):
+    card_bands: list[str]
+    game_digest: str
+
+
+class NewDeal(Digests, total=False):
+    """The fields a deal is made with, beside those it is looked up by."""
+
+    code: str
+    seed: int
+    winnable: bool | None
+    par: int | None
+
+
+def _digest_fields(made: EngineDeal) -> Digests:
     found = digests(made)
     return {"card_bands": found.bands, "game_digest": found.game}
 
@@ -119,7 +133,7 @@ def _first_proven(
     raise DealUnavailable(f"no winnable {layout} deal under {rules.key} in {len(seeds)} tries")
 
 
-def _unique_deal(lookup: dict[str, Any], make: Callable[[], dict[str, Any]]) -> Deal:
+def _unique_deal(lookup: dict[str, object], make: Callable[[], NewDeal]) -> Deal:
     """The one deal matching `lookup`, made with `make()` if missing. When two workers make it at
     the same moment, the unique constraint keeps one and the other reads it."""
     existing = Deal.objects.filter(**lookup).first()
@@ -160,7 +174,7 @@ def daily_deal(day: date, rules: Rules, layout: str = "classic") -> Deal:
 
 
 def _stored_daily_deal(day: date, rules: Rules, layout: str) -> Deal:
-    def make() -> dict[str, Any]:
+    def make() -> NewDeal:
         seeds = [
             secret_seed("daily", day.isoformat(), rules.key, layout, attempt)
             for attempt in range(MAX_SEED_TRIES)
@@ -307,10 +321,16 @@ def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None
 def numbered_deal(number: int, rules: Rules, layout: str = "classic") -> Deal:
     """Deal #number: the same cards for everybody, forever. Its verdict may still be pending."""
 
-    def make() -> dict[str, Any]:
+    def make() -> NewDeal:
         seed = secret_seed("numbered", layout, rules.key, number)
         made = from_seed(seed, get_layout(layout), rules.start)
-        return {"code": made.code, "seed": seed, **_digest_fields(made)}
+        return {
+            "code": made.code,
+            "seed": seed,
+            "winnable": None,
+            "par": None,
+            **_digest_fields(made),
+        }
 
     lookup = {"source": Source.NUMBERED, "number": number, "rules_key": rules.key, "layout": layout}
     return _unique_deal(lookup, make)

@@ -32,8 +32,12 @@ import urllib.request
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
+
+if TYPE_CHECKING:
+    import redis
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -56,7 +60,7 @@ class Stop(Exception):
     """Ctrl-C or SIGTERM."""
 
 
-def _raise_stop(signum: int, frame: Any) -> None:
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise Stop(signal.Signals(signum).name)
 
 
@@ -111,7 +115,7 @@ class EmbeddedRedis:
             self.socket = Path(tempfile.gettempdir()) / f"tripeaks-redis-{short}" / "redis.sock"
         self.process: subprocess.Popen[bytes] | None = None
 
-    def client(self) -> Any:
+    def client(self) -> redis.Redis:
         import redis
 
         return redis.Redis(unix_socket_path=str(self.socket), socket_timeout=2)
