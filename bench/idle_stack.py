@@ -84,8 +84,10 @@ def healthy(port: int) -> bool:
         return False
 
 
-def full_pools(var: Path, floor: int) -> int:
-    """How many pools hold at least `floor` unclaimed deals."""
+def full_pools(var: Path, floor: int, pools: int) -> int:
+    """How many pools hold at least `floor` unclaimed deals (a floor of 0: all of them)."""
+    if floor == 0:
+        return pools
     try:
         with psycopg.connect(host=str(var / "postgres"), user="postgres", dbname="tripeaks") as db:
             row = db.execute(
@@ -220,7 +222,10 @@ def main(argv: list[str] | None = None) -> int:
             up = wait_until(lambda: healthy(port), 240, "a healthy stack", process)
             print(f"healthy after {up:.1f} s; filling {pools} pools to {floor} deals each")
             fill = up + wait_until(
-                lambda: full_pools(var, floor) >= pools, args.fill_within, "full pools", process
+                lambda: full_pools(var, floor, pools) >= pools,
+                args.fill_within,
+                "full pools",
+                process,
             )
             print(f"every pool full {fill:.1f} s after the start")
             time.sleep(args.settle)
