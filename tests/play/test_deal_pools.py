@@ -32,7 +32,7 @@ def test_every_layout_rule_set_and_start_has_a_pool(settings: Any) -> None:
     assert {rules.start for rules in deals.POOL_RULE_SETS} == {"waste", "empty"}
     shortfalls = deals.pool_shortfalls(3)
     assert len(shortfalls) == 54 * 8 == len(LAYOUTS) * len(deals.POOL_RULE_SETS)
-    assert all(missing == 3 for missing, _, _ in shortfalls)
+    assert all(item.missing == 3 and item.held == 0 for item in shortfalls)
 
 
 def test_the_top_up_task_fills_every_pool_with_proven_deals(settings: Any) -> None:
@@ -51,8 +51,8 @@ def test_the_emptiest_pools_come_first(settings: Any) -> None:
     settings.RANDOM_POOL_LAYOUTS = ["pyramid"]
     refill_random_pool(Rules().key, "pyramid", 2)
     shortfalls = deals.pool_shortfalls(2)
-    assert len(shortfalls) == 7 and all(rules != Rules() for _, rules, _ in shortfalls)
-    assert [missing for missing, _, _ in shortfalls] == [2] * 7
+    assert len(shortfalls) == 7 and all(item.rules != Rules() for item in shortfalls)
+    assert [item.missing for item in shortfalls] == [2] * 7
 
 
 def test_a_pool_being_filled_by_one_worker_is_left_to_it() -> None:

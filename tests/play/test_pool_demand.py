@@ -4,13 +4,15 @@ players may use keeps, at most RANDOM_POOL_MAX; beat tops every pool up to its o
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 import pytest
+from celery import current_app
 
 from tests.play.helpers import refills_queued
 from tripeaks.engine.rules import Rules
-from tripeaks.play import deals, pool_demand
+from tripeaks.play import deals, pool_demand, solver_queue
 from tripeaks.play.models import Deal, Source
 from tripeaks.play.tasks import refill_random_pool, refill_random_pools
 
@@ -66,7 +68,7 @@ def test_beat_tops_a_played_pool_up_beyond_the_floor(ahead: Any) -> None:
     ahead.RANDOM_POOL_LAYOUTS = ["pyramid"]
     ahead.RANDOM_POOL_AHEAD_MINUTES = 60
     starts(3, pool_demand.time.time())
-    assert deals.pool_shortfalls()[0] == (3, Rules(), "pyramid")  # the most wanted first
+    assert deals.pool_shortfalls()[0] == (3, Rules(), "pyramid", 0)  # the most wanted first
     assert refill_random_pools() == 3 + 7
     held = Deal.objects.filter(source=Source.RANDOM, claimed=False, layout="pyramid")
     assert held.filter(rules_key=Rules().key).count() == 3
@@ -109,3 +111,29 @@ def test_without_redis_every_pool_keeps_its_floor(ahead: Any, monkeypatch: Any) 
     monkeypatch.setattr(pool_demand, "cache", DownCache())
     pool_demand.count_start(Rules(), "pyramid")  # not counted, and no error
     assert pool_demand.targets([PYRAMID]) == {PYRAMID: 1}
+
+
+def test_a_fresh_deployment_gets_a_deal_in_every_pool_before_any_pool_fills(
+    ahead: Any, broker: None
+) -> None:
+    """The fault: each top-up filled its pool to the target, emptiest first in layout order, so
+    on 2 cores the last of 432 pools waited for the hard layouts' pools before them (130 pools
+    still empty after 30 minutes). Now the empty pools are asked for one deal each, first."""
+    ahead.RANDOM_POOL_LAYOUTS = ["pyramid", "classic"]
+    ahead.RANDOM_POOL_SIZE = 3
+    refill_random_pool(*PYRAMID, 1)
+    refill_random_pools()
+    queued = refills_queued()
+    assert len(queued) == 15 and repr(PYRAMID) not in " ".join(queued)
+    assert all(args.endswith(", 1)") for args in queued)  # one deal each
+    for args in queued:
+        rules_key, layout, target = ast.literal_eval(args)
+        refill_random_pool(rules_key, layout, target)  # as the worker runs them
+    with current_app.pool.acquire(block=True) as connection:
+        connection.default_channel.client.delete(solver_queue.SOLVER_QUEUE)
+    refill_random_pools()  # none empty now: every pool to its target
+    assert sorted(refills_queued()) == sorted(
+        repr((rules.key, layout))
+        for layout in ("pyramid", "classic")
+        for rules in deals.POOL_RULE_SETS
+    )

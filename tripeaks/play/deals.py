@@ -262,6 +262,7 @@ class Shortfall(NamedTuple):
     missing: int
     rules: Rules
     layout: str
+    held: int
 
 
 def pool_shortfalls(target: int | None = None) -> list[Shortfall]:
@@ -277,7 +278,12 @@ def pool_shortfalls(target: int | None = None) -> list[Shortfall]:
     pools = [(rules.key, layout) for layout in layouts for rules in POOL_RULE_SETS]
     wanted = dict.fromkeys(pools, target) if target is not None else pool_demand.targets(pools)
     short = [
-        Shortfall(wanted[pool] - counts.get(pool, 0), Rules.from_key(pool[0]), pool[1])
+        Shortfall(
+            wanted[pool] - counts.get(pool, 0),
+            Rules.from_key(pool[0]),
+            pool[1],
+            counts.get(pool, 0),
+        )
         for pool in pools
         if counts.get(pool, 0) < wanted[pool]
     ]

@@ -44,14 +44,15 @@ def backlog(queue: str = SOLVER_QUEUE) -> int:
         return int(connection.default_channel.client.llen(queue))
 
 
-def queue_pool_refill(rules: Rules, layout: str) -> bool:
-    """Ask a worker to top this pool up (to its target), unless that is already asked."""
+def queue_pool_refill(rules: Rules, layout: str, target: int | None = None) -> bool:
+    """Ask a worker to top this pool up to `target` (None: its own from its demand), unless a
+    top-up is already asked."""
     if not settings.QUEUE_SOLVER_TASKS:
         return False  # no worker: it would run here, where the request waits
     try:
         if not cache.add(pool_key(rules, layout), 1, timeout=QUEUED_SECONDS):
             return False
-        _send(REFILL_TASK, rules.key, layout)
+        _send(REFILL_TASK, rules.key, layout, *([] if target is None else [target]))
     except Exception:  # the broker or cache is down: beat asks again
         log.warning("could not queue a pool refill", extra={"layout": layout}, exc_info=True)
         return False
