@@ -117,8 +117,8 @@ def test_a_fresh_deployment_gets_a_deal_in_every_pool_before_any_pool_fills(
     ahead: Any, broker: None
 ) -> None:
     """The fault: each top-up filled its pool to the target, emptiest first in layout order, so
-    on 2 cores the last of 432 pools waited for the hard layouts' pools before them (130 pools
-    still empty after 30 minutes). Now the empty pools are asked for one deal each, first."""
+    on 2 cores the last of 432 pools waited for the hard layouts' pools before them (118 pools
+    still empty after 34 minutes). Now the empty pools are asked for one deal each, first."""
     ahead.RANDOM_POOL_LAYOUTS = ["pyramid", "classic"]
     ahead.RANDOM_POOL_SIZE = 3
     refill_random_pool(*PYRAMID, 1)

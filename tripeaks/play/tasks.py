@@ -44,8 +44,8 @@ def refill_random_pools(target: int | None = None) -> int:
 
     While some pools are empty (a fresh deployment) only they are asked for, for one deal each:
     filling one pool of a hard layout to its target is minutes of solving, and every other pool
-    would wait for it, empty (on 2 cores: 300 of 432 pools had deals after 30 minutes, the last
-    ones after more than an hour)."""
+    would wait for it, empty (on 2 cores, 118 of 432 pools still had none after 34 minutes;
+    asked this way, all had one after 7.3: docs/operations.md)."""
     shortfalls = deals.pool_shortfalls(target)
     empty = [item for item in shortfalls if item.held == 0]
     for item in shortfalls:
