@@ -114,6 +114,36 @@ TINY = {
         "--baseline",
         "1",
     ],
+    "celery_load.py": [
+        "-m",
+        "bench.celery_load",
+        "--minutes",
+        "0.2",
+        "--attackers",
+        "1",
+        "--layouts",
+        "pyramid",
+        "--floor",
+        "1",
+        "--mail-every",
+        "2",
+        "--sample-every",
+        "3",
+    ],
+    "idle_stack.py": [
+        "-m",
+        "bench.idle_stack",
+        "--layouts",
+        "pyramid",
+        "--floor",
+        "1",
+        "--seconds",
+        "2",
+        "--settle",
+        "0",
+        "--limit",
+        "100",
+    ],
     "soak.py": [
         "-m",
         "bench.soak",
@@ -213,6 +243,16 @@ def test_access_bench() -> None:
 def test_fairplay_bench() -> None:
     out = run_bench(TINY["fairplay_bench.py"])
     assert "false positives" in out and "caught" in out and "arena games" in out
+
+
+def test_celery_load() -> None:
+    out = run_bench(TINY["celery_load.py"])
+    assert '"lost": 0' in out and "worker_rss_mb" in out
+
+
+def test_idle_stack() -> None:
+    out = run_bench(TINY["idle_stack.py"])
+    assert "every pool full" in out and "idle stack:" in out
 
 
 def test_solver_worst_case() -> None:

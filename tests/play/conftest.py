@@ -1,12 +1,16 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.play.helpers import client_for
+from tripeaks.play import solver_queue
 
 
 @pytest.fixture
@@ -27,3 +31,24 @@ def player(make_player: Any) -> Any:
 @pytest.fixture
 def api(player: Any) -> APIClient:
     return client_for(player)
+
+
+@pytest.fixture
+def broker(settings: Any) -> Iterator[None]:
+    """Tasks go to the real broker (the suite runs them in-process otherwise), its solver queue
+    empty before and after."""
+    settings.QUEUE_SOLVER_TASKS = True
+    eager = current_app.conf.task_always_eager
+    current_app.conf.task_always_eager = False
+
+    def purge() -> None:
+        with current_app.pool.acquire(block=True) as connection:
+            connection.default_channel.client.delete(solver_queue.SOLVER_QUEUE)
+
+    purge()
+    cache.delete_many([solver_queue.verdict_key(n) for n in range(1, 20)])
+    try:
+        yield
+    finally:
+        current_app.conf.task_always_eager = eager
+        purge()

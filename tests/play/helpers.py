@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
+from celery import current_app
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
@@ -11,7 +13,7 @@ from tripeaks.engine.game import Move, Play
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.solver import solve
-from tripeaks.play import deals
+from tripeaks.play import deals, solver_queue
 from tripeaks.play.models import Deal
 
 
@@ -77,3 +79,12 @@ def move(
     if position is not None:
         body["position"] = position
     return api.post(f"/api/games/{game['id']}/moves", body, format="json")
+
+
+def refills_queued() -> list[str]:
+    """The pools whose refill waits in the solver queue (the tasks' args, as Celery shows them)."""
+    with current_app.pool.acquire(block=True) as connection:
+        raw = connection.default_channel.client.lrange(solver_queue.SOLVER_QUEUE, 0, -1)
+    messages = [json.loads(item) for item in raw]
+    assert all(m["headers"]["task"] == solver_queue.REFILL_TASK for m in messages)
+    return [m["headers"]["argsrepr"] for m in messages]

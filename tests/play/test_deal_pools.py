@@ -1,6 +1,6 @@
 """Random pools for every layout x rule set x start, filled ahead by Celery; a start takes a
-pooled deal, and the on-the-spot fallback runs within the request budget and never deals a deal
-it has not proven winnable."""
+pooled deal, and a dry pool answers at once (503 pool_empty) and queues its refill: a start
+never waits for the solver."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from celery.signals import worker_ready
 from django.conf import settings as django_settings
+from django.db import transaction
 
-from tests.play.helpers import client_for
+from tests.play.helpers import client_for, refills_queued
 from tripeaks.engine.layouts import LAYOUTS
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.solver import solve
@@ -31,7 +32,7 @@ def test_every_layout_rule_set_and_start_has_a_pool(settings: Any) -> None:
     assert {rules.start for rules in deals.POOL_RULE_SETS} == {"waste", "empty"}
     shortfalls = deals.pool_shortfalls(3)
     assert len(shortfalls) == 54 * 8 == len(LAYOUTS) * len(deals.POOL_RULE_SETS)
-    assert all(missing == 3 for missing, _, _ in shortfalls)
+    assert all(item.missing == 3 and item.held == 0 for item in shortfalls)
 
 
 def test_the_top_up_task_fills_every_pool_with_proven_deals(settings: Any) -> None:
@@ -50,8 +51,8 @@ def test_the_emptiest_pools_come_first(settings: Any) -> None:
     settings.RANDOM_POOL_LAYOUTS = ["pyramid"]
     refill_random_pool(Rules().key, "pyramid", 2)
     shortfalls = deals.pool_shortfalls(2)
-    assert len(shortfalls) == 7 and all(rules != Rules() for _, rules, _ in shortfalls)
-    assert [missing for missing, _, _ in shortfalls] == [2] * 7
+    assert len(shortfalls) == 7 and all(item.rules != Rules() for item in shortfalls)
+    assert [item.missing for item in shortfalls] == [2] * 7
 
 
 def test_a_pool_being_filled_by_one_worker_is_left_to_it() -> None:
@@ -89,14 +90,9 @@ def test_a_random_start_takes_a_pooled_deal(player: Any, start: str) -> None:
     assert Deal.objects.filter(source=Source.RANDOM).count() == 2  # nothing solved on the spot
 
 
-def test_an_empty_pool_falls_back_to_a_deal_proven_within_the_budget(
-    player: Any, settings: Any
-) -> None:
-    settings.SOLVER_BUDGET_MS = 60_000  # the node budget decides (deterministic)
-    # The seeds are random: at the production 300,000 nodes, the seeds tried before a winnable
-    # one sometimes used the whole budget (a 503, which the next test covers). Here the budget
-    # fits any classic seed, so what is dealt is what this test checks: a proven deal.
-    settings.SOLVER_BUDGET_NODES = 5_000_000
+def test_without_a_worker_a_dry_pool_is_filled_where_it_is_asked(player: Any) -> None:
+    """The suite runs no worker (QUEUE_SOLVER_TASKS off): the refill runs in-process, as Celery's
+    eager mode runs every task, and deals only what it proved within the pool's bounds."""
     body = {"mode": "random", "layout": "classic", "rules": {"wrap": False}}
     response = client_for(player).post("/api/games", body, format="json")
     assert response.status_code == 201, response.content
@@ -105,28 +101,50 @@ def test_an_empty_pool_falls_back_to_a_deal_proven_within_the_budget(
     assert solve(deals.engine_deal(deal), Rules(wrap=False)).winnable
 
 
-def test_a_fallback_out_of_budget_deals_nothing_and_says_when_to_retry(
-    player: Any, settings: Any
+def test_a_dry_pool_answers_at_once_and_queues_its_refill(
+    player: Any, broker: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings.SOLVER_BUDGET_NODES = 5  # no verdict fits: the deal's winnability stays unknown
+    """The fault: a dry pool proved a deal in the request (up to 200 ms of solver time and one of
+    the service's solver slots), and when that failed the refill asked on commit was dropped with
+    the rolled-back start. Now nothing is solved where a player waits."""
+
+    def no_solving(*_: Any, **__: Any) -> Any:
+        raise AssertionError("a start must not solve")
+
+    monkeypatch.setattr(deals, "make_random_deal", no_solving)
+    monkeypatch.setattr(deals, "solve", no_solving)
     body = {"mode": "random", "layout": "waves", "rules": {"wrap": False}}
     response = client_for(player).post("/api/games", body, format="json")
     assert response.status_code == 503, response.content
-    assert response["Retry-After"] == "1" and response.json()["code"] == "deal_not_ready"
+    assert response["Retry-After"] == str(deals.POOL_EMPTY_RETRY_AFTER)
+    assert response.json()["code"] == "pool_empty"
     assert not Deal.objects.exists() and not Game.objects.exists()
+    assert refills_queued() == [repr(("nowrap-closed", "waves"))]
+    # Asked again while the refill waits: still one refill queued, and still at once.
+    assert client_for(player).post("/api/games", body, format="json").status_code == 503
+    assert len(refills_queued()) == 1
 
 
-def test_a_fallback_waits_for_no_one_when_every_solver_slot_is_taken(
-    player: Any, settings: Any
-) -> None:
+def test_a_dry_pool_inside_a_transaction_still_queues_its_refill(broker: None) -> None:
+    with pytest.raises(deals.PoolEmpty), transaction.atomic():
+        deals.claim_random_deal(Rules(wrap=False), "pyramid")
+    assert refills_queued() == [repr(("nowrap-closed", "pyramid"))]
+
+
+def test_the_dry_pool_message_is_translated(player: Any, broker: None) -> None:
+    body = {"mode": "random", "layout": "waves", "rules": {"wrap": True}}
+    client = client_for(player)
+    english = client.post("/api/games", body, format="json").json()["detail"]
+    german = client.post("/api/games", body, format="json", HTTP_ACCEPT_LANGUAGE="de").json()
+    assert german["code"] == "pool_empty" and german["detail"] != english
+
+
+def test_a_start_needs_no_solver_slot(player: Any, broker: None, settings: Any) -> None:
     settings.SOLVER_MAX_CONCURRENT = 1
     body = {"mode": "random", "layout": "classic", "rules": {"wrap": True}}
     with solver_guard.solver_slot(solver_guard.Asker("a hint elsewhere")):
         response = client_for(player).post("/api/games", body, format="json")
-    assert response.status_code == 503 and response["Retry-After"] == "1"
-    assert not Game.objects.exists()
-    # A pooled deal needs no solver slot.
-    refill_random_pool(Rules().key, "classic", 1)
-    with solver_guard.solver_slot(solver_guard.Asker("a hint elsewhere")):
+        assert response.status_code == 503 and response.json()["code"] == "pool_empty"
+        refill_random_pool(Rules().key, "classic", 1)  # a worker's
         response = client_for(player).post("/api/games", body, format="json")
     assert response.status_code == 201

@@ -3,7 +3,6 @@ is bounded (one task a pool, a capped number of deals' verdicts), against the re
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -49,27 +48,6 @@ def test_the_daily_deals_do_not_wait_behind_the_pools() -> None:
     assert queue_of("tripeaks.play.tasks.precompute_daily_deals") == "celery"
 
 
-@pytest.fixture
-def broker(settings: Any) -> Iterator[None]:
-    """Tasks go to the real broker (the suite runs them in-process otherwise), its solver queue
-    empty before and after."""
-    settings.QUEUE_SOLVER_TASKS = True
-    eager = current_app.conf.task_always_eager
-    current_app.conf.task_always_eager = False
-
-    def purge() -> None:
-        with current_app.pool.acquire(block=True) as connection:
-            connection.default_channel.client.delete(solver_queue.SOLVER_QUEUE)
-
-    purge()
-    cache.delete_many([solver_queue.verdict_key(n) for n in range(1, 20)])
-    try:
-        yield
-    finally:
-        current_app.conf.task_always_eager = eager
-        purge()
-
-
 def custom_deals(count: int) -> list[int]:
     """Deals whose verdict nobody has asked for yet (numbered deals are made without one)."""
     return [deals.numbered_deal(number, CLASSIC).pk for number in range(1, count + 1)]
@@ -113,3 +91,16 @@ def test_beat_asking_again_and_again_queues_one_top_up_a_pool(broker: None, sett
         assert solver_queue.backlog() == len(keys)
     finally:
         cache.delete_many(keys)
+
+
+def test_a_process_that_never_imported_the_tasks_queues_them_by_name(
+    broker: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fault: asked through the task registry, a web process (which loads no tasks module)
+    raised NotRegistered, and no refill was ever queued from a start."""
+    monkeypatch.delitem(current_app.tasks, solver_queue.REFILL_TASK)
+    monkeypatch.delitem(current_app.tasks, solver_queue.VERDICT_TASK)
+    assert solver_queue.queue_pool_refill(CLASSIC, "pyramid") is True
+    (deal_id,) = custom_deals(1)
+    assert solver_queue.queue_verdict(deal_id) is True
+    assert solver_queue.backlog() == 2

@@ -329,7 +329,11 @@ CELERY_BEAT_SCHEDULE |= {
 
 # --------------------------------------------------------------------------- game (play)
 # Winnable random deals kept ready per rule set and layout, and the layouts that get a pool.
-RANDOM_POOL_SIZE: int = env.int("RANDOM_POOL_SIZE", default=20)
+# The least every pool holds, played or not; a pool holds more when it is played: the starts of
+# RANDOM_POOL_AHEAD_MINUTES at its last hour's rate, up to RANDOM_POOL_MAX (play/pool_demand.py).
+RANDOM_POOL_SIZE: int = env.int("RANDOM_POOL_SIZE", default=5)
+RANDOM_POOL_AHEAD_MINUTES: int = env.int("RANDOM_POOL_AHEAD_MINUTES", default=15)
+RANDOM_POOL_MAX: int = env.int("RANDOM_POOL_MAX", default=200)
 # "*": every layout (54 x 4 rule sets x 2 starts; see docs/solver.md).
 RANDOM_POOL_LAYOUTS: list[str] = env.list("RANDOM_POOL_LAYOUTS", default=["*"])
 # Solver work where a request waits (tripeaks/play/solver_guard.py): each call's budget, and how

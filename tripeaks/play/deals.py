@@ -11,22 +11,23 @@ import time
 from collections.abc import Callable
 from datetime import date, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import NamedTuple, TypedDict
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext
 
 from tripeaks.engine.deal import Deal as EngineDeal
 from tripeaks.engine.deal import from_seed, parse_code
 from tripeaks.engine.layouts import LAYOUTS, get_layout
 from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules, Start
 from tripeaks.engine.solver import Budget, BudgetExceeded, par, solve
-from tripeaks.play import solver_guard, solver_queue
+from tripeaks.play import pool_demand, solver_queue
 from tripeaks.play.deal_digests import digests
 from tripeaks.play.dealday import deal_day
-from tripeaks.play.errors import BadRequest
+from tripeaks.play.errors import BadRequest, PlayError
 from tripeaks.play.models import RANKED_SOURCES, Deal, Game, Source
 
 log = logging.getLogger("tripeaks.deals")
@@ -44,6 +45,8 @@ POOL_SOLVE_NODES = 5_000_000
 POOL_PAR_NODES = 10_000_000
 # One worker tops a pool up at a time: the others find it being filled and leave it.
 POOL_FILLING_SECONDS = 300
+# A dry pool's refill is queued at once; a worker proves most deals within seconds.
+POOL_EMPTY_RETRY_AFTER = 5
 
 
 class DealUnavailable(Exception):
@@ -56,10 +59,12 @@ class RankedDealCopy(BadRequest):
     code = "ranked_deal"
 
 
-class DealNotReady(solver_guard.SolverBusy):
-    """No random deal is pooled and none could be proven winnable within the request's budget."""
+class PoolEmpty(PlayError):
+    """No random deal of these rules and layout is pooled: a refill is queued, try again soon."""
 
-    code = "deal_not_ready"
+    status_code = 503
+    code = "pool_empty"
+    retry_after = POOL_EMPTY_RETRY_AFTER
 
 
 def secret_seed(*parts: object) -> int:
@@ -79,7 +84,21 @@ def _parsed(code: str, layout: str, start: Start) -> EngineDeal:
     return parse_code(code, get_layout(layout), start)
 
 
-def _digest_fields(made: EngineDeal) -> dict[str, Any]:
+class Digests(TypedDict):
+    card_bands: list[str]
+    game_digest: str
+
+
+class NewDeal(Digests, total=False):
+    """The fields a deal is made with, beside those it is looked up by."""
+
+    code: str
+    seed: int
+    winnable: bool | None
+    par: int | None
+
+
+def _digest_fields(made: EngineDeal) -> Digests:
     found = digests(made)
     return {"card_bands": found.bands, "game_digest": found.game}
 
@@ -95,33 +114,26 @@ def _first_winnable(rules: Rules, layout: str, seeds: list[int]) -> tuple[int, E
 
 
 def _first_proven(
-    rules: Rules, layout: str, seeds: list[int], budget: Budget | None
+    rules: Rules, layout: str, seeds: list[int]
 ) -> tuple[int, EngineDeal, int | None]:
-    """The first seed whose deal is proven winnable, with its par (None if not found in bounds).
-
-    `budget` (a request waits): shared by every seed and the par; BudgetExceeded when it runs
-    out before a deal is proven. None (a worker): each seed gets the pool's bounds, and a seed
-    whose verdict does not fit them is skipped."""
+    """The first seed whose deal is proven winnable within the pool's bounds, with its par (None
+    if not found within them); a seed whose verdict does not fit them is skipped."""
     for seed in seeds:
         candidate = from_seed(seed, get_layout(layout), rules.start)
         try:
-            proven = solve(
-                candidate, rules, budget=budget or Budget(max_nodes=POOL_SOLVE_NODES)
-            ).winnable
+            proven = solve(candidate, rules, budget=Budget(max_nodes=POOL_SOLVE_NODES)).winnable
         except BudgetExceeded:
-            if budget is not None:
-                raise
             continue
         if proven:
             try:
-                moves = par(candidate, rules, budget=budget or Budget(max_nodes=POOL_PAR_NODES))
+                moves = par(candidate, rules, budget=Budget(max_nodes=POOL_PAR_NODES))
             except BudgetExceeded:
                 moves = None
             return seed, candidate, moves
     raise DealUnavailable(f"no winnable {layout} deal under {rules.key} in {len(seeds)} tries")
 
 
-def _unique_deal(lookup: dict[str, Any], make: Callable[[], dict[str, Any]]) -> Deal:
+def _unique_deal(lookup: dict[str, object], make: Callable[[], NewDeal]) -> Deal:
     """The one deal matching `lookup`, made with `make()` if missing. When two workers make it at
     the same moment, the unique constraint keeps one and the other reads it."""
     existing = Deal.objects.filter(**lookup).first()
@@ -162,7 +174,7 @@ def daily_deal(day: date, rules: Rules, layout: str = "classic") -> Deal:
 
 
 def _stored_daily_deal(day: date, rules: Rules, layout: str) -> Deal:
-    def make() -> dict[str, Any]:
+    def make() -> NewDeal:
         seeds = [
             secret_seed("daily", day.isoformat(), rules.key, layout, attempt)
             for attempt in range(MAX_SEED_TRIES)
@@ -180,15 +192,10 @@ def _stored_daily_deal(day: date, rules: Rules, layout: str) -> Deal:
     return _unique_deal(lookup, make)
 
 
-def make_random_deal(
-    rules: Rules, layout: str, *, claimed: bool, budget: Budget | None = None
-) -> Deal:
-    """A freshly shuffled, solver-proven winnable deal.
-
-    With `budget` (a request waits) every seed and par shares it, and BudgetExceeded ends the
-    search when it runs out; without, each seed gets the pool's own bounds (a worker)."""
+def make_random_deal(rules: Rules, layout: str, *, claimed: bool) -> Deal:
+    """A freshly shuffled deal, proven winnable within the pool's bounds (a worker's work)."""
     seeds = [secrets.randbits(63) for _ in range(MAX_SEED_TRIES)]
-    seed, made, moves = _first_proven(rules, layout, seeds, budget)
+    seed, made, moves = _first_proven(rules, layout, seeds)
     return Deal.objects.create(
         source=Source.RANDOM,
         rules_key=rules.key,
@@ -202,11 +209,28 @@ def make_random_deal(
     )
 
 
-def claim_random_deal(rules: Rules, layout: str, asker: solver_guard.Asker | None = None) -> Deal:
-    """A deal from the precomputed pool, or, when the pool is dry, one proven winnable on the
-    spot within the request budget (with one of the service's solver slots, counted against the
-    `asker`: solver_guard). `DealNotReady`
-    (503, Retry-After) when neither: a deal whose winnability is unknown is never dealt."""
+def claim_random_deal(rules: Rules, layout: str) -> Deal:
+    """A deal from the pool of these rules and layout, proven winnable by a worker: a start
+    never waits for the solver. A dry pool answers at once, `PoolEmpty` (503, Retry-After). The
+    pool's refill is queued now, not on commit (the start's transaction rolls back with a 503),
+    and every start counts in the pool's demand (pool_demand), the dry ones too."""
+    pool_demand.count_start(rules, layout)
+    deal = _take_pooled(rules, layout)
+    if deal is None and not settings.QUEUE_SOLVER_TASKS:
+        refill_pool(rules, layout, 1)  # no worker to queue for (the test suite): right here
+        deal = _take_pooled(rules, layout)
+    # Asked at every claim, not only a dry one: the worker tops the pool up to its target now,
+    # not at beat's next round (asked once while it waits: one Redis key a start).
+    solver_queue.queue_pool_refill(rules, layout)
+    if deal is None:
+        log.info("a random pool is dry", extra={"layout": layout, "rules": rules.key})
+        raise PoolEmpty(
+            gettext("No deal of this layout and rules is ready yet. Try again in a few seconds.")
+        )
+    return deal
+
+
+def _take_pooled(rules: Rules, layout: str) -> Deal | None:
     with transaction.atomic():
         pooled = (
             Deal.objects.select_for_update(skip_locked=True)
@@ -217,23 +241,7 @@ def claim_random_deal(rules: Rules, layout: str, asker: solver_guard.Asker | Non
         if pooled is not None:
             pooled.claimed = True
             pooled.save(update_fields=["claimed"])
-            return pooled
-    transaction.on_commit(lambda: solver_queue.queue_pool_refill(rules, layout))
-    with solver_guard.solver_slot(asker):
-        budget = solver_guard.request_budget()
-        try:
-            deal = make_random_deal(rules, layout, claimed=True, budget=budget)
-        except (BudgetExceeded, DealUnavailable):
-            log.info(
-                "no random deal ready",
-                extra={"layout": layout, "rules": rules.key, "nodes": budget.nodes},
-            )
-            raise DealNotReady(
-                "no deal of this layout and rules is ready yet: try again in a moment"
-            ) from None
-    if deal.par is None and settings.QUEUE_SOLVER_TASKS:  # no worker: not here, in the request
-        transaction.on_commit(lambda: solver_queue.queue_verdict(deal.pk))
-    return deal
+        return pooled
 
 
 STARTS: tuple[Start, ...] = ("waste", "empty")
@@ -250,8 +258,16 @@ def pool_layouts() -> list[str]:
     return list(LAYOUTS) if configured == ["*"] else configured
 
 
-def pool_shortfalls(target: int) -> list[tuple[int, Rules, str]]:
-    """(deals missing, rules, layout) of every pool below `target`, emptiest first."""
+class Shortfall(NamedTuple):
+    missing: int
+    rules: Rules
+    layout: str
+    held: int
+
+
+def pool_shortfalls(target: int | None = None) -> list[Shortfall]:
+    """Every pool below its target, the least full first. The target is `target` for every pool
+    if given, else each pool's own from its demand (pool_demand.targets)."""
     layouts = pool_layouts()
     counts = {
         (row["rules_key"], row["layout"]): row["n"]
@@ -259,12 +275,28 @@ def pool_shortfalls(target: int) -> list[tuple[int, Rules, str]]:
         .values("rules_key", "layout")
         .annotate(n=Count("id"))
     }
+    pools = [(rules.key, layout) for layout in layouts for rules in POOL_RULE_SETS]
+    wanted = dict.fromkeys(pools, target) if target is not None else pool_demand.targets(pools)
     short = [
-        (target - counts.get((rules.key, layout), 0), rules, layout)
-        for layout in layouts
-        for rules in POOL_RULE_SETS
+        Shortfall(
+            wanted[pool] - counts.get(pool, 0),
+            Rules.from_key(pool[0]),
+            pool[1],
+            counts.get(pool, 0),
+        )
+        for pool in pools
+        if counts.get(pool, 0) < wanted[pool]
     ]
-    return sorted((item for item in short if item[0] > 0), key=lambda item: -item[0])
+
+    def fullness(item: Shortfall) -> tuple[float, int]:
+        pool = (item.rules.key, item.layout)
+        return (counts.get(pool, 0) / wanted[pool], -item.missing)
+
+    return sorted(short, key=fullness)
+
+
+def pool_target(rules: Rules, layout: str) -> int:
+    return pool_demand.targets([(rules.key, layout)])[(rules.key, layout)]
 
 
 def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None = None) -> int:
@@ -295,10 +327,16 @@ def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None
 def numbered_deal(number: int, rules: Rules, layout: str = "classic") -> Deal:
     """Deal #number: the same cards for everybody, forever. Its verdict may still be pending."""
 
-    def make() -> dict[str, Any]:
+    def make() -> NewDeal:
         seed = secret_seed("numbered", layout, rules.key, number)
         made = from_seed(seed, get_layout(layout), rules.start)
-        return {"code": made.code, "seed": seed, **_digest_fields(made)}
+        return {
+            "code": made.code,
+            "seed": seed,
+            "winnable": None,
+            "par": None,
+            **_digest_fields(made),
+        }
 
     lookup = {"source": Source.NUMBERED, "number": number, "rules_key": rules.key, "layout": layout}
     return _unique_deal(lookup, make)

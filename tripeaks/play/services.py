@@ -59,14 +59,13 @@ def _deal_for(
     number: int | None,
     code: str | None,
     now: datetime,
-    asker: solver_guard.Asker,
 ) -> Deal:
     if mode == Source.DAILY:
         if layout != "classic" or rules.start != "waste":
             raise BadRequest("the daily deal is played on the classic layout with the usual start")
         return deals.daily_deal(deal_day(now), rules)
     if mode == Source.RANDOM:
-        return deals.claim_random_deal(rules, layout, asker)
+        return deals.claim_random_deal(rules, layout)
     if mode == Source.NUMBERED:
         if number is None or not 1 <= number <= deals.NUMBERED_DEALS:
             raise BadRequest(f"a numbered deal needs a number from 1 to {deals.NUMBERED_DEALS}")
@@ -106,12 +105,9 @@ def start_game(
     except ValueError as error:
         raise BadRequest(str(error)) from None
     now = timezone.now()
-    # Solving a fresh deal can take a moment: do it before taking any lock.
+    # Making a deal (a daily one not yet precomputed) can take a moment: before taking any lock.
     if deal is None:
-        asker = solver_guard.Asker(user.pk, address)
-        deal = _deal_for(
-            mode=mode, rules=rules, layout=layout, number=number, code=code, now=now, asker=asker
-        )
+        deal = _deal_for(mode=mode, rules=rules, layout=layout, number=number, code=code, now=now)
     with transaction.atomic():
         _resign_unfinished(user.pk, now)
         state = engine.new_game(deals.engine_deal(deal), rules)

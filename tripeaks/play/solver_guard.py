@@ -2,7 +2,7 @@
 
 - **A budget per call** (`request_budget`): `SOLVER_BUDGET_MS` of wall time and
   `SOLVER_BUDGET_NODES` search nodes, whichever runs out first. A hint that runs out answers
-  "no certain hint" (`certain: false`); a random deal solved on the spot that runs out is not dealt.
+  "no certain hint" (`certain: false`). (A random start never solves: play/deals.py.)
 - **A few calls at once, in total** (`SOLVER_MAX_CONCURRENT`): a slot is leased from a Redis sorted
   set that every server process shares (leases expire after `LEASE_SECONDS`, so a process that dies
   holding one does not keep it). Without Redis, or when it cannot be reached, the limit holds per

@@ -5,6 +5,9 @@ deal's verdict is not asked while the solver queue holds `SOLVER_QUEUE_MAX` task
 queue can hold at most one task per pool and that many verdicts, however many games start. A
 verdict left unasked is asked again by the next game on the deal. Best effort throughout: with the
 broker or the cache down nothing is queued, and beat asks for the pools again a minute later.
+
+The tasks are sent by name: the module that makes deals asks for work here, and the tasks module
+calls the deals module, so importing the tasks here would close a circle.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from tripeaks.engine.rules import Rules
 log = logging.getLogger("tripeaks.deals")
 
 SOLVER_QUEUE = "solver"
+REFILL_TASK = "tripeaks.play.tasks.refill_random_pool"
+VERDICT_TASK = "tripeaks.play.tasks.solve_deal"
 # A task asked but not yet begun holds its key this long at most: longer than any queue's wait,
 # shorter than forever (a message lost with the broker's data is asked again after it).
 QUEUED_SECONDS = 3600
@@ -39,16 +44,15 @@ def backlog(queue: str = SOLVER_QUEUE) -> int:
         return int(connection.default_channel.client.llen(queue))
 
 
-def queue_pool_refill(rules: Rules, layout: str) -> bool:
-    """Ask a worker to top this pool up, unless that is already asked."""
-    from tripeaks.play.tasks import refill_random_pool
-
+def queue_pool_refill(rules: Rules, layout: str, target: int | None = None) -> bool:
+    """Ask a worker to top this pool up to `target` (None: its own from its demand), unless a
+    top-up is already asked."""
     if not settings.QUEUE_SOLVER_TASKS:
         return False  # no worker: it would run here, where the request waits
     try:
         if not cache.add(pool_key(rules, layout), 1, timeout=QUEUED_SECONDS):
             return False
-        refill_random_pool.delay(rules.key, layout)
+        _send(REFILL_TASK, rules.key, layout, *([] if target is None else [target]))
     except Exception:  # the broker or cache is down: beat asks again
         log.warning("could not queue a pool refill", extra={"layout": layout}, exc_info=True)
         return False
@@ -58,8 +62,6 @@ def queue_pool_refill(rules: Rules, layout: str) -> bool:
 def queue_verdict(deal_id: int) -> bool:
     """Ask a worker for a deal's verdict and par, unless that is already asked or the solver
     queue is full (the par then stays unknown until a later game on the deal asks again)."""
-    from tripeaks.play.tasks import solve_deal
-
     key = verdict_key(deal_id)
     try:
         if not cache.add(key, 1, timeout=QUEUED_SECONDS):
@@ -68,11 +70,17 @@ def queue_verdict(deal_id: int) -> bool:
             cache.delete(key)
             log.info("the solver queue is full: a deal's verdict waits", extra={"deal": deal_id})
             return False
-        solve_deal.delay(deal_id)
+        _send(VERDICT_TASK, deal_id)
     except Exception:  # a lost verdict job must not fail the game that asked for it
         log.warning("could not queue solving a deal", extra={"deal": deal_id}, exc_info=True)
         return False
     return True
+
+
+def _send(task: str, *args: object) -> None:
+    # A signature: the registered task where its module is loaded (a worker; eager Celery in
+    # the tests runs it here), else a message by name (a web process never imports the tasks).
+    current_app.signature(task, args=args).delay()
 
 
 def begun(key: str) -> None:

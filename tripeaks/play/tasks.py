@@ -37,25 +37,35 @@ POOL_TASK_SECONDS = 60
 
 @shared_task(acks_late=True)
 def refill_random_pools(target: int | None = None) -> int:
-    """Top up every random pool (each layout x rule set x start, `deals.POOL_RULE_SETS`) to
-    `target` (default RANDOM_POOL_SIZE): one task per pool short of it, emptiest first. Returns
-    how many deals were missing. Scheduled by beat, and run when a worker starts."""
-    size = target if target is not None else settings.RANDOM_POOL_SIZE
-    shortfalls = deals.pool_shortfalls(size)
-    for _, rules, layout in shortfalls:
-        if not settings.QUEUE_SOLVER_TASKS:
-            deals.refill_pool(rules, layout, size)  # no worker (the test suite): right here
-        else:
-            solver_queue.queue_pool_refill(rules, layout)
-    return sum(missing for missing, _, _ in shortfalls)
+    """Top up every random pool (each layout x rule set x start, `deals.POOL_RULE_SETS`) to its
+    target (`target` for all if given, else each pool's own from its demand: pool_demand): one
+    task per pool short of it, the least full first. Returns how many deals were missing.
+    Scheduled by beat, and run when a worker starts.
+
+    While some pools are empty (a fresh deployment) only they are asked for, for one deal each:
+    filling one pool of a hard layout to its target is minutes of solving, and every other pool
+    would wait for it, empty (on 2 cores, 118 of 432 pools still had none after 34 minutes;
+    asked this way, all had one after 7.3: docs/operations.md)."""
+    shortfalls = deals.pool_shortfalls(target)
+    empty = [item for item in shortfalls if item.held == 0]
+    for item in shortfalls:
+        if not settings.QUEUE_SOLVER_TASKS:  # no worker (the test suite): right here
+            size = target or deals.pool_target(item.rules, item.layout)
+            deals.refill_pool(item.rules, item.layout, size)
+    if settings.QUEUE_SOLVER_TASKS:
+        for item in empty or shortfalls:
+            solver_queue.queue_pool_refill(item.rules, item.layout, 1 if empty else None)
+    return sum(item.missing for item in shortfalls)
 
 
 # The hard limit stops a task whose solver ran past its own bounds (POOL_TASK_SECONDS, node
 # budgets): its child is replaced, the message dropped, and beat asks for the pool again.
 @shared_task(acks_late=True, time_limit=POOL_TASK_SECONDS * 3)
 def refill_random_pool(rules_key: str, layout: str, target: int | None = None) -> int:
-    size = target if target is not None else settings.RANDOM_POOL_SIZE
-    return deals.refill_pool(Rules.from_key(rules_key), layout, size, seconds=POOL_TASK_SECONDS)
+    """Top one pool up to `target`, or to its own target from its demand."""
+    rules = Rules.from_key(rules_key)
+    size = target if target is not None else deals.pool_target(rules, layout)
+    return deals.refill_pool(rules, layout, size, seconds=POOL_TASK_SECONDS)
 
 
 @shared_task(acks_late=True)

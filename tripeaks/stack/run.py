@@ -32,8 +32,12 @@ import urllib.request
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
+
+if TYPE_CHECKING:
+    import redis
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -56,7 +60,7 @@ class Stop(Exception):
     """Ctrl-C or SIGTERM."""
 
 
-def _raise_stop(signum: int, frame: Any) -> None:
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise Stop(signal.Signals(signum).name)
 
 
@@ -111,7 +115,7 @@ class EmbeddedRedis:
             self.socket = Path(tempfile.gettempdir()) / f"tripeaks-redis-{short}" / "redis.sock"
         self.process: subprocess.Popen[bytes] | None = None
 
-    def client(self) -> Any:
+    def client(self) -> redis.Redis:
         import redis
 
         return redis.Redis(unix_socket_path=str(self.socket), socket_timeout=2)
@@ -227,6 +231,64 @@ class Supervisor:
                 process.wait()
 
 
+def start_services(env: dict[str, str], postgres: EmbeddedPostgres, redis: EmbeddedRedis) -> None:
+    """The embedded PostgreSQL and Redis, unless the environment names servers of its own."""
+    embedded = []
+    if not env.get("DATABASE_URL"):
+        env["DATABASE_URL"] = postgres.start()
+        embedded.append("database")
+    if not env.get("REDIS_URL"):
+        env["REDIS_URL"] = redis.start()
+        embedded.append("redis")
+    env["EMBEDDED_SERVICES"] = ",".join(embedded)
+    say(f"embedded: {', '.join(embedded) or 'nothing'}")
+
+
+def migrate(supervisor: Supervisor, env: dict[str, str]) -> None:
+    supervisor.run_once("manage.py", "migrate", "--noinput", "-v0")
+    if env.get("DEBUG", "0").lower() not in {"1", "true", "yes", "on"}:
+        # The hashed, compressed files of the production profile (with DEBUG on, WhiteNoise
+        # serves the apps' own folders).
+        supervisor.run_once("manage.py", "collectstatic", "--noinput", "-v0")
+
+
+def spawn_processes(
+    supervisor: Supervisor, env: dict[str, str], var: Path, host: str, port: int
+) -> None:
+    """The workers, the server and beat. Every process that runs tasks or queues them starts
+    after migrate: a task left in the broker's queue (by a run stopped before its worker took
+    it, or another deployment's beat) is taken as soon as a worker is up, and it ran against
+    tables migrate had not made yet."""
+    celery_worker = ("-m", "celery", "-A", "tripeaks.config", "worker", "-l", "INFO")
+    supervisor.spawn("worker", *celery_worker, "-Q", "urgent,celery", "-n", "worker@%h")
+    # Solver work on a worker of its own, one process unless SOLVER_WORKERS says more: the
+    # pools fill on one core and leave the other to the players (docs/operations.md).
+    supervisor.spawn(
+        "solver", *celery_worker, "-Q", "solver", "-n", "solver@%h",
+        "-c", env.get("SOLVER_WORKERS", "1"),
+    )  # fmt: skip
+    supervisor.spawn("web", "-m", "tripeaks.stack.serve", "--host", host, "--port", str(port))
+    supervisor.spawn(
+        "beat", "-m", "celery", "-A", "tripeaks.config", "beat", "-l", "INFO",
+        "-s", str(var / "celerybeat-schedule"),
+    )  # fmt: skip
+
+
+def wait_until_healthy(supervisor: Supervisor, host: str, port: int) -> str:
+    """Waits for `/api/health` to say ok (a process that dies meanwhile fails it); its URL."""
+    probe_host = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
+    url = f"http://{probe_host}:{port}/api/health"
+
+    def healthy() -> bool:
+        if (death := supervisor.dead()) is not None:
+            raise RuntimeError(death)
+        body = health(url)
+        return body is not None and body.get("status") == "ok"
+
+    wait_for(healthy, HEALTHY_WITHIN_S, "the stack")
+    return url
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tripeaks.stack.run", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
@@ -240,54 +302,15 @@ def main(argv: list[str] | None = None) -> int:
     postgres = EmbeddedPostgres(var / "postgres")
     redis = EmbeddedRedis(var / "redis")
     supervisor = Supervisor(env)
-    embedded = []
     signal.signal(signal.SIGINT, _raise_stop)
     signal.signal(signal.SIGTERM, _raise_stop)
     code = 0
     try:
-        if not env.get("DATABASE_URL"):
-            env["DATABASE_URL"] = postgres.start()
-            embedded.append("database")
-        if not env.get("REDIS_URL"):
-            env["REDIS_URL"] = redis.start()
-            embedded.append("redis")
-        env["EMBEDDED_SERVICES"] = ",".join(embedded)
-        say(f"embedded: {', '.join(embedded) or 'nothing'} ({time.monotonic() - started:.1f} s)")
-        supervisor.run_once("manage.py", "migrate", "--noinput", "-v0")
-        if env.get("DEBUG", "0").lower() not in {"1", "true", "yes", "on"}:
-            # The hashed, compressed files of the production profile (with DEBUG on, WhiteNoise
-            # serves the apps' own folders).
-            supervisor.run_once("manage.py", "collectstatic", "--noinput", "-v0")
+        start_services(env, postgres, redis)
+        migrate(supervisor, env)
         say(f"migrated ({time.monotonic() - started:.1f} s)")
-        # Every process that runs tasks or queues them starts after migrate: a task left in the
-        # broker's queue (by a run stopped before its worker took it, or another deployment's
-        # beat) is taken as soon as a worker is up, and it ran against tables migrate had not
-        # made yet.
-        celery_worker = ("-m", "celery", "-A", "tripeaks.config", "worker", "-l", "INFO")
-        supervisor.spawn("worker", *celery_worker, "-Q", "urgent,celery", "-n", "worker@%h")
-        # Solver work on a worker of its own, one process unless SOLVER_WORKERS says more: the
-        # pools fill on one core and leave the other to the players (docs/operations.md).
-        supervisor.spawn(
-            "solver", *celery_worker, "-Q", "solver", "-n", "solver@%h",
-            "-c", env.get("SOLVER_WORKERS", "1"),
-        )  # fmt: skip
-        supervisor.spawn(
-            "web", "-m", "tripeaks.stack.serve", "--host", args.host, "--port", str(args.port)
-        )
-        supervisor.spawn(
-            "beat", "-m", "celery", "-A", "tripeaks.config", "beat", "-l", "INFO",
-            "-s", str(var / "celerybeat-schedule"),
-        )  # fmt: skip
-        probe_host = "127.0.0.1" if args.host in {"0.0.0.0", "::"} else args.host
-        url = f"http://{probe_host}:{args.port}/api/health"
-
-        def healthy() -> bool:
-            if (death := supervisor.dead()) is not None:
-                raise RuntimeError(death)
-            body = health(url)
-            return body is not None and body.get("status") == "ok"
-
-        wait_for(healthy, HEALTHY_WITHIN_S, "the stack")
+        spawn_processes(supervisor, env, var, args.host, args.port)
+        url = wait_until_healthy(supervisor, args.host, args.port)
         say(
             f"healthy {time.monotonic() - started:.1f} s after start: "
             f"http://{args.host}:{args.port}/ (health: {url}). Ctrl-C stops."

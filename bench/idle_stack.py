@@ -1,0 +1,245 @@
+"""Idle stack: `make run`'s whole stack with its pools full and nobody playing, and what it costs.
+
+    .venv/bin/python -m bench.idle_stack [--seconds 60] [--floor N] [--layouts '*']
+                                         [--fill-within 3600] [--limit 2.0] [--json out.json]
+
+1. Starts `python -m tripeaks.stack.run` on a free port in a fresh VAR_DIR: its embedded
+   PostgreSQL and Redis, migrate, the two workers (`urgent,celery`; `solver`), the server and
+   beat, exactly as `make run` does (DEBUG on, as `make run`).
+2. Waits until every random pool (`--layouts` x 8 rule sets and starts) holds `--floor` deals
+   (RANDOM_POOL_SIZE; nobody plays, so every pool's target is its floor) and prints the time from
+   the start to full: the time to fill every pool from a fresh start.
+3. Waits `--settle` seconds, then samples the CPU time (user + system) of every process of the
+   stack (the supervisor, the workers and their children, the server, beat, Redis,
+   PostgreSQL's postmaster and every backend) once a second for `--seconds`, and prints it as a
+   share of one core, per process kind and in total. A process that ends in the window counts
+   up to its last sample.
+
+Exit 1 when the pools are not full within `--fill-within` seconds or the idle total is `--limit`
+percent of a core or more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import psutil
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.ports import free_port  # noqa: E402
+
+RULE_SETS_AND_STARTS = 8
+# RANDOM_POOL_SIZE's default (tripeaks/config/settings.py): the floor every pool keeps.
+DEFAULT_FLOOR = 5
+
+
+def start_stack(
+    var: Path, port: int, floor: int, layouts: str, log: Path, **extra: str
+) -> subprocess.Popen[bytes]:
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY"}
+        and name != "DEAL_SECRET"
+        and not name.startswith("PYTEST")
+    }
+    env |= {
+        "DEBUG": "1",
+        "VAR_DIR": str(var),
+        "LOG_LEVEL": "WARNING",
+        "RANDOM_POOL_SIZE": str(floor),
+        "RANDOM_POOL_LAYOUTS": layouts,
+        **extra,
+    }
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "tripeaks.stack.run", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def healthy(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5) as answer:
+            return bool(json.loads(answer.read())["status"] == "ok")
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def full_pools(var: Path, floor: int, pools: int) -> int:
+    """How many pools hold at least `floor` unclaimed deals (a floor of 0: all of them)."""
+    if floor == 0:
+        return pools
+    try:
+        with psycopg.connect(host=str(var / "postgres"), user="postgres", dbname="tripeaks") as db:
+            row = db.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM play_deal WHERE source = 'random' AND NOT"
+                " claimed GROUP BY rules_key, layout HAVING count(*) >= %s) AS pools",
+                [floor],
+            ).fetchone()
+    except psycopg.Error:
+        return 0
+    return int(row[0]) if row else 0
+
+
+def kind(process: psutil.Process) -> str:
+    try:
+        line = " ".join(process.cmdline())
+        name = process.name()
+    except psutil.Error:
+        return "gone"
+    for marker, label in (
+        ("-Q solver", "solver worker"),
+        ("-Q urgent,celery", "worker"),
+        (" beat ", "beat"),
+        ("tripeaks.stack.serve", "web"),
+        ("tripeaks.stack.run", "supervisor"),
+    ):
+        if marker in line:
+            return label
+    if "redis" in name or "redis" in line:
+        return "redis"
+    if "postgres" in name or "postgres" in line:
+        return "postgres"
+    return name
+
+
+def stack_processes(root: psutil.Process, var: Path) -> list[psutil.Process]:
+    found = [root, *root.children(recursive=True)]
+    pid_file = var / "postgres" / "postmaster.pid"
+    if pid_file.exists():
+        postmaster = psutil.Process(int(pid_file.read_text().split()[0]))
+        found += [postmaster, *postmaster.children(recursive=True)]
+    return list({process.pid: process for process in found}.values())
+
+
+def cpu_seconds(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return float(times.user + times.system)
+
+
+def sample_cpu(root: psutil.Process, var: Path, seconds: float) -> dict[str, float]:
+    """CPU seconds used in the window, by process kind (a process new in the window counts
+    from its start: its whole CPU time, which it used inside the window)."""
+    first: dict[int, float] = {}
+    last: dict[int, float] = {}
+    kinds: dict[int, str] = {}
+    started = time.monotonic()
+    window_start = time.time()
+    while True:
+        for process in stack_processes(root, var):
+            try:
+                used = cpu_seconds(process)
+                if process.pid not in first:
+                    new = process.create_time() > window_start
+                    first[process.pid] = 0.0 if new else used
+                    kinds[process.pid] = kind(process)
+                last[process.pid] = used
+            except psutil.Error:
+                continue
+        if time.monotonic() - started >= seconds:
+            break
+        time.sleep(1.0)
+    by_kind: dict[str, float] = defaultdict(float)
+    for pid, used in last.items():
+        by_kind[kinds[pid]] += used - first[pid]
+    return dict(by_kind)
+
+
+def wait_until(check: Any, seconds: float, what: str, process: subprocess.Popen[bytes]) -> float:
+    started = time.monotonic()
+    while not check():
+        if process.poll() is not None:
+            raise SystemExit(f"the stack exited ({process.returncode}) before {what}")
+        if time.monotonic() - started > seconds:
+            raise SystemExit(f"no {what} within {seconds:.0f} s")
+        time.sleep(1.0)
+    return time.monotonic() - started
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def layout_count(layouts: str) -> int:
+    if layouts == "*":
+        sys.path.insert(0, str(ROOT))
+        from tripeaks.engine.layouts import LAYOUTS
+
+        return len(LAYOUTS)
+    return len([name for name in layouts.split(",") if name])
+
+
+def report(args: argparse.Namespace, fill_s: float, used: dict[str, float]) -> dict[str, Any]:
+    share = {name: 100 * cpu / args.seconds for name, cpu in sorted(used.items())}
+    total = sum(share.values())
+    for name, percent in share.items():
+        print(f"  {name:<16} {percent:6.2f} % of a core")
+    print(f"idle stack: {total:.2f} % of a core over {args.seconds:.0f} s (limit {args.limit} %)")
+    return {"fill_seconds": round(fill_s, 1), "idle_percent": round(total, 3), "by_kind": share}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--settle", type=float, default=30, help="idle before sampling (s)")
+    parser.add_argument("--floor", type=int, default=DEFAULT_FLOOR, help="RANDOM_POOL_SIZE")
+    parser.add_argument("--layouts", default="*", help="RANDOM_POOL_LAYOUTS (default: all)")
+    parser.add_argument("--fill-within", type=float, default=3600)
+    parser.add_argument("--limit", type=float, default=2.0, help="percent of one core")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    floor = args.floor
+    pools = layout_count(args.layouts) * RULE_SETS_AND_STARTS
+    with tempfile.TemporaryDirectory(prefix="idle-stack-") as scratch:
+        var, log, port = Path(scratch) / "var", Path(scratch) / "run.log", free_port()
+        process = start_stack(var, port, floor, args.layouts, log)
+        try:
+            up = wait_until(lambda: healthy(port), 240, "a healthy stack", process)
+            print(f"healthy after {up:.1f} s; filling {pools} pools to {floor} deals each")
+            fill = up + wait_until(
+                lambda: full_pools(var, floor, pools) >= pools,
+                args.fill_within,
+                "full pools",
+                process,
+            )
+            print(f"every pool full {fill:.1f} s after the start")
+            time.sleep(args.settle)
+            used = sample_cpu(psutil.Process(process.pid), var, args.seconds)
+        except SystemExit as failure:
+            print(f"failed: {failure}; the stack's log:\n{log.read_text()[-3000:]}")
+            return 1
+        finally:
+            stop(process)
+    result = report(args, fill, used) | {"pools": pools, "floor": floor}
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0 if result["idle_percent"] < args.limit else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
