@@ -1,7 +1,6 @@
 """`make lint`'s own checks: no import circles among the project's modules
 (scripts/check_cycles.py) and no function over 60 lines (scripts/check_function_length.py).
-Each finds what it looks for in a made-up package, and passes on the project (whose findings of
-5 December 2026 are allowed, listed in each script, until their rooms fix them)."""
+Each finds what it looks for in a made-up package, and passes on the project."""
 
 from __future__ import annotations
 
