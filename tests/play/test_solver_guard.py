@@ -15,6 +15,7 @@ from tripeaks.engine.game import new_game
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.engine.solver import solve
+from tripeaks.infra import redis_client
 from tripeaks.play import solver_guard
 from tripeaks.play.models import Game
 
@@ -145,8 +146,7 @@ def test_a_lease_of_a_process_that_died_expires(settings: Any) -> None:
         solver_guard.solver_slot(solver_guard.Asker("next")),
     ):
         pass
-    client = solver_guard.throttling._redis()
-    assert client is not None
+    client = redis_client.client()
     key = solver_guard._keys(solver_guard.Asker())[0]
     # Every lease carries its expiry: move it into the past instead of waiting LEASE_SECONDS.
     for token, _ in client.zrange(key, 0, -1, withscores=True):
@@ -161,15 +161,6 @@ def refused(error: type[Exception], player: str) -> bool:
             return False
     except error:
         return True
-
-
-def test_without_redis_the_limit_holds_per_process(settings: Any) -> None:
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    settings.SOLVER_MAX_CONCURRENT = 1
-    with solver_guard.solver_slot(solver_guard.Asker("a")):
-        assert refused(solver_guard.SolverBusy, "b")
-        assert refused(solver_guard.SolverThrottled, "a")
-    assert not refused(Exception, "b")
 
 
 SWARM = "203.0.113.5"  # one address, many guests (a documentation range: never a real host)

@@ -115,6 +115,8 @@ def test_a_cache_outage_lets_play_through(rates: Any, monkeypatch: Any) -> None:
     import redis
     from django.core.cache import cache
 
+    from tripeaks.infra import redis_client
+
     api = client_for(make("outage"))
     code, line = winnable_code()
     game = start_custom(api, code)
@@ -122,8 +124,9 @@ def test_a_cache_outage_lets_play_through(rates: Any, monkeypatch: Any) -> None:
     def down(*args: Any, **kwargs: Any) -> Any:
         raise redis.exceptions.ConnectionError("Redis is down")
 
-    # Every cache call (the play limits' pipeline, DRF's request rates) finds Redis gone.
+    # Every Redis call (the cache's, and the limiter's through redis_client) finds Redis gone.
     monkeypatch.setattr(cache._cache, "get_client", down)
+    monkeypatch.setattr(redis_client, "client", down)
     for step in line[:8]:  # over the 5/min limit: nothing counts while Redis is away
         response = move(api, game, **step)
         assert response.status_code == 200, response.content

@@ -29,8 +29,9 @@ from typing import Any
 
 import orjson
 import redis
-import redis.asyncio
 from django.conf import settings
+
+from tripeaks.infra import redis_client
 
 log = logging.getLogger("tripeaks.events")
 
@@ -39,25 +40,16 @@ Handler = Callable[[dict[str, Any]], Awaitable[None]]
 RETRY_S = 0.5
 
 
-def _layer_config() -> dict[str, Any]:
-    config: dict[str, Any] = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    return config
-
-
-def _address() -> str:
-    host = _layer_config().get("hosts", [{"address": settings.REDIS_URL}])[0]
-    return str(host["address"] if isinstance(host, dict) else host)
-
-
 def channel_of(contest: str) -> str:
-    return f"{_layer_config().get('prefix', 'tripeaks')}:feed:{contest}"
+    prefix = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix", "tripeaks")
+    return f"{prefix}:feed:{contest}"
 
 
 class _Subscriber:
     """One event loop's subscription: contest -> the handlers of the sockets listening to it."""
 
     def __init__(self) -> None:
-        self.client = redis.asyncio.Redis.from_url(_address())
+        self.client = redis_client.async_client(subscriber=True)
         self.handlers: dict[str, set[Handler]] = {}
         self.pubsub: Any = None
         self.reader: asyncio.Task[None] | None = None
@@ -132,7 +124,7 @@ class _Publisher:
     one connection for its news and no move waits for Redis to tell the others."""
 
     def __init__(self) -> None:
-        self.client = redis.asyncio.Redis.from_url(_address())
+        self.client = redis_client.async_client()
         self.waiting: list[tuple[str, bytes]] = []
         self.sending: asyncio.Task[None] | None = None
 
@@ -188,13 +180,7 @@ def publish(contest: str, news: dict[str, Any]) -> None:
     publisher.publish(channel_of(contest), orjson.dumps(news))
 
 
-_sync_client: redis.Redis | None = None
-
-
 def publish_sync(contest: str, news: dict[str, Any]) -> None:
     """`publish` from synchronous code (a REST move): one PUBLISH, with no hop to an event
     loop. Raises redis' errors."""
-    global _sync_client
-    if _sync_client is None:
-        _sync_client = redis.Redis.from_url(_address())
-    _sync_client.publish(channel_of(contest), orjson.dumps(news))
+    redis_client.client().publish(channel_of(contest), orjson.dumps(news))
