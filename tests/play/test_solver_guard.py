@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 import pytest
+import redis
 from django.test import override_settings
 
 from tests.play.helpers import client_for, move
@@ -253,3 +254,33 @@ def test_a_light_askers_hint_waits_a_moment_for_a_slot_a_heavy_one_does_not(
         game = api.get(f"/api/games/{game['id']}").json()
         refused = move(api, game, "hint")
     assert refused.status_code == 503  # a heavy asker is refused at once, however long the wait
+
+
+def test_a_script_asking_again_as_soon_as_answered_does_not_take_the_kept_slot() -> None:
+    """The fault (bench/solver_share.py, 3.2 % of victims' hints refused): a fresh account was a
+    light asker for its first LIGHT_CALLS calls of a window, so six accounts asking back to back
+    took every slot at each window's start. Asking again within LIGHT_GAP_S is heavy."""
+    with solver_guard.solver_slot(solver_guard.Asker("bot-1")):
+        pass  # its first call: light
+    with solver_guard.solver_slot(solver_guard.Asker("bot-2")):
+        with (
+            pytest.raises(solver_guard.SolverBusy),
+            solver_guard.solver_slot(solver_guard.Asker("bot-1")),
+        ):
+            pass
+        with solver_guard.solver_slot(solver_guard.Asker("person")):
+            pass
+
+
+def test_solver_slots_unreachable_refuse_solver_work(monkeypatch: Any) -> None:
+    """No Redis, no slots: refused (503) rather than every thread of every process solving."""
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise redis.exceptions.ConnectionError("Redis is down")
+
+    monkeypatch.setattr(redis_client, "client", down)
+    with (
+        pytest.raises(solver_guard.SolverBusy),
+        solver_guard.solver_slot(solver_guard.Asker("someone", "198.51.100.7"), wait=True),
+    ):
+        pass
