@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 import redis
+from django.db import connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 
 from tests.play.helpers import client_for, move
 from tripeaks.engine.deal import from_seed
@@ -284,3 +286,20 @@ def test_solver_slots_unreachable_refuse_solver_work(monkeypatch: Any) -> None:
         solver_guard.solver_slot(solver_guard.Asker("someone", "198.51.100.7"), wait=True),
     ):
         pass
+
+
+def test_a_refused_hint_on_a_game_hinted_before_does_not_read_the_game(
+    player: Any, settings: Any
+) -> None:
+    """A swarm's refusals slowed every request (bench/solver_share.py, p50 45 -> 525 ms): a
+    refused request must be cheap. The game's start address (what its hints count against) is
+    read once; the refusal comes before any query of the game."""
+    settings.PLAY_THROTTLE_RATES = {**settings.PLAY_THROTTLE_RATES, "solver": "1/hour"}
+    api = client_for(player)
+    game = start(api, from_seed(41, get_layout("classic")).code, layout="classic", wrap=True)
+    game = move(api, game, "hint").json()
+    table = Game._meta.db_table
+    with CaptureQueriesContext(connection) as queries:
+        refused = move(api, game, "hint")
+    assert refused.status_code == 429
+    assert [q["sql"] for q in queries.captured_queries if table in q["sql"]] == []

@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 import redis
 from django.conf import settings
+from redis.asyncio.client import PubSub
 
 from tripeaks.infra import redis_client
 
@@ -51,7 +52,7 @@ class _Subscriber:
     def __init__(self) -> None:
         self.client = redis_client.async_client(subscriber=True)
         self.handlers: dict[str, set[Handler]] = {}
-        self.pubsub: Any = None
+        self.pubsub: PubSub | None = None
         self.reader: asyncio.Task[None] | None = None
         # Subscribing and unsubscribing one at a time: the first command opens the connection,
         # and the reader starts once a subscription is in place.
@@ -80,8 +81,9 @@ class _Subscriber:
                 return
             del self.handlers[channel]
             if self.handlers:
-                with contextlib.suppress(redis.RedisError, OSError):
-                    await self.pubsub.unsubscribe(channel)
+                if self.pubsub is not None:
+                    with contextlib.suppress(redis.RedisError, OSError):
+                        await self.pubsub.unsubscribe(channel)
                 return
             # Nobody listens any more: no connection is kept open for nobody.
             reader, pubsub, self.reader, self.pubsub = self.reader, self.pubsub, None, None
@@ -91,9 +93,9 @@ class _Subscriber:
                     await reader
             if pubsub is not None:
                 with contextlib.suppress(redis.RedisError, OSError):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
-    async def _read(self, pubsub: Any) -> None:
+    async def _read(self, pubsub: PubSub) -> None:
         while pubsub is self.pubsub:
             try:
                 message = await pubsub.get_message(timeout=None)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from rest_framework.request import Request
@@ -34,6 +34,9 @@ from rest_framework.throttling import (
 )
 
 from tripeaks.infra import limiter
+
+if TYPE_CHECKING:  # DRF's views import the throttles named in the settings: this module
+    from rest_framework.views import APIView
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ def check(limits: list[Limit]) -> int | None:
     return limiter.count(windows_of(limits))
 
 
-def play_limits(kind: str, *, user_id: Any, address: str | None) -> list[Limit]:
+def play_limits(kind: str, *, user_id: int | str, address: str | None) -> list[Limit]:
     """The per-player and per-address limits of ``kind`` (``move`` or ``game_start``)."""
     limits = [Limit(kind, f"u{user_id}")]
     if address:
@@ -74,7 +77,7 @@ class _PlayThrottle(BaseThrottle):
     kind = ""
     _wait: int | None = None
 
-    def allow_request(self, request: Request, view: Any) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         user = request.user
         if user is None or not user.is_authenticated:
             return True  # permission checks answer 401 first
@@ -110,7 +113,7 @@ class AtomicRate(SimpleRateThrottle):
         scope = getattr(self, "scope", None)
         return rates.get(scope) if scope else None
 
-    def allow_request(self, request: Request, view: Any) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
         key = self.get_cache_key(request, view)
@@ -151,5 +154,5 @@ class StrictScopedRateThrottle(ScopedRateThrottle, AtomicRate):
 
     fail_open = False
 
-    def get_cache_key(self, request: Request, view: Any) -> str:
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -35,6 +35,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
+from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
@@ -88,7 +89,7 @@ class Asker:
     """Who asks for solver work: a player (one call at a time, a rate) and the network address
     it comes from (a share of the slots, a rate); either may be unknown."""
 
-    player: Any | None = None
+    player: int | str | None = None
     address: str | None = None
 
 
@@ -192,13 +193,35 @@ def solver_slot(asker: Asker | None = None, *, wait: bool = False) -> Iterator[N
         _release(asker, token)
 
 
-def guard(action: str, player: Any, game_id: Any) -> contextlib.AbstractContextManager[None]:
+def guard(action: str, player: int, game_id: UUID | str) -> contextlib.AbstractContextManager[None]:
     """A hint's solver slot (see `solver_slot`), counted against the player and the address
     the game was started from; nothing for any other action."""
     if action != "hint":
         return contextlib.nullcontext()
-    address = Game.objects.filter(pk=game_id, player_id=player).values_list("address", flat=True)
-    return solver_slot(Asker(player, address.first()), wait=True)
+    return solver_slot(Asker(player, _start_address(player, game_id)), wait=True)
+
+
+# A game's start address never changes, and a script hints on one game over and over: after the
+# first, its hints (refused ones above all) cost no database query before the limits.
+_ADDRESSES_KEPT: Final = 4096
+_start_addresses: dict[tuple[int, str], str | None] = {}
+
+
+def _start_address(player: int, game_id: UUID | str) -> str | None:
+    """The address `player`'s game was started from (None: unknown, or no such game of theirs;
+    the move then finds no game)."""
+    key = (player, str(game_id))
+    if key in _start_addresses:
+        return _start_addresses[key]
+    found = list(
+        Game.objects.filter(pk=game_id, player_id=player).values_list("address", flat=True)[:1]
+    )
+    if not found:
+        return None
+    if len(_start_addresses) >= _ADDRESSES_KEPT:
+        _start_addresses.clear()
+    _start_addresses[key] = found[0]
+    return found[0]
 
 
 # ---------------------------------------------------------------------------------------- hints
