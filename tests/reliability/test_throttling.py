@@ -192,3 +192,13 @@ async def test_next_games_on_the_socket_count_against_the_game_start_rate(rates:
     await socket.send_json_to({"type": "sync"})
     assert (await socket.receive_json_from())["game"]["id"] == started[-1]["game"]["id"]
     await socket.disconnect()
+
+
+def test_one_rate_parser_reads_drfs_rates_and_the_play_limits_alike() -> None:
+    from tripeaks.infra import limiter
+    from tripeaks.infra.throttling import FailOpenUserRateThrottle
+
+    for rate, parsed in (("20/s", (20, 1)), ("30/min", (30, 60)), ("10/hour", (10, 3600))):
+        assert limiter.parse_rate(rate) == parsed
+        assert FailOpenUserRateThrottle().parse_rate(rate) == parsed
+    assert limiter.parse_rate("5/minute") == (5, 60) and limiter.parse_rate(None) is None

@@ -30,15 +30,16 @@ from tripeaks.infra import redis_client
 
 log = logging.getLogger("tripeaks.throttle")
 
-_PERIODS = {"s": 1, "sec": 1, "min": 60, "m": 60, "hour": 3600, "h": 3600, "day": 86400, "d": 86400}
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def parse_rate(rate: str | None) -> tuple[int, int] | None:
-    """``"20/s"`` -> (20, 1); ``None`` -> None (no limit)."""
+    """``"20/s"`` -> (20, 1), ``"30/min"`` -> (30, 60); ``None`` -> None (no limit). The period
+    is read by its first letter (s, m, h, d), as DRF reads its rates."""
     if not rate:
         return None
     count, _, period = rate.partition("/")
-    return int(count), _PERIODS[period.strip()]
+    return int(count), _PERIODS[period.strip()[0]]
 
 
 class Window(NamedTuple):

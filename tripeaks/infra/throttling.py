@@ -1,7 +1,7 @@
 """Request-rate limits shared by every server process (Redis), per player and per client address.
 
-Counts live in the default cache (Redis) in fixed windows: one atomic
-``INCR`` per request and limit, so any number of server processes share one budget. A limit is
+Counts live in Redis in fixed windows, counted by the one limiter (tripeaks/infra/limiter.py): one
+atomic ``INCR`` per request and limit, so any number of server processes share one budget. A limit is
 ``"N/period"`` with the period in ``s``, ``min``, ``hour`` or ``day`` (``"20/s"``, ``"30/min"``);
 ``None`` switches a limit off.
 
@@ -107,6 +107,9 @@ class AtomicRate(SimpleRateThrottle):
 
     fail_open = True
     _wait: int | None = None
+
+    def parse_rate(self, rate: str | None) -> tuple[int | None, int | None]:
+        return limiter.parse_rate(rate) or (None, None)
 
     def get_rate(self) -> str | None:
         rates = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {})
