@@ -15,8 +15,8 @@ One server (the production profile, `NUM_PROXIES=1`, so that each simulated play
    are answered;
 3. **accounts**: the same, while `--accounts` players, each from an address of its own, do so.
 
-It prints each phase's status counts and latencies, and the victims' share of 503s (the issue's
-measure: at most 1 %). Exit 1 when a victim's hint is answered anything but 200 or 503.
+It prints each phase's status counts and latencies, the victims' share of 503s (the issue's
+measure: at most 1 %) and their answers' details. Exit 1 when a victim's hint is answered anything but 200 or 503.
 """
 
 from __future__ import annotations
