@@ -13,9 +13,10 @@ process) keeps one connection subscribed to the contests its sockets listen to, 
 as it comes (several messages a read) and hands each to those sockets' handlers on the loop, with
 no hop. At most once, like the channel layer: a socket that sees a gap in the `seq` asks for the
 state again. In order per route: an event loop's news goes out through one queue, synchronous
-code's through its own connection, so a game's news from both could cross (a socket drops a
-`seq` older than it has shown). Pub/sub names are global across a Redis server's databases, so every name carries
-the channel layer's prefix (each test run has its own).
+code's through the process's Redis client (`redis_client`, as every client here), so a game's
+news from both could cross (a socket drops a `seq` older than it has shown). Pub/sub names are
+global across a Redis server's databases, so every name carries the channel layer's prefix (each
+test run has its own).
 """
 
 from __future__ import annotations
