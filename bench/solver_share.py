@@ -15,8 +15,8 @@ One server (the production profile, `NUM_PROXIES=1`, so that each simulated play
    are answered;
 3. **accounts**: the same, while `--accounts` players, each from an address of its own, do so.
 
-It prints each phase's status counts and latencies, and the victims' share of 503s (the issue's
-measure: at most 1 %). Exit 1 when a victim's hint is answered anything but 200 or 503.
+It prints each phase's status counts and latencies, the victims' share of 503s (the issue's
+measure: at most 1 %) and their answers' details. Exit 1 when a victim's hint is answered anything but 200 or 503.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import random
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,9 @@ class Player:
         assert status == 201, (status, game)
         return dict(game)
 
-    def hints(self, game: dict[str, Any], until: float, tally: Tally, gap: float) -> None:
+    def hints(
+        self, game: dict[str, Any], until: float, tally: Tally, gap: float, why: Counter[str]
+    ) -> None:
         """A hint, then another after about `gap` seconds (people are not in step: each waits
         from half to one and a half times it, and the first at a random point of it; 0: as soon
         as answered), until `until`."""
@@ -86,6 +89,8 @@ class Player:
             began = time.monotonic()
             status, answer = self.call("POST", path, {"seq": seq, "action": "hint"})
             tally.add(time.monotonic() - began, status)
+            if status == 503:
+                why[str(answer.get("detail") if isinstance(answer, dict) else answer)] += 1
             if status == 200:
                 seq = answer["seq"]
             elif status == 409 and answer and "game" in answer:
@@ -102,12 +107,13 @@ def phase(port: int, people: dict[str, Any], seconds: float, attackers: list[Pla
     victim_games = [v.game(people["easy"], "classic", True) for v in victims]
     attack_games = [a.game(people["hard"], "waves", False) for a in attackers]
     mine, theirs = Tally(), Tally()
+    why_mine: Counter[str] = Counter()
     until = time.monotonic() + seconds
     threads = [
-        threading.Thread(target=v.hints, args=(g, until, mine, VICTIM_GAP_S))
+        threading.Thread(target=v.hints, args=(g, until, mine, VICTIM_GAP_S, why_mine))
         for v, g in zip(victims, victim_games, strict=True)
     ] + [
-        threading.Thread(target=a.hints, args=(g, until, theirs, 0.0))
+        threading.Thread(target=a.hints, args=(g, until, theirs, 0.0, Counter()))
         for a, g in zip(attackers, attack_games, strict=True)
     ]
     for thread in threads:
@@ -119,6 +125,7 @@ def phase(port: int, people: dict[str, Any], seconds: float, attackers: list[Pla
     out = {
         "victims' hints": summary,
         "victims' 503 share": round(refused / max(1, len(mine.latencies)), 4),
+        "victims' 503s, why": dict(why_mine),
     }
     if attackers:
         out["attackers' hints"] = theirs.summary()

@@ -48,8 +48,8 @@ return 1
 
 
 def client() -> Any | None:
-    """The Redis client of the default cache, or None when the cache is not Redis."""
-    return redis_client.client() if redis_client.uses_redis() else None
+    """The application's Redis client (tripeaks/infra/redis_client.py)."""
+    return redis_client.client()
 
 
 def _ttl() -> int:

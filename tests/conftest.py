@@ -31,11 +31,13 @@ def clear_test_cache() -> None:
     from django.conf import settings
     from django.core.cache import cache
 
+    from tripeaks.infra import redis_client
+
     prefix = getattr(settings, "TEST_RUN_PREFIX", "")
-    if not prefix or not settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+    if not prefix:
         cache.clear()
         return
-    client = cache._cache.get_client(None, write=True)  # type: ignore[attr-defined]
+    client = redis_client.client()
     keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
     if keys:
         client.delete(*keys)

@@ -115,6 +115,8 @@ def test_a_cache_outage_lets_play_through(rates: Any, monkeypatch: Any) -> None:
     import redis
     from django.core.cache import cache
 
+    from tripeaks.infra import redis_client
+
     api = client_for(make("outage"))
     code, line = winnable_code()
     game = start_custom(api, code)
@@ -122,8 +124,9 @@ def test_a_cache_outage_lets_play_through(rates: Any, monkeypatch: Any) -> None:
     def down(*args: Any, **kwargs: Any) -> Any:
         raise redis.exceptions.ConnectionError("Redis is down")
 
-    # Every cache call (the play limits' pipeline, DRF's request rates) finds Redis gone.
+    # Every Redis call (the cache's, and the limiter's through redis_client) finds Redis gone.
     monkeypatch.setattr(cache._cache, "get_client", down)
+    monkeypatch.setattr(redis_client, "client", down)
     for step in line[:8]:  # over the 5/min limit: nothing counts while Redis is away
         response = move(api, game, **step)
         assert response.status_code == 200, response.content
@@ -189,3 +192,13 @@ async def test_next_games_on_the_socket_count_against_the_game_start_rate(rates:
     await socket.send_json_to({"type": "sync"})
     assert (await socket.receive_json_from())["game"]["id"] == started[-1]["game"]["id"]
     await socket.disconnect()
+
+
+def test_one_rate_parser_reads_drfs_rates_and_the_play_limits_alike() -> None:
+    from tripeaks.infra import limiter
+    from tripeaks.infra.throttling import FailOpenUserRateThrottle
+
+    for rate, parsed in (("20/s", (20, 1)), ("30/min", (30, 60)), ("10/hour", (10, 3600))):
+        assert limiter.parse_rate(rate) == parsed
+        assert FailOpenUserRateThrottle().parse_rate(rate) == parsed
+    assert limiter.parse_rate("5/minute") == (5, 60) and limiter.parse_rate(None) is None

@@ -13,9 +13,10 @@ process) keeps one connection subscribed to the contests its sockets listen to, 
 as it comes (several messages a read) and hands each to those sockets' handlers on the loop, with
 no hop. At most once, like the channel layer: a socket that sees a gap in the `seq` asks for the
 state again. In order per route: an event loop's news goes out through one queue, synchronous
-code's through its own connection, so a game's news from both could cross (a socket drops a
-`seq` older than it has shown). Pub/sub names are global across a Redis server's databases, so every name carries
-the channel layer's prefix (each test run has its own).
+code's through the process's Redis client (`redis_client`, as every client here), so a game's
+news from both could cross (a socket drops a `seq` older than it has shown). Pub/sub names are
+global across a Redis server's databases, so every name carries the channel layer's prefix (each
+test run has its own).
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ from typing import Any
 
 import orjson
 import redis
-import redis.asyncio
 from django.conf import settings
+from redis.asyncio.client import PubSub
+
+from tripeaks.infra import redis_client
 
 log = logging.getLogger("tripeaks.events")
 
@@ -39,27 +42,18 @@ Handler = Callable[[dict[str, Any]], Awaitable[None]]
 RETRY_S = 0.5
 
 
-def _layer_config() -> dict[str, Any]:
-    config: dict[str, Any] = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    return config
-
-
-def _address() -> str:
-    host = _layer_config().get("hosts", [{"address": settings.REDIS_URL}])[0]
-    return str(host["address"] if isinstance(host, dict) else host)
-
-
 def channel_of(contest: str) -> str:
-    return f"{_layer_config().get('prefix', 'tripeaks')}:feed:{contest}"
+    prefix = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix", "tripeaks")
+    return f"{prefix}:feed:{contest}"
 
 
 class _Subscriber:
     """One event loop's subscription: contest -> the handlers of the sockets listening to it."""
 
     def __init__(self) -> None:
-        self.client = redis.asyncio.Redis.from_url(_address())
+        self.client = redis_client.async_client(subscriber=True)
         self.handlers: dict[str, set[Handler]] = {}
-        self.pubsub: Any = None
+        self.pubsub: PubSub | None = None
         self.reader: asyncio.Task[None] | None = None
         # Subscribing and unsubscribing one at a time: the first command opens the connection,
         # and the reader starts once a subscription is in place.
@@ -88,8 +82,9 @@ class _Subscriber:
                 return
             del self.handlers[channel]
             if self.handlers:
-                with contextlib.suppress(redis.RedisError, OSError):
-                    await self.pubsub.unsubscribe(channel)
+                if self.pubsub is not None:
+                    with contextlib.suppress(redis.RedisError, OSError):
+                        await self.pubsub.unsubscribe(channel)
                 return
             # Nobody listens any more: no connection is kept open for nobody.
             reader, pubsub, self.reader, self.pubsub = self.reader, self.pubsub, None, None
@@ -99,9 +94,9 @@ class _Subscriber:
                     await reader
             if pubsub is not None:
                 with contextlib.suppress(redis.RedisError, OSError):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
-    async def _read(self, pubsub: Any) -> None:
+    async def _read(self, pubsub: PubSub) -> None:
         while pubsub is self.pubsub:
             try:
                 message = await pubsub.get_message(timeout=None)
@@ -132,7 +127,7 @@ class _Publisher:
     one connection for its news and no move waits for Redis to tell the others."""
 
     def __init__(self) -> None:
-        self.client = redis.asyncio.Redis.from_url(_address())
+        self.client = redis_client.async_client()
         self.waiting: list[tuple[str, bytes]] = []
         self.sending: asyncio.Task[None] | None = None
 
@@ -188,13 +183,7 @@ def publish(contest: str, news: dict[str, Any]) -> None:
     publisher.publish(channel_of(contest), orjson.dumps(news))
 
 
-_sync_client: redis.Redis | None = None
-
-
 def publish_sync(contest: str, news: dict[str, Any]) -> None:
     """`publish` from synchronous code (a REST move): one PUBLISH, with no hop to an event
     loop. Raises redis' errors."""
-    global _sync_client
-    if _sync_client is None:
-        _sync_client = redis.Redis.from_url(_address())
-    _sync_client.publish(channel_of(contest), orjson.dumps(news))
+    redis_client.client().publish(channel_of(contest), orjson.dumps(news))

@@ -23,7 +23,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
@@ -31,6 +30,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tripeaks.config.celery import app as celery_app
+from tripeaks.infra import redis_client
 
 logger = logging.getLogger("tripeaks.infra.health")
 
@@ -53,14 +53,9 @@ def check_database() -> Part:
 
 
 def check_redis() -> Part:
-    client = redis.Redis.from_url(
-        settings.REDIS_URL, socket_connect_timeout=TIMEOUT_SECONDS, socket_timeout=TIMEOUT_SECONDS
-    )
-    try:
-        client.ping()
-        version = client.info("server")["redis_version"]
-    finally:
-        client.close()
+    client = redis_client.client()  # the cache's timeouts: 2 s, as TIMEOUT_SECONDS
+    client.ping()
+    version = client.info("server")["redis_version"]
     return {
         "ok": True,
         "vendor": "redis",

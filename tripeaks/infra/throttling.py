@@ -1,7 +1,7 @@
 """Request-rate limits shared by every server process (Redis), per player and per client address.
 
-Counts live in the default cache (Redis) in fixed windows: one atomic
-``INCR`` per request and limit, so any number of server processes share one budget. A limit is
+Counts live in Redis in fixed windows, counted by the one limiter (tripeaks/infra/limiter.py): one
+atomic ``INCR`` per request and limit, so any number of server processes share one budget. A limit is
 ``"N/period"`` with the period in ``s``, ``min``, ``hour`` or ``day`` (``"20/s"``, ``"30/min"``);
 ``None`` switches a limit off.
 
@@ -19,14 +19,11 @@ same behaviour.
 
 from __future__ import annotations
 
-import logging
-import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.core.cache import cache
 from rest_framework.request import Request
 from rest_framework.throttling import (
     AnonRateThrottle,
@@ -36,19 +33,10 @@ from rest_framework.throttling import (
     UserRateThrottle,
 )
 
-from tripeaks.infra import redis_client
+from tripeaks.infra import limiter
 
-log = logging.getLogger("tripeaks.throttle")
-
-_PERIODS = {"s": 1, "sec": 1, "min": 60, "m": 60, "hour": 3600, "h": 3600, "day": 86400, "d": 86400}
-
-
-def parse_rate(rate: str | None) -> tuple[int, int] | None:
-    """``"20/s"`` -> (20, 1); ``None`` -> None (no limit)."""
-    if not rate:
-        return None
-    count, _, period = rate.partition("/")
-    return int(count), _PERIODS[period.strip()]
+if TYPE_CHECKING:  # DRF's views import the throttles named in the settings: this module
+    from rest_framework.views import APIView
 
 
 @dataclass(frozen=True)
@@ -56,68 +44,17 @@ class Limit:
     scope: str
     ident: str
 
-    def window(self, now: float) -> tuple[str, int, int, int] | None:
-        """(cache key, allowed, period, seconds left) of the current window; None: no limit."""
-        parsed = parse_rate(settings.PLAY_THROTTLE_RATES.get(self.scope))
+    def window(self, now: float) -> limiter.Window | None:
+        """The current window of ``PLAY_THROTTLE_RATES[scope]`` for ``ident``; None: no limit."""
+        parsed = limiter.parse_rate(settings.PLAY_THROTTLE_RATES.get(self.scope))
         if parsed is None:
             return None
-        allowed, period = parsed
-        index = int(now // period)
-        left = max(1, math.ceil((index + 1) * period - now))
-        return f"throttle:{self.scope}:{self.ident}:{index}", allowed, period, left
+        return limiter.window(f"throttle:{self.scope}:{self.ident}", *parsed, now)
 
 
-Window = tuple[str, int, int, int]
-
-# SET NX makes each counter with its window's lifetime, INCR counts: one atomic call for every
-# window given (a key given twice counts twice). The REST throttles and the game socket's batches
-# (tripeaks/infra/throttle_async.py) both count with it.
-COUNT_SCRIPT = """
-local counts = {}
-for i, key in ipairs(KEYS) do
-    redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
-    counts[i] = redis.call('INCR', key)
-end
-return counts
-"""
-
-
-def script_arguments(windows: list[Window]) -> tuple[list[str], list[int]]:
-    """COUNT_SCRIPT's keys and arguments for `windows`."""
-    keys = [cache.make_key(key) for key, _, _, _ in windows]
-    return keys, [period + 1 for _, _, period, _ in windows]
-
-
-def _count(windows: list[Window]) -> list[int]:
-    """Add one to each window's counter (created with the window's lifetime); the new counts."""
-    redis = _redis()
-    if redis is not None:
-        keys, args = script_arguments(windows)
-        counts = redis.register_script(COUNT_SCRIPT)(keys=keys, args=args)
-        return [int(count) for count in counts]
-    counts = []
-    for key, _, period, _ in windows:
-        cache.add(key, 0, timeout=period + 1)
-        try:
-            counts.append(cache.incr(key))
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout=period + 1)
-            counts.append(1)
-    return counts
-
-
-def _redis() -> Any | None:
-    return redis_client.client() if redis_client.uses_redis() else None
-
-
-def windows_of(limits: list[Limit]) -> list[Window]:
+def windows_of(limits: list[Limit]) -> list[limiter.Window]:
     now = time.time()
     return [w for w in (limit.window(now) for limit in limits) if w is not None]
-
-
-def longest_wait(windows: list[Window], counts: list[int]) -> int | None:
-    waits = [left for (_, allowed, _, left), n in zip(windows, counts, strict=True) if n > allowed]
-    return max(waits) if waits else None
 
 
 def check(limits: list[Limit]) -> int | None:
@@ -125,25 +62,10 @@ def check(limits: list[Limit]) -> int | None:
 
     Fails open (None) when the cache cannot be reached.
     """
-    return check_windows(windows_of(limits))
+    return limiter.count(windows_of(limits))
 
 
-def check_windows(windows: list[Window], *, fail_open: bool = True) -> int | None:
-    """Count one request in each window, atomically: the longest wait among those it is over,
-    or None. A cache outage lets the request through (``fail_open``) or raises."""
-    if not windows:
-        return None
-    if not fail_open:
-        return longest_wait(windows, _count(windows))
-    try:
-        counts = _count(windows)
-    except Exception:  # fail open: a cache outage must not stop play
-        log.warning("throttle cache unreachable; letting the request through", exc_info=True)
-        return None
-    return longest_wait(windows, counts)
-
-
-def play_limits(kind: str, *, user_id: Any, address: str | None) -> list[Limit]:
+def play_limits(kind: str, *, user_id: int | str, address: str | None) -> list[Limit]:
     """The per-player and per-address limits of ``kind`` (``move`` or ``game_start``)."""
     limits = [Limit(kind, f"u{user_id}")]
     if address:
@@ -155,7 +77,7 @@ class _PlayThrottle(BaseThrottle):
     kind = ""
     _wait: int | None = None
 
-    def allow_request(self, request: Request, view: Any) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         user = request.user
         if user is None or not user.is_authenticated:
             return True  # permission checks answer 401 first
@@ -186,12 +108,15 @@ class AtomicRate(SimpleRateThrottle):
     fail_open = True
     _wait: int | None = None
 
+    def parse_rate(self, rate: str | None) -> tuple[int | None, int | None]:
+        return limiter.parse_rate(rate) or (None, None)
+
     def get_rate(self) -> str | None:
         rates = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {})
         scope = getattr(self, "scope", None)
         return rates.get(scope) if scope else None
 
-    def allow_request(self, request: Request, view: Any) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
         key = self.get_cache_key(request, view)
@@ -200,12 +125,7 @@ class AtomicRate(SimpleRateThrottle):
         allowed, period = self.parse_rate(self.rate)
         if allowed is None or period is None:
             return True
-        now = time.time()
-        index = int(now // period)
-        left = max(1, math.ceil((index + 1) * period - now))
-        self._wait = check_windows(
-            [(f"{key}:{index}", allowed, period, left)], fail_open=self.fail_open
-        )
+        self._wait = limiter.count([limiter.window(key, allowed, period)], fail_open=self.fail_open)
         return self._wait is None
 
     def wait(self) -> float | None:
@@ -237,5 +157,5 @@ class StrictScopedRateThrottle(ScopedRateThrottle, AtomicRate):
 
     fail_open = False
 
-    def get_cache_key(self, request: Request, view: Any) -> str:
+    def get_cache_key(self, request: Request, view: APIView) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -4,13 +4,14 @@
   `SOLVER_BUDGET_NODES` search nodes, whichever runs out first. A hint that runs out answers
   "no certain hint" (`certain: false`). (A random start never solves: play/deals.py.)
 - **A few calls at once, in total** (`SOLVER_MAX_CONCURRENT`): a slot is leased from a Redis sorted
-  set that every server process shares (leases expire after `LEASE_SECONDS`, so a process that dies
-  holding one does not keep it). Without Redis, or when it cannot be reached, the limit holds per
-  process. No free slot: 503 with `Retry-After`, before any database work.
+  set that every server process shares (`limiter.acquire_slot`; leases expire after
+  `LEASE_SECONDS`, so a process that dies holding one does not keep it). No free slot, or Redis
+  unreachable: 503 with `Retry-After`, before any database work.
 - **One call at a time per player, and a rate** (`PLAY_THROTTLE_RATES["solver"]`): a second hint
   while the first is being worked out, or too many in a minute, is a 429 with `Retry-After`.
 - **A slot kept for light askers**: a player who asked fewer than `LIGHT_CALLS` solver calls in
-  the last `LIGHT_WINDOW_S` (6 in 5 minutes: a person asks now and then) may take the last free
+  the last `LIGHT_WINDOW_S` (6 in 5 minutes: a person asks now and then), and whose last one
+  ended more than `LIGHT_GAP_S` ago (a script asks again as soon as answered), may take the last free
   slot, and a hint of theirs that finds every slot taken waits up to `SOLVER_WAIT_MS` for one;
   everyone else (and work nobody asked for by name) shares the others and is refused at once.
   However many accounts a script hints with, a person's occasional hint finds a slot.
@@ -29,20 +30,19 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import threading
 import time
 import uuid
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
+from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
 
 from tripeaks.engine import game as engine
 from tripeaks.engine.solver import Budget, BudgetExceeded, Hint, hint, solve
-from tripeaks.infra import throttling
+from tripeaks.infra import limiter, throttling
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import hint_payload
@@ -84,57 +84,12 @@ def request_budget() -> Budget:
 
 
 # ---------------------------------------------------------------------------------------- slots
-# KEYS[1]: every lease of the service; KEYS[2]: this player's, KEYS[3]: this address's, KEYS[4]:
-# the player's calls in this window ('' for none). ARGV: now, expiry, token, limit, lease ms, the
-# address's share, the slots kept for light askers, calls a window that still count as light,
-# the window's seconds.
-# 0: leased; 1: the service is full, for a light asker; 2: the player already holds one; 3: the
-# address holds its share; 4: the slots open to a heavy asker are taken.
-ACQUIRE_SCRIPT = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if KEYS[2] ~= '' then
-    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
-    if redis.call('ZCARD', KEYS[2]) > 0 then return 2 end
-end
-if KEYS[3] ~= '' then
-    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
-    if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 3 end
-end
-local calls = 0
-if KEYS[4] ~= '' then calls = tonumber(redis.call('GET', KEYS[4]) or '0') end
-local light = KEYS[4] ~= '' and calls < tonumber(ARGV[8])
-local held = redis.call('ZCARD', KEYS[1])
-if held >= tonumber(ARGV[4]) then
-    if light then return 1 end
-    return 4
-end
-if not light and held >= tonumber(ARGV[4]) - tonumber(ARGV[7]) then return 4 end
-for i = 1, 3 do
-    if KEYS[i] ~= '' then
-        redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
-        redis.call('PEXPIRE', KEYS[i], ARGV[5])
-    end
-end
-if KEYS[4] ~= '' then
-    redis.call('INCR', KEYS[4])
-    if calls == 0 then redis.call('EXPIRE', KEYS[4], ARGV[9]) end
-end
-return 0
-"""
-RELEASE_SCRIPT = """
-for i = 1, 3 do
-    if KEYS[i] ~= '' then redis.call('ZREM', KEYS[i], ARGV[1]) end
-end
-return 0
-"""
-
-
 @dataclass(frozen=True)
 class Asker:
     """Who asks for solver work: a player (one call at a time, a rate) and the network address
     it comes from (a share of the slots, a rate); either may be unknown."""
 
-    player: Any | None = None
+    player: int | str | None = None
     address: str | None = None
 
 
@@ -143,51 +98,31 @@ def address_share() -> int:
     return max(1, settings.SOLVER_MAX_CONCURRENT // 2)
 
 
-# A player who asked for fewer than LIGHT_CALLS solver calls in the last LIGHT_WINDOW_S is a light
-# asker (a person asks for a hint now and then): one slot is theirs alone while the heavy askers (a
-# script, as many accounts as it likes, each at the per-player rate) share the rest.
+# A player who asked for fewer than LIGHT_CALLS solver calls in the last LIGHT_WINDOW_S, and none
+# in the LIGHT_GAP_S before this one, is a light asker (a person asks for a hint now and then, and
+# reads it and plays before the next): one slot is theirs alone while the heavy askers (a script,
+# as many accounts as it likes, each at the per-player rate, asking again as soon as answered)
+# share the rest. Without the gap, each of a script's fresh accounts was light for its first
+# LIGHT_CALLS calls of every window, and took the kept slot from people (bench/solver_share.py).
 LIGHT_CALLS: Final = 6
 LIGHT_WINDOW_S: Final = 300
+LIGHT_GAP_S: Final = 10
 
 
 def kept_for_light_askers() -> int:
     return 1 if settings.SOLVER_MAX_CONCURRENT >= 2 else 0
 
 
-class _LocalSlots:
-    """The service's, the player's and the address's limits within one process (no Redis, or
-    Redis unreachable); the light askers' slot needs the shared counts and is not kept here."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._held = 0
-        self._players: set[Any] = set()
-        self._addresses: Counter[str] = Counter()
-
-    def acquire(self, asker: Asker) -> int:
-        with self._lock:
-            if asker.player is not None and asker.player in self._players:
-                return 2
-            if asker.address and self._addresses[asker.address] >= address_share():
-                return 3
-            if self._held >= settings.SOLVER_MAX_CONCURRENT:
-                return 1
-            self._held += 1
-            if asker.player is not None:
-                self._players.add(asker.player)
-            if asker.address:
-                self._addresses[asker.address] += 1
-            return 0
-
-    def release(self, asker: Asker) -> None:
-        with self._lock:
-            self._held -= 1
-            self._players.discard(asker.player)
-            if asker.address:
-                self._addresses[asker.address] -= 1
-
-
-_local = _LocalSlots()
+def _policy() -> limiter.SlotPolicy:
+    return limiter.SlotPolicy(
+        limit=settings.SOLVER_MAX_CONCURRENT,
+        address_share=address_share(),
+        kept_for_light=kept_for_light_askers(),
+        light_calls=LIGHT_CALLS,
+        light_window_s=LIGHT_WINDOW_S,
+        light_gap_s=LIGHT_GAP_S,
+        lease_s=LEASE_SECONDS,
+    )
 
 
 def _keys(asker: Asker) -> list[str]:
@@ -197,45 +132,23 @@ def _keys(asker: Asker) -> list[str]:
         cache.make_key(f"solver:player:{asker.player}") if player else "",
         cache.make_key(f"solver:address:{asker.address}") if asker.address else "",
         cache.make_key(f"solver:calls:{asker.player}") if player else "",
+        cache.make_key(f"solver:lately:{asker.player}") if player else "",
     ]
 
 
-def _acquire(asker: Asker) -> tuple[int, str | None]:
-    """(outcome, lease token; None: a local slot)."""
-    client = throttling._redis()
-    if client is not None:
-        token = uuid.uuid4().hex
-        now = time.time()
-        try:
-            outcome = client.register_script(ACQUIRE_SCRIPT)(
-                keys=_keys(asker),
-                args=[
-                    now,
-                    now + LEASE_SECONDS,
-                    token,
-                    settings.SOLVER_MAX_CONCURRENT,
-                    LEASE_SECONDS * 1000,
-                    address_share(),
-                    kept_for_light_askers(),
-                    LIGHT_CALLS,
-                    LIGHT_WINDOW_S,
-                ],
-            )
-            return int(outcome), token
-        except Exception:  # the limit still holds, per process
-            log.warning("solver slots unreachable; limiting this process only", exc_info=True)
-    return _local.acquire(asker), None
-
-
-def _release(asker: Asker, token: str | None) -> None:
-    if token is None:
-        _local.release(asker)
-        return
-    client = throttling._redis()
-    if client is None:  # the settings changed under us (tests): nothing to release
-        return
+def _acquire(asker: Asker, token: str) -> int:
+    """`limiter.acquire_slot`'s outcome; Redis unreachable: 4 (no slot, no wait), so that an
+    outage refuses solver work rather than letting every thread of every process solve."""
     try:
-        client.register_script(RELEASE_SCRIPT)(keys=_keys(asker)[:3], args=[token])
+        return limiter.acquire_slot(_keys(asker), token, _policy())
+    except Exception:
+        log.warning("solver slots unreachable; refusing solver work", exc_info=True)
+        return 4
+
+
+def _release(asker: Asker, token: str) -> None:
+    try:
+        limiter.release_slot(_keys(asker), token, _policy())
     except Exception:  # the lease expires by itself
         log.warning(
             "could not release a solver slot; it expires in %ss", LEASE_SECONDS, exc_info=True
@@ -262,11 +175,12 @@ def solver_slot(asker: Asker | None = None, *, wait: bool = False) -> Iterator[N
     over = throttling.check(_limits(asker))
     if over is not None:
         raise SolverThrottled(f"too many hints: try again in {over} seconds", retry_after=over)
-    outcome, token = _acquire(asker)
+    token = uuid.uuid4().hex
+    outcome = _acquire(asker, token)
     waited_until = time.monotonic() + (settings.SOLVER_WAIT_MS / 1000 if wait else 0)
     while outcome == 1 and time.monotonic() < waited_until:
         time.sleep(WAIT_STEP_S)  # a light asker waits a moment for a slot: most free within it
-        outcome, token = _acquire(asker)
+        outcome = _acquire(asker, token)
     if outcome == 2:
         raise SolverThrottled("your last hint is still being worked out", retry_after=1)
     if outcome == 3:
@@ -276,16 +190,38 @@ def solver_slot(asker: Asker | None = None, *, wait: bool = False) -> Iterator[N
     try:
         yield
     finally:
-        _release(asker, token if outcome == 0 else None)
+        _release(asker, token)
 
 
-def guard(action: str, player: Any, game_id: Any) -> contextlib.AbstractContextManager[None]:
+def guard(action: str, player: int, game_id: UUID | str) -> contextlib.AbstractContextManager[None]:
     """A hint's solver slot (see `solver_slot`), counted against the player and the address
     the game was started from; nothing for any other action."""
     if action != "hint":
         return contextlib.nullcontext()
-    address = Game.objects.filter(pk=game_id, player_id=player).values_list("address", flat=True)
-    return solver_slot(Asker(player, address.first()), wait=True)
+    return solver_slot(Asker(player, _start_address(player, game_id)), wait=True)
+
+
+# A game's start address never changes, and a script hints on one game over and over: after the
+# first, its hints (refused ones above all) cost no database query before the limits.
+_ADDRESSES_KEPT: Final = 4096
+_start_addresses: dict[tuple[int, str], str | None] = {}
+
+
+def _start_address(player: int, game_id: UUID | str) -> str | None:
+    """The address `player`'s game was started from (None: unknown, or no such game of theirs;
+    the move then finds no game)."""
+    key = (player, str(game_id))
+    if key in _start_addresses:
+        return _start_addresses[key]
+    found = list(
+        Game.objects.filter(pk=game_id, player_id=player).values_list("address", flat=True)[:1]
+    )
+    if not found:
+        return None
+    if len(_start_addresses) >= _ADDRESSES_KEPT:
+        _start_addresses.clear()
+    _start_addresses[key] = found[0]
+    return found[0]
 
 
 # ---------------------------------------------------------------------------------------- hints

@@ -1,0 +1,260 @@
+"""The service's one rate limiter: counts and leases in Redis, which every server process shares.
+
+- **Rates** in fixed windows (`window`, `parse_rate`): a request adds one to each of its windows'
+  counters, all in one atomic script (`count`, or `count_async` from an event loop, where the
+  frames that arrive while a count is in flight are counted together in the next call). DRF's
+  throttles, the play limits and the sockets' frames (tripeaks/infra/throttling.py and
+  throttle_async.py) count this way.
+- **Reservations** (`reserve`): nothing is counted unless every window is below its limit, then
+  all are (sign-in and password-reset attempts: accounts/throttling.py).
+- **Slots** (`acquire_slot`, `release_slot`): leases in sorted sets, one member a call, scored by
+  its expiry (solver calls: tripeaks/play/solver_guard.py).
+
+A window's key is its name and its index (`<name>:<index>`) under the cache's prefix
+(`cache.make_key`), so the Django cache reads and clears the same counters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+import weakref
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from django.core.cache import cache
+
+from tripeaks.infra import redis_client
+
+log = logging.getLogger("tripeaks.throttle")
+
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_rate(rate: str | None) -> tuple[int, int] | None:
+    """``"20/s"`` -> (20, 1), ``"30/min"`` -> (30, 60); ``None`` -> None (no limit). The period
+    is read by its first letter (s, m, h, d), as DRF reads its rates."""
+    if not rate:
+        return None
+    count, _, period = rate.partition("/")
+    return int(count), _PERIODS[period.strip()[0]]
+
+
+class Window(NamedTuple):
+    key: str
+    allowed: int
+    period: int
+    left: int  # seconds until the window ends
+
+
+def window(name: str, allowed: int, period: int, now: float | None = None) -> Window:
+    """The `period`-second window `now` falls in: `allowed` counts in it, under `<name>:<index>`."""
+    now = time.time() if now is None else now
+    index = int(now // period)
+    left = max(1, math.ceil((index + 1) * period - now))
+    return Window(f"{name}:{index}", allowed, period, left)
+
+
+def longest_wait(windows: list[Window], counts: list[int]) -> int | None:
+    """The longest wait among the windows whose count is over their limit, or None."""
+    waits = [w.left for w, n in zip(windows, counts, strict=True) if n > w.allowed]
+    return max(waits) if waits else None
+
+
+# SET NX makes each counter with its window's lifetime, INCR counts: one atomic call for every
+# window given (a key given twice counts twice).
+COUNT_SCRIPT = """
+local counts = {}
+for i, key in ipairs(KEYS) do
+    redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
+    counts[i] = redis.call('INCR', key)
+end
+return counts
+"""
+
+
+def _script_arguments(windows: list[Window]) -> tuple[list[str], list[int]]:
+    return [cache.make_key(w.key) for w in windows], [w.period + 1 for w in windows]
+
+
+def count(windows: list[Window], *, fail_open: bool = True) -> int | None:
+    """Count one request in each window, atomically: the longest wait among those it is over,
+    or None. Redis unreachable: the request goes through (`fail_open`, logged) or it raises."""
+    if not windows:
+        return None
+    keys, args = _script_arguments(windows)
+    try:
+        counts = redis_client.client().register_script(COUNT_SCRIPT)(keys=keys, args=args)
+    except Exception:
+        if not fail_open:
+            raise
+        log.warning("throttle cache unreachable; letting the request through", exc_info=True)
+        return None
+    return longest_wait(windows, [int(n) for n in counts])
+
+
+@dataclass
+class _Waiting:
+    windows: list[Window]
+    future: asyncio.Future[int | None]
+
+
+class _Counter:
+    """One event loop's counts: a call in flight at a time, the frames meanwhile in the next."""
+
+    def __init__(self) -> None:
+        self._script = redis_client.async_client().register_script(COUNT_SCRIPT)
+        self._waiting: list[_Waiting] = []
+        self._counting: asyncio.Task[None] | None = None
+        self.calls = 0
+
+    async def check(self, windows: list[Window]) -> int | None:
+        future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Waiting(windows, future))
+        if self._counting is None or self._counting.done():
+            self._counting = asyncio.create_task(self._count())
+        return await future
+
+    async def _count(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            windows = [window for waiting in batch for window in waiting.windows]
+            self.calls += 1
+            try:
+                keys, args = _script_arguments(windows)
+                counts: list[int] | None = [
+                    int(n) for n in await self._script(keys=keys, args=args)
+                ]
+            except Exception:  # fail open: a cache outage must not stop play
+                log.warning("throttle cache unreachable; letting frames through", exc_info=True)
+                counts = None
+            start = 0
+            for waiting in batch:
+                end = start + len(waiting.windows)
+                if not waiting.future.done():
+                    waiting.future.set_result(
+                        None if counts is None else longest_wait(waiting.windows, counts[start:end])
+                    )
+                start = end
+
+
+_counters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Counter] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def count_async(windows: list[Window]) -> int | None:
+    """`count` from an event loop (failing open), batched with the loop's other counts."""
+    if not windows:
+        return None
+    loop = asyncio.get_running_loop()
+    counter = _counters.get(loop)
+    if counter is None:
+        counter = _counters[loop] = _Counter()
+    return await counter.check(windows)
+
+
+# KEYS: the counters; ARGV: each counter's limit, then each one's lifetime. Nothing is counted
+# unless every counter is below its limit; the answer is the 1-based index of a counter at its
+# limit, or 0.
+RESERVE_SCRIPT = """
+local n = #KEYS
+for i, key in ipairs(KEYS) do
+    if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i]) then
+        return i
+    end
+end
+for i, key in ipairs(KEYS) do
+    redis.call('SET', key, 0, 'EX', ARGV[n + i], 'NX')
+    redis.call('INCR', key)
+end
+return 0
+"""
+
+
+def reserve(windows: list[Window]) -> int | None:
+    """Count one attempt in every window, or in none when one is at its limit: None when it was
+    counted, else that window's wait. Redis unreachable: raises (a door stays shut)."""
+    keys, lifetimes = _script_arguments(windows)
+    script = redis_client.client().register_script(RESERVE_SCRIPT)
+    over = int(script(keys=keys, args=[w.allowed for w in windows] + lifetimes))
+    return windows[over - 1].left if over else None
+
+
+# ------------------------------------------------------------------------------------------ slots
+# KEYS[1]: every lease of the service; KEYS[2]: the asker's, KEYS[3]: its address's; KEYS[4]: the
+# asker's calls in this window, KEYS[5]: set while the asker has asked lately ('' for none).
+# ARGV: now, expiry, token, limit, lease ms, the address's share, the slots kept for light askers,
+# calls a window that still count as light, the window's seconds.
+# 0: leased; 1: the service is full, for a light asker; 2: the asker already holds one; 3: the
+# address holds its share; 4: the slots open to a heavy asker are taken.
+ACQUIRE_SCRIPT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if KEYS[2] ~= '' then
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+    if redis.call('ZCARD', KEYS[2]) > 0 then return 2 end
+end
+if KEYS[3] ~= '' then
+    redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+    if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 3 end
+end
+local calls = 0
+if KEYS[4] ~= '' then calls = tonumber(redis.call('GET', KEYS[4]) or '0') end
+local light = KEYS[4] ~= '' and calls < tonumber(ARGV[8])
+    and redis.call('EXISTS', KEYS[5]) == 0
+local held = redis.call('ZCARD', KEYS[1])
+if held >= tonumber(ARGV[4]) then
+    if light then return 1 end
+    return 4
+end
+if not light and held >= tonumber(ARGV[4]) - tonumber(ARGV[7]) then return 4 end
+for i = 1, 3 do
+    if KEYS[i] ~= '' then
+        redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
+        redis.call('PEXPIRE', KEYS[i], ARGV[5])
+    end
+end
+if KEYS[4] ~= '' then
+    redis.call('INCR', KEYS[4])
+    if calls == 0 then redis.call('EXPIRE', KEYS[4], ARGV[9]) end
+end
+return 0
+"""
+# KEYS: as ACQUIRE's; ARGV: the token, how long the asker counts as having asked lately.
+RELEASE_SCRIPT = """
+for i = 1, 3 do
+    if KEYS[i] ~= '' then redis.call('ZREM', KEYS[i], ARGV[1]) end
+end
+if KEYS[5] ~= '' then redis.call('SET', KEYS[5], 1, 'EX', ARGV[2]) end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class SlotPolicy:
+    """How many slots there are and who may take them."""
+
+    limit: int  # slots of the whole service
+    address_share: int  # slots one address may hold at once
+    kept_for_light: int  # slots only a light asker may take
+    light_calls: int  # an asker with fewer calls than this in a window is light...
+    light_window_s: int
+    light_gap_s: int  # ...unless its last call ended less than this long ago
+    lease_s: int  # a lease outlives any call; it only matters when a process dies holding one
+
+
+def acquire_slot(keys: list[str], token: str, policy: SlotPolicy) -> int:
+    """Lease a slot as `token` (keys: ACQUIRE_SCRIPT's): 0, or why not (its outcomes)."""
+    now = time.time()
+    script = redis_client.client().register_script(ACQUIRE_SCRIPT)
+    args: list[str | int | float] = [now, now + policy.lease_s, token, policy.limit]
+    args += [policy.lease_s * 1000, policy.address_share, policy.kept_for_light]
+    args += [policy.light_calls, policy.light_window_s]
+    return int(script(keys=keys, args=args))
+
+
+def release_slot(keys: list[str], token: str, policy: SlotPolicy) -> None:
+    script = redis_client.client().register_script(RELEASE_SCRIPT)
+    script(keys=keys, args=[token, policy.light_gap_s])
