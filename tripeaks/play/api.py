@@ -30,6 +30,7 @@ from tripeaks.play.errors import GameNotFound, PlayError
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import game_payload, rules_payload
 from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
+from tripeaks.play.visitors import signed_in
 
 
 def error_response(error: PlayError) -> Response:
@@ -62,7 +63,7 @@ class GamesView(APIView):
         serializer.is_valid(raise_exception=True)
         try:
             game = services.start_requested_game(
-                request.user,
+                signed_in(request.user),
                 serializer.validated_data,
                 device=request_device(request),
                 address=client_address(request),
@@ -77,7 +78,7 @@ class CurrentGameView(APIView):
         responses={200: GAME_VIEW, 404: OpenApiResponse(description="No unfinished game")}
     )
     def get(self, request: Request) -> Response:
-        game = selectors.unfinished_game(player_id=request.user.pk)
+        game = selectors.unfinished_game(player_id=signed_in(request.user).pk)
         if game is None:
             return error_response(GameNotFound("you have no unfinished game"))
         return Response(view_of(game))
@@ -86,7 +87,7 @@ class CurrentGameView(APIView):
 class GameView(APIView):
     @extend_schema(responses={200: GAME_VIEW, 404: OpenApiResponse(description="No such game")})
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.players_game(game_id=game_id, player_id=request.user.pk)
+        game = selectors.players_game(game_id=game_id, player_id=signed_in(request.user).pk)
         if game is None:
             return error_response(GameNotFound("no such game"))
         return Response(view_of(game))
@@ -115,7 +116,7 @@ class MovesView(APIView):
         try:
             outcome = services.apply_move(
                 game_id=game_id,
-                user=request.user,
+                user=signed_in(request.user),
                 seq=data["seq"],
                 action=data["action"],
                 position=data.get("position"),

@@ -3,19 +3,40 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Literal, TypedDict
 
 from leaderboard.models import Result
 from leaderboard.selectors import result_for_game
 from tripeaks.engine import game as engine
-from tripeaks.engine.rules import Rules
+from tripeaks.engine.rules import Rules, Start
 from tripeaks.engine.solver import Hint
 from tripeaks.engine.view import player_view
 from tripeaks.play.clock import clock_ms
 from tripeaks.play.models import Game
 
+# A game as its player sees it: the engine's view (typed `dict[str, object]` there) plus the
+# server's fields. It only travels on, to JSON; nothing reads it back.
+ViewPayload = dict[str, object]
 
-def rules_payload(rules: Rules) -> dict[str, Any]:
+
+class RulesPayload(TypedDict):
+    key: str
+    wrap: bool
+    open: bool
+    start: Start
+
+
+class HintMove(TypedDict, total=False):
+    action: Literal["play", "draw"]
+    position: int
+
+
+class HintPayload(TypedDict):
+    move: HintMove | None
+    winnable: bool
+
+
+def rules_payload(rules: Rules) -> RulesPayload:
     return {"key": rules.key, "wrap": rules.wrap, "open": rules.open, "start": rules.start}
 
 
@@ -39,7 +60,7 @@ def ranking_reason(ranking: str, mode: str) -> str:
 
 def game_payload(
     game: Game, state: engine.State, now: datetime, result: Result | None = None
-) -> dict[str, Any]:
+) -> ViewPayload:
     """The view; `result` is the one the game's finish has just made, else it is read."""
     deal = game.deal
     payload = player_view(state, paused=game.paused)
@@ -75,8 +96,8 @@ def game_payload(
     return payload
 
 
-def hint_payload(hint: Hint) -> dict[str, Any]:
-    move: dict[str, Any] | None = None
+def hint_payload(hint: Hint) -> HintPayload:
+    move: HintMove | None = None
     if isinstance(hint.move, engine.Play):
         move = {"action": "play", "position": hint.move.position}
     elif isinstance(hint.move, engine.Draw):

@@ -13,6 +13,7 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -82,7 +83,7 @@ def _deal_for(
 
 def start_game(
     *,
-    user: Any,
+    user: AbstractBaseUser,
     mode: str,
     rules: Rules,
     layout: str = "classic",
@@ -187,7 +188,7 @@ def _start_statements() -> tuple[str, str]:
 
 
 def start_requested_game(
-    user: Any, request: dict[str, Any], *, device: str = "", address: str | None = None
+    user: AbstractBaseUser, request: dict[str, Any], *, device: str = "", address: str | None = None
 ) -> Game:
     """`start_game` with the fields of a start request, as `StartGameSerializer` passed them
     (POST /api/games and the socket's `new`), from `device` and `address`."""
@@ -231,19 +232,19 @@ def _shown_again(game: Game, state: engine.State, now: datetime) -> Game:
     return recorder.record_move(game=game, step=shown_again(game, state, now)).game
 
 
-def _locked_game(game_id: UUID | str, user: Any) -> Game | None:
+def _locked_game(game_id: UUID | str, user: AbstractBaseUser) -> Game | None:
     """The player's game, its row locked: of=self, the game only (every player of the daily deal
     shares its Deal row)."""
     return (
         Game.objects.select_for_update(of=("self",))
         .select_related("deal", "player")
-        .filter(pk=game_id, player=user)
+        .filter(pk=game_id, player_id=user.pk)
         .first()
     )
 
 
 @transaction.atomic
-def show_game(*, game_id: UUID | str, user: Any) -> None:
+def show_game(*, game_id: UUID | str, user: AbstractBaseUser) -> None:
     """A screen shows the player's game again (a game socket opened): a clock stopped because
     none did starts again, logged as a resume. The socket is counted (`SocketGame.admit`) first."""
     game = _locked_game(game_id, user)
@@ -252,7 +253,7 @@ def show_game(*, game_id: UUID | str, user: Any) -> None:
 
 
 @transaction.atomic
-def hide_game(*, game_id: UUID | str, user: Any) -> None:
+def hide_game(*, game_id: UUID | str, user: AbstractBaseUser) -> None:
     """A game socket closed: with no other screen on the player's solo game, its clock stops
     until a socket opens or a move comes. The seq stays: nothing happened on the table, and a move
     sent again from the page by REST must still fit. The socket is uncounted (`screens.gone`)
@@ -278,7 +279,7 @@ def finish_copy(*, game: Game, step: Step, now: datetime) -> MoveOutcome | None:
     return MoveOutcome(view, game=recorded.game, state=step.state)
 
 
-def log_move(game: Game, user: Any, action: str) -> None:
+def log_move(game: Game, user: AbstractBaseUser, action: str) -> None:
     # Debug: the move log in the database records every move already, and a line for each
     # costs the socket path some 4% of its time.
     log.debug(
@@ -296,7 +297,7 @@ def _fan_out(game: Game, state: engine.State, now: datetime, view: dict[str, Any
 def apply_move(
     *,
     game_id: UUID | str,
-    user: Any,
+    user: AbstractBaseUser,
     seq: int,
     action: str,
     position: int | None = None,

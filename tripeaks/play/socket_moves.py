@@ -30,6 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
 
 from leaderboard import live as live_board
@@ -53,14 +54,16 @@ class LiveGame:
     state: engine.State
 
 
-def load_live_game(game_id: str, user: Any) -> LiveGame | None:
+def load_live_game(game_id: str, user: AbstractBaseUser) -> LiveGame | None:
     # The player too: a finish worked out on the copy names them in the board's live update.
-    game = Game.objects.select_related("deal", "player").filter(pk=game_id, player=user).first()
+    game = (
+        Game.objects.select_related("deal", "player").filter(pk=game_id, player_id=user.pk).first()
+    )
     return None if game is None else LiveGame(game, services.load_game_state(game))
 
 
 @in_a_thread
-def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | None]:
+def _open(game_id: str, user: AbstractBaseUser) -> tuple[LiveGame | None, dict[str, Any] | None]:
     live = load_live_game(game_id, user)
     if live is None:
         return None, None
@@ -68,7 +71,9 @@ def _open(game_id: str, user: Any) -> tuple[LiveGame | None, dict[str, Any] | No
 
 
 @in_a_thread
-def _show(game_id: str, user: Any, screen: str) -> tuple[LiveGame | None, dict[str, Any] | None]:
+def _show(
+    game_id: str, user: AbstractBaseUser, screen: str
+) -> tuple[LiveGame | None, dict[str, Any] | None]:
     """The socket `screen`, counted among the game's screens already (`SocketGame.admit`), shows
     the game from now on: the game read, its clock started again (under the game's lock) if no
     screen had it."""
@@ -103,7 +108,7 @@ def socket_holders(game_id: str, user_id: int, address: str | None) -> list[tupl
 
 @in_a_thread
 def _locked_move(
-    game_id: str, user: Any, move: dict[str, Any]
+    game_id: str, user: AbstractBaseUser, move: dict[str, Any]
 ) -> tuple[services.MoveOutcome | PlayError, LiveGame | None, list[live_board.Send]]:
     """The move on the locked path, the game as it now stands (read again after a refusal: the
     copy that was refused may have been stale), and the live board updates it made."""
@@ -127,7 +132,11 @@ def _finish_copy(
 
 @in_a_thread
 def _start(
-    user: Any, request: dict[str, Any], origin: dict[str, Any], screen: str, leaving: str
+    user: AbstractBaseUser,
+    request: dict[str, Any],
+    origin: dict[str, Any],
+    screen: str,
+    leaving: str,
 ) -> tuple[LiveGame, list[live_board.Send]]:
     """A new game for the player (resigning their unfinished one), and the live board updates
     the resignation made; the socket `screen` shows it instead of the game it is `leaving`."""
@@ -141,7 +150,9 @@ def _start(
 class SocketGame:
     """One socket's game: its moves, and the copy they are worked out on."""
 
-    def __init__(self, game_id: str, user: Any, screen: str, address: str | None = None) -> None:
+    def __init__(
+        self, game_id: str, user: AbstractBaseUser, screen: str, address: str | None = None
+    ) -> None:
         self.game_id = game_id
         self.user = user
         # The socket's name among the game's screens (play/screens.py), and when to renew it.

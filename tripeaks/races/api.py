@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from uuid import UUID
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -14,8 +15,10 @@ from tripeaks.infra.addresses import client_address
 from tripeaks.infra.devices import request_device
 from tripeaks.play.api import error_response as play_error_response
 from tripeaks.play.errors import PlayError
+from tripeaks.play.visitors import signed_in
 from tripeaks.races import quickmatch, selectors, services
 from tripeaks.races.errors import RaceError, RaceNotFound
+from tripeaks.races.models import Race
 from tripeaks.races.serializers import (
     ClaimSerializer,
     CreateRaceSerializer,
@@ -31,7 +34,9 @@ def refused(error: RaceError) -> Response:
     return Response({"detail": error.message, "code": error.code}, status=error.status_code)
 
 
-def race_response(race_id: Any, user: Any, code: int = status.HTTP_200_OK) -> Response:
+def race_response(
+    race_id: UUID | str, user: AbstractBaseUser, code: int = status.HTTP_200_OK
+) -> Response:
     race = selectors.get_race(race_id)
     if race is None:
         return refused(RaceNotFound("no such race"))
@@ -72,7 +77,7 @@ class RacesView(APIView):
         data = serializer.validated_data
         try:
             race = services.create_race(
-                host=request.user,
+                host=signed_in(request.user),
                 rules=data["rules"],
                 layout=data["layout"],
                 seats=data["seats"],
@@ -81,7 +86,7 @@ class RacesView(APIView):
             )
         except RaceError as error:
             return refused(error)
-        return race_response(race.pk, request.user, status.HTTP_201_CREATED)
+        return race_response(race.pk, signed_in(request.user), status.HTTP_201_CREATED)
 
 
 class RaceView(APIView):
@@ -101,7 +106,7 @@ class RaceView(APIView):
 
 
 class _RaceAction(APIView):
-    def act(self, request: Request, race_id: str) -> Any:  # pragma: no cover - abstract
+    def act(self, request: Request, race_id: str) -> Race:  # pragma: no cover - abstract
         raise NotImplementedError
 
     @extend_schema(
@@ -114,21 +119,23 @@ class _RaceAction(APIView):
             return refused(error)
         except PlayError as error:  # no deal ready (503 + Retry-After)
             return play_error_response(error)
-        return race_response(race.pk, request.user)
+        return race_response(race.pk, signed_in(request.user))
 
 
 class JoinView(_RaceAction):
-    def act(self, request: Request, race_id: str) -> Any:
+    def act(self, request: Request, race_id: str) -> Race:
         serializer = JoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         return services.join_race(
-            race_id=race_id, user=request.user, code=serializer.validated_data.get("code")
+            race_id=race_id,
+            user=signed_in(request.user),
+            code=serializer.validated_data.get("code"),
         )
 
 
 class LeaveView(_RaceAction):
-    def act(self, request: Request, race_id: str) -> Any:
-        return services.leave_race(race_id=race_id, user=request.user)
+    def act(self, request: Request, race_id: str) -> Race:
+        return services.leave_race(race_id=race_id, user=signed_in(request.user))
 
 
 class ClaimView(_RaceAction):
@@ -139,22 +146,24 @@ class ClaimView(_RaceAction):
     def post(self, request: Request, race_id: str) -> Response:
         return super().post(request, race_id)
 
-    def act(self, request: Request, race_id: str) -> Any:
+    def act(self, request: Request, race_id: str) -> Race:
         serializer = ClaimSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         return services.claim_absent(
-            race_id=race_id, user=request.user, against=serializer.validated_data["player"]
+            race_id=race_id,
+            user=signed_in(request.user),
+            against=serializer.validated_data["player"],
         )
 
 
 class StartView(_RaceAction):
-    def act(self, request: Request, race_id: str) -> Any:
-        return services.start_race(race_id=race_id, user=request.user)
+    def act(self, request: Request, race_id: str) -> Race:
+        return services.start_race(race_id=race_id, user=signed_in(request.user))
 
 
 class RematchView(_RaceAction):
-    def act(self, request: Request, race_id: str) -> Any:
-        return services.rematch_race(race_id=race_id, user=request.user)
+    def act(self, request: Request, race_id: str) -> Race:
+        return services.rematch_race(race_id=race_id, user=signed_in(request.user))
 
 
 QUEUE = OpenApiResponse(
@@ -166,7 +175,7 @@ class QuickMatchView(APIView):
     @extend_schema(responses={200: QUEUE})
     def get(self, request: Request) -> Response:
         try:
-            return Response(quickmatch.status(user=request.user))
+            return Response(quickmatch.status(user=signed_in(request.user)))
         except PlayError as error:  # paired, but no deal ready: still queued (503)
             return play_error_response(error)
 
@@ -176,7 +185,7 @@ class QuickMatchView(APIView):
         serializer.is_valid(raise_exception=True)
         try:
             answer = quickmatch.join(
-                user=request.user,
+                user=signed_in(request.user),
                 rules=serializer.validated_data["rules"],
                 device=request_device(request),
                 address=client_address(request),
@@ -189,5 +198,5 @@ class QuickMatchView(APIView):
 
     @extend_schema(request=None, responses={200: QUEUE})
     def delete(self, request: Request) -> Response:
-        quickmatch.leave(user=request.user)
+        quickmatch.leave(user=signed_in(request.user))
         return Response({"state": "idle"})

@@ -10,7 +10,7 @@ their races again and queued the servers' worker threads.)"""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from uuid import UUID
 
 from tripeaks.infra import contest_feed
 from tripeaks.races.models import contest_of
@@ -19,7 +19,7 @@ from tripeaks.races.selectors import race_event
 log = logging.getLogger("tripeaks.events")
 
 
-def publish_race(race_id: Any) -> None:
+def publish_race(race_id: UUID | str) -> None:
     """Read the race as it now stands and tell its sockets (from synchronous code)."""
     event = race_event(race_id)
     if event is None:

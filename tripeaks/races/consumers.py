@@ -48,6 +48,7 @@ from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.infra.socket_threads import in_a_thread
+from tripeaks.play.visitors import Visitor
 from tripeaks.races import clock, presence, selectors, services
 from tripeaks.races.models import contest_of
 from tripeaks.races.selectors import RACE_EVENT
@@ -72,7 +73,9 @@ BROADCAST_GRACE_S = 2.0
 # sockets opening, moves on the locked path).
 
 
-def _read(race_id: str, user: Any = None, code: str | None = None) -> dict[str, Any] | None:
+def _read(
+    race_id: str, user: Visitor | None = None, code: str | None = None
+) -> dict[str, Any] | None:
     """The race as its socket shows it, as stored; None if there is none for `user` (when
     given). (A change committed after the read reaches the socket on the feed, which it listens
     to first.)"""
@@ -83,7 +86,7 @@ def _read(race_id: str, user: Any = None, code: str | None = None) -> dict[str, 
 
 
 @in_a_thread
-def _open(race_id: str, user: Any, code: str | None) -> dict[str, Any] | None:
+def _open(race_id: str, user: Visitor, code: str | None) -> dict[str, Any] | None:
     return _read(race_id, user, code)
 
 

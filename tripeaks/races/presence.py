@@ -10,7 +10,7 @@ and the race has been running that long: then the others may claim against them
 from __future__ import annotations
 
 import time
-from typing import Any
+from uuid import UUID
 
 from django.conf import settings
 
@@ -27,11 +27,11 @@ def every_s() -> float:
     return absent_after_s() / 3
 
 
-def _key(race_id: Any) -> str:
+def _key(race_id: UUID | str) -> str:
     return redis_client.key("race-seen", str(race_id))
 
 
-def seen(*, race_id: Any, user_id: int) -> None:
+def seen(*, race_id: UUID | str, user_id: int) -> None:
     redis = redis_client.client()
     key = _key(race_id)
     pipe = redis.pipeline()
@@ -40,7 +40,7 @@ def seen(*, race_id: Any, user_id: int) -> None:
     pipe.execute()
 
 
-def last_seen(*, race_id: Any, user_id: int) -> float | None:
+def last_seen(*, race_id: UUID | str, user_id: int) -> float | None:
     """When the player's race socket was last open (epoch seconds), or None if never."""
     score = redis_client.client().zscore(_key(race_id), str(user_id))
     return None if score is None else float(score) / 1000

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 
 from leaderboard.fairplay import linked_accounts
 from tripeaks.engine.rules import Rules
@@ -124,7 +125,7 @@ def _from_key(user_id: int) -> str:
     return f"{_prefix()}:from:{user_id}"
 
 
-def _linked_in_queue(redis: Any, user: Any, rules: Rules) -> set[int]:
+def _linked_in_queue(redis: Any, user: AbstractBaseUser, rules: Rules) -> set[int]:
     """The queued players quick match must never pair `user` with: accounts that share a
     device or a public address with them (the second-account rule's facts, `linked_accounts`:
     their games, and the device and address each queued from)."""
@@ -138,7 +139,7 @@ def _linked_in_queue(redis: Any, user: Any, rules: Rules) -> set[int]:
     return linked_accounts(players, seen_now=seen_now)[user.pk]
 
 
-def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
+def _pair(user: AbstractBaseUser, rules: Rules, *, join: bool) -> dict[str, Any]:
     redis = _redis()
     now_ms = int(time.time() * 1000)
     score = rating.rating_for_pairing(user.pk, rules.key)
@@ -199,7 +200,7 @@ def _pair(user: Any, rules: Rules, *, join: bool) -> dict[str, Any]:
     return {"state": "matched", "race": str(race.pk)}
 
 
-def _requeue(user: Any, rules: Rules, since_ms: int) -> None:
+def _requeue(user: AbstractBaseUser, rules: Rules, since_ms: int) -> None:
     score = rating.rating_for_pairing(user.pk, rules.key)
     _redis().register_script(REQUEUE)(
         keys=_keys(rules.key), args=[user.pk, score, since_ms, rules.key]
@@ -207,7 +208,7 @@ def _requeue(user: Any, rules: Rules, since_ms: int) -> None:
 
 
 def join(
-    *, user: Any, rules: Rules, device: str = "", address: str | None = None
+    *, user: AbstractBaseUser, rules: Rules, device: str = "", address: str | None = None
 ) -> dict[str, Any]:
     """Queue the player for `rules` and pair them at once if someone close is waiting. `device`
     and `address`: where they queue from (never paired with another account seen there)."""
@@ -218,7 +219,7 @@ def join(
     return _pair(user, rules, join=True)
 
 
-def status(*, user: Any) -> dict[str, Any]:
+def status(*, user: AbstractBaseUser) -> dict[str, Any]:
     """Matched (the race, told once), still waiting (paired now if the widened window finds
     someone), or idle."""
     redis = _redis()
@@ -231,7 +232,7 @@ def status(*, user: Any) -> dict[str, Any]:
     return _pair(user, Rules.from_key(_text(where)), join=False)
 
 
-def leave(*, user: Any) -> bool:
+def leave(*, user: AbstractBaseUser) -> bool:
     redis = _redis()
     where = redis.hget(_keys("")[1], user.pk)
     if where is None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
+
 from tripeaks.play.models import Game
 
 
@@ -19,7 +21,7 @@ def on_game_finished(sender: Any, game: Game, result: Any, **kwargs: Any) -> Non
     record_finish(game=game)
 
 
-def on_player_leaving(sender: Any, user: Any, **kwargs: Any) -> None:
+def on_player_leaving(sender: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
     from tripeaks.races import quickmatch
     from tripeaks.races.services import leave_every_race
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from django.utils import timezone
 
@@ -116,11 +117,11 @@ def race_payload(
     }
 
 
-def get_race(race_id: Any) -> Race | None:
+def get_race(race_id: UUID | str) -> Race | None:
     return Race.objects.select_related("host").filter(pk=race_id).first()
 
 
-def race_event(race_id: Any) -> dict[str, Any] | None:
+def race_event(race_id: UUID | str) -> dict[str, Any] | None:
     """The race for its group: the public payload, and (for each socket to pick its own, never
     sent on) every player's game id and user id."""
     race = get_race(race_id)

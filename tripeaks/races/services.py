@@ -19,9 +19,9 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from math import ceil
-from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -30,6 +30,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Deal, Move
+from tripeaks.play.visitors import Visitor
 from tripeaks.races import presence
 from tripeaks.races.clock import schedule_clock
 from tripeaks.races.ending import decided_or_changed, end_games_later, finalize, take_numbers
@@ -52,7 +53,7 @@ def default_cap_seconds() -> float:
     return settings.RACE_CAP_S
 
 
-def may_enter(race: Race, user: Any, code: str | None) -> bool:
+def may_enter(race: Race, user: Visitor, code: str | None) -> bool:
     """Whether `user` may see or join the race: a public race, its code, a seat in it, or (a
     rematch) a seat in the race it is the rematch of."""
     if race.public or (code is not None and secrets.compare_digest(code.upper(), race.code)):
@@ -69,11 +70,11 @@ def may_enter(race: Race, user: Any, code: str | None) -> bool:
     )
 
 
-def _take_seat(race: Race, user: Any, seat: Seat | None, now: datetime) -> None:
+def _take_seat(race: Race, user: AbstractBaseUser, seat: Seat | None, now: datetime) -> None:
     try:
         with transaction.atomic():
             if seat is None:
-                Seat.objects.create(race=race, user=user, joined_at=now)
+                Seat.objects.create(race=race, user_id=user.pk, joined_at=now)
             else:
                 seat.status, seat.active, seat.joined_at = SeatStatus.WAITING, True, now
                 seat.save(update_fields=["status", "active", "joined_at"])
@@ -86,7 +87,7 @@ def _take_seat(race: Race, user: Any, seat: Seat | None, now: datetime) -> None:
 @transaction.atomic
 def create_race(
     *,
-    host: Any,
+    host: AbstractBaseUser,
     rules: Rules,
     layout: str = "classic",
     seats: int = 4,
@@ -109,7 +110,7 @@ def create_race(
             with transaction.atomic():
                 race = Race.objects.create(
                     code="".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH)),
-                    host=host,
+                    host_id=host.pk,
                     seats=seats,
                     rules_key=rules.key,
                     layout=layout,
@@ -130,7 +131,7 @@ def create_race(
     return race
 
 
-def join_race(*, race_id: Any, user: Any, code: str | None = None) -> Race:
+def join_race(*, race_id: uuid.UUID | str, user: AbstractBaseUser, code: str | None = None) -> Race:
     """Take a seat in an open race; the race's countdown begins when its last seat is taken."""
     with transaction.atomic():
         race = lock_race(race_id)
@@ -152,7 +153,7 @@ def _countdown_when_full(race_id: uuid.UUID) -> None:
         log.info("no countdown on the last seat", extra={"race": str(race_id), "why": str(error)})
 
 
-def _join_locked(race: Race, user: Any) -> bool:
+def _join_locked(race: Race, user: AbstractBaseUser) -> bool:
     """Seat `user` in the locked `race`; whether that filled it."""
     seats = list(race.entries.all())
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
@@ -168,12 +169,14 @@ def _join_locked(race: Race, user: Any) -> bool:
     return taken + 1 == race.seats
 
 
-def start_race(*, race_id: Any, user: Any) -> Race:
+def start_race(*, race_id: uuid.UUID | str, user: AbstractBaseUser) -> Race:
     """The host starts the countdown (two players at least)."""
     return _begin_countdown(race_uuid(race_id), by=user)
 
 
-def _begin_countdown(race_id: uuid.UUID, *, by: Any | None, deal: Deal | None = None) -> Race:
+def _begin_countdown(
+    race_id: uuid.UUID, *, by: AbstractBaseUser | None, deal: Deal | None = None
+) -> Race:
     """Deal (a pooled, proven-winnable deal, claimed before the race's lock: proving one can take
     a moment) and count down. The players' games are made at `starts_at`, not now."""
     race = Race.objects.filter(pk=race_id).first()
@@ -197,14 +200,14 @@ def _begin_countdown(race_id: uuid.UUID, *, by: Any | None, deal: Deal | None = 
     return race
 
 
-def _check_start(race: Race, by: Any | None) -> None:
+def _check_start(race: Race, by: AbstractBaseUser | None) -> None:
     if by is not None and race.host_id != by.pk:
         raise NotHost("only the race's host can start it")
     if race.state != State.OPEN:
         raise RaceConflict("the race has already started", code="already_started")
 
 
-def leave_race(*, race_id: Any, user: Any) -> Race:
+def leave_race(*, race_id: uuid.UUID | str, user: AbstractBaseUser) -> Race:
     """Leave a race: before its start the seat is free again; in a running race the player's
     game is resigned (after the commit) and they are placed among those who left."""
     with transaction.atomic():
@@ -232,7 +235,7 @@ def leave_race(*, race_id: Any, user: Any) -> Race:
     return race
 
 
-def leave_every_race(*, user: Any) -> None:
+def leave_every_race(*, user: AbstractBaseUser) -> None:
     """Take the player out of every race they sit in (their account is being deleted): an open
     race frees the seat and passes the host on; a running race counts it as a give-up."""
     for race_id in Seat.objects.filter(user_id=user.pk, active=True).values_list(
@@ -268,7 +271,7 @@ def _leave_running(race: Race, seat: Seat, now: datetime) -> None:
         transaction.on_commit(partial(end_games_later, [seat.game_id]))
 
 
-def claim_absent(*, race_id: Any, user: Any, against: str) -> Race:
+def claim_absent(*, race_id: uuid.UUID | str, user: AbstractBaseUser, against: str) -> Race:
     """A player still racing claims against `against` (a username), a racer with no race socket
     and no stored move for `presence.absent_after_s()` (30 s) of the running race: that racer
     is placed as having left, now, and when one player is left playing they win at once. The
@@ -313,7 +316,7 @@ def _last_sign_of(race: Race, seat: Seat) -> datetime:
     return max(signs)
 
 
-def rematch_race(*, race_id: Any, user: Any) -> Race:
+def rematch_race(*, race_id: uuid.UUID | str, user: AbstractBaseUser) -> Race:
     """Ask for a rematch of a finished race: the first to ask opens it (private, the same rule
     set, layout and cap, as many seats as the race had players) and the others join it; it
     starts when all of them are in, or when its host starts it."""
@@ -347,7 +350,9 @@ def rematch_race(*, race_id: Any, user: Any) -> Race:
     return rematch
 
 
-def open_matched_race(*, users: list[Any], rules: Rules, layout: str = "classic") -> Race:
+def open_matched_race(
+    *, users: list[AbstractBaseUser], rules: Rules, layout: str = "classic"
+) -> Race:
     """A private race for players quick match paired, its countdown begun at once. A player
     still seated in a race that has not begun leaves it first. The deal is claimed first: when
     none is ready (503) nothing is made."""
