@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -28,13 +26,13 @@ from tripeaks.play import selectors, services
 from tripeaks.play.dealday import deal_day, next_day_start
 from tripeaks.play.errors import GameNotFound, PlayError
 from tripeaks.play.models import Game
-from tripeaks.play.payloads import game_payload, rules_payload
+from tripeaks.play.payloads import ViewPayload, game_payload, rules_payload
 from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
 from tripeaks.play.visitors import signed_in
 
 
 def error_response(error: PlayError) -> Response:
-    body: dict[str, Any] = {"detail": error.message, "code": error.code}
+    body: dict[str, object] = {"detail": error.message, "code": error.code}
     if error.view is not None:
         body["game"] = error.view
     response = Response(body, status=error.status_code)
@@ -43,7 +41,7 @@ def error_response(error: PlayError) -> Response:
     return response
 
 
-def view_of(game: Game) -> dict[str, Any]:
+def view_of(game: Game) -> ViewPayload:
     return game_payload(game, services.load_game_state(game), timezone.now())
 
 

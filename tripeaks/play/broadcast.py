@@ -8,12 +8,13 @@ usual case) a socket spends nothing on fan-out.
 from __future__ import annotations
 
 import logging
-from typing import Any
 from uuid import UUID
 
 from asgiref.sync import async_to_sync
 from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
+
+from tripeaks.play.payloads import ViewPayload
 
 log = logging.getLogger("tripeaks.events")
 
@@ -23,7 +24,7 @@ def game_group(game_id: UUID | str) -> str:
 
 
 async def _deliver(
-    message: dict[str, Any], *, group: str | None = None, channel: str | None = None
+    message: dict[str, object], *, group: str | None = None, channel: str | None = None
 ) -> None:
     """The database is the truth; the channel layer is at-most-once, so a failure here only logs."""
     layer = get_channel_layer()
@@ -44,7 +45,7 @@ async def _deliver(
         )
 
 
-async def send_view(game_id: UUID | str, view: dict[str, Any]) -> None:
+async def send_view(game_id: UUID | str, view: ViewPayload) -> None:
     await _deliver({"type": "game.view", "view": view}, group=game_group(game_id))
 
 
@@ -53,10 +54,10 @@ async def announce_peer(game_id: UUID | str, channel: str) -> None:
     await _deliver({"type": "game.peer", "channel": channel}, group=game_group(game_id))
 
 
-async def greet_peer(channel: str, view: dict[str, Any] | None) -> None:
+async def greet_peer(channel: str, view: ViewPayload | None) -> None:
     await _deliver({"type": "game.greeting", "view": view}, channel=channel)
 
 
-def broadcast_view(game_id: UUID | str, view: dict[str, Any]) -> None:
+def broadcast_view(game_id: UUID | str, view: ViewPayload) -> None:
     """`send_view` from synchronous code (a REST request)."""
     async_to_sync(send_view)(game_id, view)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class PlayError(Exception):
     status_code = 400
@@ -11,7 +9,7 @@ class PlayError(Exception):
     # Seconds to wait before trying again (a 429 or 503): the Retry-After header, if set.
     retry_after: int | None = None
 
-    def __init__(self, message: str, *, view: dict[str, Any] | None = None) -> None:
+    def __init__(self, message: str, *, view: dict[str, object] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.view = view

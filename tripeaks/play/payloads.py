@@ -36,6 +36,15 @@ class HintPayload(TypedDict):
     winnable: bool
 
 
+class BudgetedHint(TypedDict):
+    """A hint worked out within the request's budget: `winnable` None when it ran out."""
+
+    move: HintMove | None
+    winnable: bool | None
+    certain: bool
+    fewest_draws: bool
+
+
 def rules_payload(rules: Rules) -> RulesPayload:
     return {"key": rules.key, "wrap": rules.wrap, "open": rules.open, "start": rules.start}
 

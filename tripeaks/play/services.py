@@ -29,8 +29,9 @@ from tripeaks.play.broadcast import broadcast_view
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.errors import BadRequest, GameNotFound, SeqConflict
 from tripeaks.play.models import Deal, Game, Move, Source
-from tripeaks.play.payloads import game_payload
+from tripeaks.play.payloads import BudgetedHint, ViewPayload, game_payload
 from tripeaks.play.progress import publish_progress
+from tripeaks.play.serializers import StartGameInput, rules_of
 from tripeaks.play.state_codec import dump_state, load_state
 from tripeaks.play.steps import ACTIONS, Step, advance, shown_again
 
@@ -39,9 +40,9 @@ log = logging.getLogger("tripeaks.events")
 
 @dataclass(frozen=True)
 class MoveOutcome:
-    view: dict[str, Any]
+    view: ViewPayload
     replayed: bool = False
-    hint: dict[str, Any] | None = field(default=None)
+    hint: BudgetedHint | None = field(default=None)
     # The game as stored after the move, for a caller that keeps a copy (the game socket).
     game: Game | None = None
     state: engine.State | None = None
@@ -188,14 +189,14 @@ def _start_statements() -> tuple[str, str]:
 
 
 def start_requested_game(
-    user: AbstractBaseUser, request: dict[str, Any], *, device: str = "", address: str | None = None
+    user: AbstractBaseUser, request: StartGameInput, *, device: str = "", address: str | None = None
 ) -> Game:
     """`start_game` with the fields of a start request, as `StartGameSerializer` passed them
     (POST /api/games and the socket's `new`), from `device` and `address`."""
     return start_game(
         user=user,
         mode=request["mode"],
-        rules=request["rules"],
+        rules=rules_of(request.get("rules")),
         layout=request["layout"],
         number=request.get("number"),
         code=request.get("deal"),
@@ -287,7 +288,7 @@ def log_move(game: Game, user: AbstractBaseUser, action: str) -> None:
     )
 
 
-def _fan_out(game: Game, state: engine.State, now: datetime, view: dict[str, Any]) -> None:
+def _fan_out(game: Game, state: engine.State, now: datetime, view: ViewPayload) -> None:
     """A stored move's news: its view to the game's other sockets, a contest game's progress to
     the contest. Best-effort, after the commit."""
     broadcast_view(game.pk, view)

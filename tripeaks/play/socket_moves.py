@@ -25,9 +25,10 @@ which starts it.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -41,11 +42,19 @@ from tripeaks.infra.socket_threads import in_a_thread
 from tripeaks.play import move_writer, screens, services, steps
 from tripeaks.play.errors import PlayError, TimeUp
 from tripeaks.play.models import Game
-from tripeaks.play.payloads import game_payload
+from tripeaks.play.payloads import ViewPayload, game_payload
 from tripeaks.play.progress import send_progress
+from tripeaks.play.serializers import MoveInput, StartGameInput
 
 # Worked out on the copy: every action but hints (the solver) and pause and resume.
 COPY_ACTIONS = frozenset({"play", "draw", "undo", "restart", "resign"})
+
+
+class Origin(TypedDict):
+    """Where a game is started from (fair play): the device cookie and the address."""
+
+    device: str
+    address: str | None
 
 
 @dataclass(frozen=True)
@@ -63,7 +72,7 @@ def load_live_game(game_id: str, user: AbstractBaseUser) -> LiveGame | None:
 
 
 @in_a_thread
-def _open(game_id: str, user: AbstractBaseUser) -> tuple[LiveGame | None, dict[str, Any] | None]:
+def _open(game_id: str, user: AbstractBaseUser) -> tuple[LiveGame | None, ViewPayload | None]:
     live = load_live_game(game_id, user)
     if live is None:
         return None, None
@@ -73,7 +82,7 @@ def _open(game_id: str, user: AbstractBaseUser) -> tuple[LiveGame | None, dict[s
 @in_a_thread
 def _show(
     game_id: str, user: AbstractBaseUser, screen: str
-) -> tuple[LiveGame | None, dict[str, Any] | None]:
+) -> tuple[LiveGame | None, ViewPayload | None]:
     """The socket `screen`, counted among the game's screens already (`SocketGame.admit`), shows
     the game from now on: the game read, its clock started again (under the game's lock) if no
     screen had it."""
@@ -108,7 +117,7 @@ def socket_holders(game_id: str, user_id: int, address: str | None) -> list[tupl
 
 @in_a_thread
 def _locked_move(
-    game_id: str, user: AbstractBaseUser, move: dict[str, Any]
+    game_id: str, user: AbstractBaseUser, move: MoveInput
 ) -> tuple[services.MoveOutcome | PlayError, LiveGame | None, list[live_board.Send]]:
     """The move on the locked path, the game as it now stands (read again after a refusal: the
     copy that was refused may have been stale), and the live board updates it made."""
@@ -133,8 +142,8 @@ def _finish_copy(
 @in_a_thread
 def _start(
     user: AbstractBaseUser,
-    request: dict[str, Any],
-    origin: dict[str, Any],
+    request: StartGameInput,
+    origin: Origin,
     screen: str,
     leaving: str,
 ) -> tuple[LiveGame, list[live_board.Send]]:
@@ -232,12 +241,15 @@ class SocketGame:
         return outcome
 
     async def start(
-        self, request: dict[str, Any], scope: Any = None
-    ) -> tuple[SocketGame, dict[str, Any]]:
+        self, request: StartGameInput, scope: Mapping[str, object] | None = None
+    ) -> tuple[SocketGame, ViewPayload]:
         """Start a game as POST /api/games does: the socket's game from now on, and its view.
         The socket's `scope` says where from (fair play: its device cookie and address)."""
-        client = (scope or {}).get("client") or [None]
-        origin = {"device": scope_device(scope or {}), "address": client[0]}
+        client = (scope or {}).get("client")
+        origin: Origin = {
+            "device": scope_device(scope or {}),
+            "address": client[0] if isinstance(client, list | tuple) and client else None,
+        }
         live, board_updates = await _start(self.user, request, origin, self.screen, self.game_id)
         started = SocketGame(str(live.game.pk), self.user, self.screen, self.address)
         started.admitted = True
@@ -248,12 +260,12 @@ class SocketGame:
         updates, self.board_updates = self.board_updates, []
         await live_board.send_held(updates)
 
-    async def sync(self) -> dict[str, Any] | None:
+    async def sync(self) -> ViewPayload | None:
         """Read the game again: its view, or None if it is not this player's."""
         self.live, view = await _open(self.game_id, self.user)
         return view
 
-    async def show(self) -> dict[str, Any] | None:
+    async def show(self) -> ViewPayload | None:
         """The socket opened: it shows the game (`_show`); its view, or None as `sync`."""
         self.live, view = await _show(self.game_id, self.user, self.screen)
         return view

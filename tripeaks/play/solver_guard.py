@@ -34,7 +34,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 from uuid import UUID
 
 from django.conf import settings
@@ -45,7 +45,7 @@ from tripeaks.engine.solver import Budget, BudgetExceeded, Hint, hint, solve
 from tripeaks.infra import limiter, throttling
 from tripeaks.play.errors import PlayError
 from tripeaks.play.models import Game
-from tripeaks.play.payloads import hint_payload
+from tripeaks.play.payloads import BudgetedHint, hint_payload
 
 log = logging.getLogger("tripeaks.solver")
 
@@ -225,7 +225,7 @@ def _start_address(player: int, game_id: UUID | str) -> str | None:
 
 
 # ---------------------------------------------------------------------------------------- hints
-def budgeted_hint(state: engine.State) -> dict[str, Any]:
+def budgeted_hint(state: engine.State) -> BudgetedHint:
     """The hint payload within the request budget.
 
     Two thirds of the budget look for the best move (the first of a winning line with the fewest

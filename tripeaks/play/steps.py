@@ -26,6 +26,7 @@ from tripeaks.play.clock import Clock
 from tripeaks.play.errors import MoveRefused, TimeUp
 from tripeaks.play.models import Game
 from tripeaks.play.move_store import LoggedMove
+from tripeaks.play.payloads import BudgetedHint
 from tripeaks.play.state_codec import dump_next_state
 
 ENGINE_ACTIONS = frozenset({"play", "draw", "undo", "restart", "resign"})
@@ -50,7 +51,7 @@ class Step:
     changes: Mapping[str, Any]
     state: engine.State
     move: LoggedMove
-    hint: dict[str, Any] | None = None
+    hint: BudgetedHint | None = None
 
     @property
     def finishes(self) -> bool:
@@ -135,7 +136,7 @@ def _step(
     now: datetime,
     changes: dict[str, Any],
     clock: Clock,
-    hint: dict[str, Any] | None,
+    hint: BudgetedHint | None,
 ) -> Step:
     elapsed_ms = clock.ms(now)
     if state.over:  # the end stops the clock
