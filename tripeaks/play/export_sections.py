@@ -9,11 +9,11 @@ board that imported races would loop through play's finish hook (races -> play -
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
-from typing import Any
 
-Section = Callable[[int], list[dict[str, Any]]]
+# Rows of any shape (each app types its own): they are only written out, as JSON.
+Section = Callable[[int], Sequence[Mapping[str, object]]]
 
 _sections: dict[str, Section] = {}
 

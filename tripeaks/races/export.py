@@ -3,7 +3,7 @@ the race it was in. Their own numbers only: no card, no move list, no other play
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.db.models import Count, Q
 
@@ -11,7 +11,37 @@ from tripeaks.play.export_sections import iso
 from tripeaks.races.models import Seat
 
 
-def races_of(player_id: int) -> list[dict[str, Any]]:
+class SeatRow(TypedDict):
+    joined_at: str | None
+    status: str
+    game: str | None
+    place: int | None
+    cards_left: int | None
+    moves: int
+    time_ms: int | None
+    finished_at: str | None
+    rating_before: float | None
+    rating_after: float | None
+
+
+class RaceRow(TypedDict):
+    id: str
+    rules: str
+    layout: str
+    public: bool
+    matched: bool
+    cap_s: float
+    state: str
+    players: int
+    rematch_of: str | None
+    created_at: str | None
+    starts_at: str | None
+    ends_at: str | None
+    finished_at: str | None
+    seat: SeatRow
+
+
+def races_of(player_id: int) -> list[RaceRow]:
     """The player's seats, oldest first, one query."""
     seats = (
         Seat.objects.filter(user_id=player_id)

@@ -16,10 +16,11 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any
+from typing import Literal, Required, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from redis import Redis
 
 from leaderboard.fairplay import linked_accounts
 from tripeaks.engine.rules import Rules
@@ -93,7 +94,18 @@ return 1
 """
 
 
-def _redis() -> Any:
+class MatchStatus(TypedDict, total=False):
+    """Where the player stands in quick match (GET/POST /api/quickmatch)."""
+
+    state: Required[Literal["idle", "waiting", "matched"]]
+    rules: str  # waiting: for what
+    waited_ms: int
+    others_waiting: int
+    empty: bool
+    race: str  # matched: the race's id
+
+
+def _redis() -> Redis:
     return redis_client.client()
 
 
@@ -125,11 +137,13 @@ def _from_key(user_id: int) -> str:
     return f"{_prefix()}:from:{user_id}"
 
 
-def _linked_in_queue(redis: Any, user: AbstractBaseUser, rules: Rules) -> set[int]:
+def _linked_in_queue(redis: Redis, user: AbstractBaseUser, rules: Rules) -> set[int]:
     """The queued players quick match must never pair `user` with: accounts that share a
     device or a public address with them (the second-account rule's facts, `linked_accounts`:
     their games, and the device and address each queued from)."""
-    queued = {int(_text(member)) for member in redis.zrange(_keys(rules.key)[0], 0, QUEUE_READ)}
+    members = redis.zrange(_keys(rules.key)[0], 0, QUEUE_READ)
+    # Without scores every member is a name (redis' stub types both kinds of answer alike).
+    queued = {int(_text(member)) for member in members if isinstance(member, bytes | str)}
     players = sorted(queued | {user.pk})
     seen_now: dict[int, tuple[str, str | None]] = {}
     for player, raw in zip(players, redis.mget([_from_key(p) for p in players]), strict=True):
@@ -139,7 +153,7 @@ def _linked_in_queue(redis: Any, user: AbstractBaseUser, rules: Rules) -> set[in
     return linked_accounts(players, seen_now=seen_now)[user.pk]
 
 
-def _pair(user: AbstractBaseUser, rules: Rules, *, join: bool) -> dict[str, Any]:
+def _pair(user: AbstractBaseUser, rules: Rules, *, join: bool) -> MatchStatus:
     redis = _redis()
     now_ms = int(time.time() * 1000)
     score = rating.rating_for_pairing(user.pk, rules.key)
@@ -209,7 +223,7 @@ def _requeue(user: AbstractBaseUser, rules: Rules, since_ms: int) -> None:
 
 def join(
     *, user: AbstractBaseUser, rules: Rules, device: str = "", address: str | None = None
-) -> dict[str, Any]:
+) -> MatchStatus:
     """Queue the player for `rules` and pair them at once if someone close is waiting. `device`
     and `address`: where they queue from (never paired with another account seen there)."""
     if _in_race(user.pk):
@@ -219,7 +233,7 @@ def join(
     return _pair(user, rules, join=True)
 
 
-def status(*, user: AbstractBaseUser) -> dict[str, Any]:
+def status(*, user: AbstractBaseUser) -> MatchStatus:
     """Matched (the race, told once), still waiting (paired now if the widened window finds
     someone), or idle."""
     redis = _redis()

@@ -6,14 +6,12 @@ race and the quick-match queue, inside the deletion's transaction."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.base_user import AbstractBaseUser
 
 from tripeaks.play.models import Game
 
 
-def on_game_finished(sender: Any, game: Game, result: Any, **kwargs: Any) -> None:
+def on_game_finished(sender: object, game: Game, **kwargs: object) -> None:
     if not game.contest.startswith("race-"):
         return
     from tripeaks.races.ending import record_finish
@@ -21,7 +19,7 @@ def on_game_finished(sender: Any, game: Game, result: Any, **kwargs: Any) -> Non
     record_finish(game=game)
 
 
-def on_player_leaving(sender: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+def on_player_leaving(sender: object, user: AbstractBaseUser, **kwargs: object) -> None:
     from tripeaks.races import quickmatch
     from tripeaks.races.services import leave_every_race
 

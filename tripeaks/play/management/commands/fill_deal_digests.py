@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.management.base import BaseCommand
 
 from tripeaks.play.deals import fill_missing_digests
@@ -12,5 +10,5 @@ from tripeaks.play.deals import fill_missing_digests
 class Command(BaseCommand):
     help = "Fill the card and game digests of deals made before they existed."
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def handle(self, *args: object, **options: object) -> None:
         self.stdout.write(f"digests: {fill_missing_digests()} deals filled")
