@@ -68,7 +68,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     # Whether the socket was over a cap (closed 4409 at once).
     refused = False
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
 

@@ -102,7 +102,7 @@ def _bound_cursor() -> CursorWrapper:
     return wrapper(raw, connection)
 
 
-def batch_record(game: Game, expected_seq: int, move: LoggedMove) -> dict[str, Any]:
+def batch_record(game: Game, expected_seq: int, move: LoggedMove) -> dict[str, object]:
     """One game's row and move-log row for `batch_statement`, as the JSON document carries them."""
     games, logged = _batch_keys()
     record = {key: getattr(game, name) for key, name in games}
@@ -113,7 +113,7 @@ def batch_record(game: Game, expected_seq: int, move: LoggedMove) -> dict[str, A
     return record
 
 
-def batch_arguments(records: list[dict[str, Any]]) -> list[Any]:
+def batch_arguments(records: list[dict[str, object]]) -> list[str | list[object]]:
     """`batch_statement`'s parameters: the records as one JSON document, and their games' keys."""
     # orjson writes UUIDs and aware datetimes as PostgreSQL reads them; `str` for anything else
     # (a Decimal, a date), which PostgreSQL reads by the column's type as well.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from tripeaks.engine import game as engine
 from tripeaks.infra import contest_feed
@@ -34,7 +34,22 @@ def current_streak(state: engine.State) -> int:
     return run
 
 
-def progress_of(game: Game, state: engine.State, now: datetime) -> dict[str, Any]:
+class Progress(TypedDict):
+    """A contest game's counts after a stored move, as its contest's sockets are told them."""
+
+    game: str
+    player: int
+    seq: int
+    status: str
+    cards_left: int
+    stock_left: int
+    streak: int
+    moves: int
+    time_ms: int
+    finished: bool
+
+
+def progress_of(game: Game, state: engine.State, now: datetime) -> Progress:
     return {
         "game": str(game.pk),
         "player": game.player_id,
@@ -49,10 +64,8 @@ def progress_of(game: Game, state: engine.State, now: datetime) -> dict[str, Any
     }
 
 
-def _news(game: Game, state: engine.State, now: datetime) -> dict[str, Any]:
-    news = progress_of(game, state, now)
-    news["stored_at"] = int(time.time() * 1000)
-    return news
+def _news(game: Game, state: engine.State, now: datetime) -> dict[str, object]:
+    return {**progress_of(game, state, now), "stored_at": int(time.time() * 1000)}
 
 
 async def send_progress(game: Game, state: engine.State, now: datetime) -> None:

@@ -9,7 +9,6 @@ import functools
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 from django.contrib.auth import get_user_model
@@ -168,7 +167,7 @@ def _ranking(player_id: int, deal: Deal) -> str:
     return "practice" if earlier["played"] else "first-try"
 
 
-def _lock_player_for_start(player_id: int) -> list[Any]:
+def _lock_player_for_start(player_id: int) -> list[UUID]:
     """Lock the player's row, the lock that serializes their game starts, then list their
     unfinished games (in plain SQL: the ORM's compiling costs more CPU than these round trips).
     Two statements: the second must see a game that a start holding the lock before committed."""

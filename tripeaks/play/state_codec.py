@@ -2,32 +2,46 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from tripeaks.engine.cards import Card, parse_card
 from tripeaks.engine.deal import Deal
 from tripeaks.engine.game import Position, State
 from tripeaks.engine.rules import Rules
 
+# A position as stored: [removed, drawn, the waste's top card's token or None].
+PositionJSON = list[int | str | None]
+
+
+class StoredState(TypedDict):
+    position: PositionJSON
+    history: list[PositionJSON]
+    moves: int
+    seq: int
+    resigned: bool
+
 
 def _card(token: str | None) -> Card | None:
     return None if token is None else parse_card(token)
 
 
-def _position_json(position: Position) -> list[Any]:
+def _position_json(position: Position) -> PositionJSON:
     top = position.waste_top
     return [position.removed, position.drawn, None if top is None else top.token]
 
 
-def _position(data: list[Any]) -> Position:
-    return Position(int(data[0]), int(data[1]), _card(data[2]))
+def _position(data: PositionJSON) -> Position:
+    removed, drawn, top = data
+    if not isinstance(removed, int) or not isinstance(drawn, int) or isinstance(top, int):
+        raise ValueError(f"not a stored position: {data!r}")
+    return Position(removed, drawn, _card(top))
 
 
-def dump_state(state: State) -> dict[str, Any]:
+def dump_state(state: State) -> StoredState:
     return _dump(state, [_position_json(p) for p in state.history])
 
 
-def _dump(state: State, history: list[list[Any]]) -> dict[str, Any]:
+def _dump(state: State, history: list[PositionJSON]) -> StoredState:
     return {
         "position": _position_json(state.position),
         "history": history,
@@ -37,7 +51,7 @@ def _dump(state: State, history: list[list[Any]]) -> dict[str, Any]:
     }
 
 
-def dump_next_state(before: dict[str, Any], state: State) -> dict[str, Any]:
+def dump_next_state(before: StoredState, state: State) -> StoredState:
     """`dump_state(state)` for the state one action after the state `before` was dumped from.
 
     An action adds the position it left to the history (play, draw), takes the last one back
@@ -51,7 +65,7 @@ def dump_next_state(before: dict[str, Any], state: State) -> dict[str, Any]:
     return dump_state(state)
 
 
-def load_state(data: dict[str, Any], deal: Deal, rules: Rules) -> State:
+def load_state(data: StoredState, deal: Deal, rules: Rules) -> State:
     return State(
         deal=deal,
         rules=rules,

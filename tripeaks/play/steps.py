@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any
 
 from django.db.models.base import ModelState
 
@@ -48,7 +47,7 @@ class Step:
     """One action worked out on a game at `from_seq`: what its row and its log become."""
 
     from_seq: int
-    changes: Mapping[str, Any]
+    changes: Mapping[str, object]
     state: engine.State
     move: LoggedMove
     hint: BudgetedHint | None = None
@@ -99,7 +98,7 @@ def advance(
     """Work out `action` on `game` (at `state`): the step it makes, or a refusal. Nothing is
     changed or stored. The caller has checked the seq."""
     _refuse(game, action, now)
-    changes: dict[str, Any] = {}
+    changes: dict[str, object] = {}
     clock = Clock.of(game)
     hint = None
     if action in ENGINE_ACTIONS:
@@ -134,7 +133,7 @@ def _step(
     action: str,
     position: int | None,
     now: datetime,
-    changes: dict[str, Any],
+    changes: dict[str, object],
     clock: Clock,
     hint: BudgetedHint | None,
 ) -> Step:

@@ -146,7 +146,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     # A change of the race heard while the socket was opening, shown once it is open.
     early: dict[str, Any] | None = None
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
 

@@ -4,13 +4,13 @@ anyone: the players' progress is counts), the lobby, a player's history."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import NotRequired, TypedDict
 from uuid import UUID
 
 from django.utils import timezone
 
 from tripeaks.engine.rules import Rules
-from tripeaks.play.payloads import rules_payload
+from tripeaks.play.payloads import RulesPayload, rules_payload
 from tripeaks.play.progress import progress_of
 from tripeaks.play.services import load_game_state
 from tripeaks.races import presence
@@ -22,12 +22,63 @@ RACE_EVENT = "race.changed"
 PROGRESS_FIELDS = ("cards_left", "stock_left", "streak", "moves", "time_ms", "seq")
 
 
+class RatingLine(TypedDict):
+    before: int
+    after: int | None  # None while held for staff
+    change: int | None
+    held: NotRequired[bool]
+
+
+class PlayerLine(TypedDict):
+    username: str
+    name: str
+    status: str
+    cards_left: int | None
+    stock_left: int | None
+    streak: int | None
+    moves: int
+    time_ms: int | None
+    seq: int | None
+    place: int | None
+    rating: RatingLine | None
+
+
+class RacePayload(TypedDict):
+    id: str
+    code: str
+    state: str
+    host: str
+    seats: int
+    rules: RulesPayload
+    layout: str
+    public: bool
+    matched: bool
+    countdown_s: float
+    cap_s: float
+    absent_s: float
+    starts_at: str | None
+    ends_at: str | None
+    finished_at: str | None
+    created_at: str | None
+    server_time: str
+    version: int
+    rematch_of: str | None
+    rematch: str | None
+    players: list[PlayerLine]
+    game: str | None
+
+
+# The race for its group, on the contest feed: {"type", "race", "games", "users"}. Its sockets
+# read it back as JSON off the feed.
+RaceEvent = dict[str, object]
+
+
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def _player(seat: Seat, race: Race, now: datetime) -> dict[str, Any]:
-    line: dict[str, Any] = {
+def _player(seat: Seat, race: Race, now: datetime) -> PlayerLine:
+    line: PlayerLine = {
         "username": seat.user.username,
         "name": seat.user.public_name,
         "status": seat.status,
@@ -48,7 +99,16 @@ def _player(seat: Seat, race: Race, now: datetime) -> dict[str, Any]:
         game = seat.game
         assert game is not None
         progress = progress_of(game, load_game_state(game), now)
-        line.update({field: progress[field] for field in PROGRESS_FIELDS})
+        line.update(  # PROGRESS_FIELDS
+            {
+                "cards_left": progress["cards_left"],
+                "stock_left": progress["stock_left"],
+                "streak": progress["streak"],
+                "moves": progress["moves"],
+                "time_ms": progress["time_ms"],
+                "seq": progress["seq"],
+            }
+        )
         if progress["status"] == "stuck":
             line["status"] = "stuck"
     if seat.rating_after is not None and seat.rating_before is not None:
@@ -81,7 +141,7 @@ def _seats(race: Race) -> list[Seat]:
 
 def race_payload(
     race: Race, *, viewer_id: int | None = None, seats: list[Seat] | None = None
-) -> dict[str, Any]:
+) -> RacePayload:
     now = timezone.now()
     seats = _seats(race) if seats is None else seats
     mine = next((seat for seat in seats if seat.user_id == viewer_id), None)
@@ -121,14 +181,14 @@ def get_race(race_id: UUID | str) -> Race | None:
     return Race.objects.select_related("host").filter(pk=race_id).first()
 
 
-def race_event(race_id: UUID | str) -> dict[str, Any] | None:
+def race_event(race_id: UUID | str) -> RaceEvent | None:
     """The race for its group: the public payload, and (for each socket to pick its own, never
     sent on) every player's game id and user id."""
     race = get_race(race_id)
     return None if race is None else race_event_of(race)
 
 
-def race_event_of(race: Race) -> dict[str, Any]:
+def race_event_of(race: Race) -> RaceEvent:
     """`race_event` of a race row already read (with its host)."""
     seats = _seats(race)
     payload = race_payload(race, seats=seats)
@@ -140,13 +200,13 @@ def race_event_of(race: Race) -> dict[str, Any]:
     }
 
 
-def lobby(*, limit: int = 50) -> list[dict[str, Any]]:
+def lobby(*, limit: int = 50) -> list[RacePayload]:
     """Open public races, newest first."""
     races = Race.objects.select_related("host").filter(state=State.OPEN, public=True)
     return [race_payload(race) for race in races.order_by("-created_at")[:limit]]
 
 
-def history(user_id: int, *, limit: int = 20) -> list[dict[str, Any]]:
+def history(user_id: int, *, limit: int = 20) -> list[RacePayload]:
     """The player's finished races, newest first."""
     races = (
         Race.objects.select_related("host")
