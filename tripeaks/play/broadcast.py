@@ -8,6 +8,7 @@ usual case) a socket spends nothing on fan-out.
 from __future__ import annotations
 
 import logging
+from typing import TypedDict
 from uuid import UUID
 
 from asgiref.sync import async_to_sync
@@ -19,12 +20,30 @@ from tripeaks.play.payloads import ViewPayload
 log = logging.getLogger("tripeaks.events")
 
 
+class ViewEvent(TypedDict):
+    type: str  # "game.view"
+    view: ViewPayload
+
+
+class PeerEvent(TypedDict):
+    type: str  # "game.peer"
+    channel: str
+
+
+class GreetingEvent(TypedDict):
+    type: str  # "game.greeting"
+    view: ViewPayload | None
+
+
 def game_group(game_id: UUID | str) -> str:
     return f"game-{game_id}"
 
 
 async def _deliver(
-    message: dict[str, object], *, group: str | None = None, channel: str | None = None
+    message: ViewEvent | PeerEvent | GreetingEvent,
+    *,
+    group: str | None = None,
+    channel: str | None = None,
 ) -> None:
     """The database is the truth; the channel layer is at-most-once, so a failure here only logs."""
     layer = get_channel_layer()

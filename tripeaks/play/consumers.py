@@ -5,20 +5,30 @@ game: a solo game's clock stops when its last socket closes (play/screens.py).""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Mapping
 
 import orjson
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 
 from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra.json_types import JSONObject
 from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import CLOSE_NOT_FOUND, UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.play import steps
-from tripeaks.play.broadcast import announce_peer, game_group, greet_peer, send_view
+from tripeaks.play.broadcast import (
+    GreetingEvent,
+    PeerEvent,
+    ViewEvent,
+    announce_peer,
+    game_group,
+    greet_peer,
+    send_view,
+)
 from tripeaks.play.errors import PlayError
-from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
+from tripeaks.play.payloads import ViewPayload, view_seq
+from tripeaks.play.serializers import MoveInput, MoveSerializer, StartGameSerializer
 from tripeaks.play.socket_moves import SocketGame
 
 log = logging.getLogger("tripeaks.events")
@@ -32,7 +42,7 @@ CLOSE_FLOOD = throttle_async.CLOSE_FLOOD
 MAX_THROTTLED_IN_A_ROW = 50
 
 
-def _first_error(detail: Any) -> str:
+def _first_error(detail: object) -> str:
     if isinstance(detail, dict):
         field, errors = next(iter(detail.items()))
         return f"{field}: {_first_error(errors)}"
@@ -41,7 +51,7 @@ def _first_error(detail: Any) -> str:
     return str(detail)
 
 
-def _plain_move(message: dict[str, Any]) -> dict[str, Any] | None:
+def _plain_move(message: JSONObject) -> MoveInput | None:
     """A well-formed move as the serializer would pass it, or None to let the serializer word
     what is wrong. Nearly every frame is well formed: checking it here costs a fraction of DRF."""
     seq, action, position = message.get("seq"), message.get("action"), message.get("position")
@@ -62,7 +72,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     moves: SocketGame
     # The newest seq this socket has been sent: a broadcast of a move it already answered is dropped.
     seen_seq = -1
-    last_view: dict[str, Any] | None = None
+    last_view: ViewPayload | None = None
     # Whether another socket has the game open; alone, a socket has nobody to tell of its moves.
     peers = False
     # Whether the socket was over a cap (closed 4409 at once).
@@ -159,7 +169,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         await self._move(message)
 
-    async def _new_game(self, message: dict[str, Any]) -> None:
+    async def _new_game(self, message: JSONObject) -> None:
         """The player's next game, as POST /api/games starts it; the socket then belongs to it."""
         serializer = StartGameSerializer(data={k: v for k, v in message.items() if k != "type"})
         if not serializer.is_valid():
@@ -183,7 +193,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         await self._send({"type": "started", "game": view})
         await self.moves.send_board_updates()
 
-    async def _move(self, message: dict[str, Any]) -> None:
+    async def _move(self, message: JSONObject) -> None:
         data = _plain_move(message)
         if data is None:
             serializer = MoveSerializer(data=message)
@@ -196,14 +206,14 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
                 seq=data["seq"], action=data["action"], position=data.get("position")
             )
         except PlayError as error:
-            body: dict[str, Any] = {"type": "error", "detail": error.message, "code": error.code}
+            body: dict[str, object] = {"type": "error", "detail": error.message, "code": error.code}
             if error.view is not None:
                 body["game"] = error.view
             if error.retry_after is not None:
                 body["retry_after"] = error.retry_after
             await self._send(body)
             return
-        reply: dict[str, Any] = {"type": "view", "game": outcome.view}
+        reply: dict[str, object] = {"type": "view", "game": outcome.view}
         if outcome.hint is not None:
             reply["hint"] = outcome.hint
         if outcome.replayed:
@@ -213,12 +223,15 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             await send_view(self.game_id, outcome.view)
         await self.moves.send_board_updates()
 
-    async def game_view(self, event: dict[str, Any]) -> None:
+    async def game_view(self, event: ViewEvent) -> None:
         """A move made elsewhere (another tab, the REST API) on this game."""
-        if event["view"]["seq"] > self.seen_seq:
-            await self._send({"type": "view", "game": event["view"]})
+        await self._show_view(event["view"])
 
-    async def game_peer(self, event: dict[str, Any]) -> None:
+    async def _show_view(self, view: ViewPayload) -> None:
+        if view_seq(view) > self.seen_seq:
+            await self._send({"type": "view", "game": view})
+
+    async def game_peer(self, event: PeerEvent) -> None:
         """Another socket opened this game: from now on tell it of every move, starting with the
         newest this socket knows (it may have been stored while the newcomer read the game)."""
         if event["channel"] == self.channel_name:
@@ -226,18 +239,20 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         self.peers = True
         await greet_peer(event["channel"], self.last_view)
 
-    async def game_greeting(self, event: dict[str, Any]) -> None:
+    async def game_greeting(self, event: GreetingEvent) -> None:
         """A socket that already had the game open answers this one's announcement."""
         self.peers = True
         if event["view"] is not None:
-            await self.game_view(event)
+            await self._show_view(event["view"])
 
     async def _error(self, detail: str, code: str = "bad_message") -> None:
         await self._send({"type": "error", "detail": detail, "code": code})
 
-    async def _send(self, body: dict[str, Any]) -> None:
-        if "game" in body:
-            if body["game"]["seq"] > self.seen_seq:
-                self.last_view = body["game"]
-            self.seen_seq = max(self.seen_seq, body["game"]["seq"])
+    async def _send(self, body: Mapping[str, object]) -> None:
+        view = body.get("game")
+        if isinstance(view, dict):
+            seq = view_seq(view)
+            if seq > self.seen_seq:
+                self.last_view = view
+            self.seen_seq = max(self.seen_seq, seq)
         await self.send(text_data=orjson.dumps(body).decode())

@@ -19,6 +19,14 @@ from tripeaks.play.models import Game
 ViewPayload = dict[str, object]
 
 
+def view_seq(view: ViewPayload) -> int:
+    """The `seq` `game_payload` puts in every view."""
+    seq = view["seq"]
+    if not isinstance(seq, int):
+        raise TypeError(f"a view's seq is {seq!r}")
+    return seq
+
+
 class RulesPayload(TypedDict):
     key: str
     wrap: bool

@@ -34,6 +34,7 @@ import contextlib
 import logging
 import time
 import weakref
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs
@@ -75,7 +76,7 @@ BROADCAST_GRACE_S = 2.0
 
 def _read(
     race_id: str, user: Visitor | None = None, code: str | None = None
-) -> dict[str, Any] | None:
+) -> selectors.RaceEvent | None:
     """The race as its socket shows it, as stored; None if there is none for `user` (when
     given). (A change committed after the read reaches the socket on the feed, which it listens
     to first.)"""
@@ -86,12 +87,12 @@ def _read(
 
 
 @in_a_thread
-def _open(race_id: str, user: Visitor, code: str | None) -> dict[str, Any] | None:
+def _open(race_id: str, user: Visitor, code: str | None) -> selectors.RaceEvent | None:
     return _read(race_id, user, code)
 
 
 @in_a_thread
-def _tick(race_id: str) -> dict[str, Any] | None:
+def _tick(race_id: str) -> selectors.RaceEvent | None:
     return _read(race_id)
 
 
@@ -314,5 +315,5 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def _error(self, detail: str, code: str = "invalid") -> None:
         await self._send({"type": "error", "detail": detail, "code": code})
 
-    async def _send(self, message: dict[str, Any]) -> None:
+    async def _send(self, message: Mapping[str, object]) -> None:
         await self.send(text_data=orjson.dumps(message).decode())
