@@ -20,38 +20,38 @@ def _password(**kwargs: Any) -> serializers.CharField:
     )
 
 
-class PasswordChangeSerializer(serializers.Serializer[dict[str, Any]]):
+class PasswordChangeSerializer(serializers.Serializer[dict[str, object]]):
     old_password = _password()
     new_password = _password()
 
 
-class PasswordResetSerializer(serializers.Serializer[dict[str, Any]]):
+class PasswordResetSerializer(serializers.Serializer[dict[str, object]]):
     email = serializers.EmailField()
 
 
-class PasswordResetConfirmSerializer(serializers.Serializer[dict[str, Any]]):
+class PasswordResetConfirmSerializer(serializers.Serializer[dict[str, object]]):
     uid = serializers.CharField(max_length=64)
     token = serializers.CharField(max_length=128)
     new_password = _password()
 
 
-class EmailSerializer(serializers.Serializer[dict[str, Any]]):
+class EmailSerializer(serializers.Serializer[dict[str, object]]):
     email = serializers.EmailField()
 
 
-class EmailVerifySerializer(serializers.Serializer[dict[str, Any]]):
+class EmailVerifySerializer(serializers.Serializer[dict[str, object]]):
     token = serializers.CharField(max_length=1000)
 
 
-class PasswordSerializer(serializers.Serializer[dict[str, Any]]):
+class PasswordSerializer(serializers.Serializer[dict[str, object]]):
     password = _password()
 
 
-class DetailSerializer(serializers.Serializer[dict[str, Any]]):
+class DetailSerializer(serializers.Serializer[dict[str, object]]):
     detail = serializers.CharField(read_only=True)
 
 
-class AccessSerializer(serializers.Serializer[dict[str, Any]]):
+class AccessSerializer(serializers.Serializer[dict[str, object]]):
     id = serializers.IntegerField(read_only=True)
     kind = serializers.ChoiceField(choices=["session", "token"], read_only=True)
     device = serializers.CharField(read_only=True)
@@ -61,5 +61,5 @@ class AccessSerializer(serializers.Serializer[dict[str, Any]]):
     current = serializers.BooleanField(read_only=True)
 
 
-class EndedSerializer(serializers.Serializer[dict[str, Any]]):
+class EndedSerializer(serializers.Serializer[dict[str, object]]):
     ended = serializers.IntegerField(read_only=True)

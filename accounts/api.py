@@ -179,13 +179,13 @@ class MeView(generics.RetrieveUpdateAPIView[User]):
         return MeUpdateSerializer if self.request.method == "PATCH" else UserSerializer
 
     @extend_schema(responses={200: UserSerializer, 401: _ERROR})
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def get(self, request: Request, *args: object, **kwargs: object) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
         request=MeUpdateSerializer, responses={200: UserSerializer, 400: _ERROR, 401: _ERROR}
     )
-    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def patch(self, request: Request, *args: object, **kwargs: object) -> Response:
         serializer = MeUpdateSerializer(self.get_object(), data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         user = self.get_object()
@@ -199,5 +199,5 @@ class MeView(generics.RetrieveUpdateAPIView[User]):
         request=PasswordSerializer,
         responses={204: None, 400: _ERROR, 401: _ERROR, 429: _THROTTLED},
     )
-    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def delete(self, request: Request, *args: object, **kwargs: object) -> Response:
         return api_account.delete_me(request)

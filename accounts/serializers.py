@@ -53,7 +53,7 @@ class MeUpdateSerializer(serializers.ModelSerializer[User]):
             raise serializers.ValidationError(list(exc.messages), code=exc.code) from exc
 
 
-class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
+class SignUpSerializer(serializers.Serializer[dict[str, object]]):
     username = serializers.CharField(
         max_length=USERNAME_MAX_LENGTH,
         validators=[UsernameValidator(), refuse_reserved_username],
@@ -95,7 +95,7 @@ class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
         return attrs
 
 
-class CredentialsSerializer(serializers.Serializer[dict[str, Any]]):
+class CredentialsSerializer(serializers.Serializer[dict[str, object]]):
     username = serializers.CharField(max_length=USERNAME_MAX_LENGTH)
     password = serializers.CharField(
         max_length=PASSWORD_MAX_LENGTH,
@@ -105,9 +105,9 @@ class CredentialsSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class TokenSerializer(serializers.Serializer[dict[str, Any]]):
+class TokenSerializer(serializers.Serializer[dict[str, object]]):
     token = serializers.CharField(read_only=True)
 
 
-class CsrfSerializer(serializers.Serializer[dict[str, Any]]):
+class CsrfSerializer(serializers.Serializer[dict[str, object]]):
     csrf_token = serializers.CharField(read_only=True)

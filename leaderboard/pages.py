@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -24,7 +23,7 @@ def staff_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpRespo
     """Anonymous visitors go to sign in; signed-in players who are not staff get a 403."""
 
     @wraps(view)
-    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def checked(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
         if not request.user.is_staff:
