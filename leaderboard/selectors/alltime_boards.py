@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Exists, F, OuterRef, Q
 
 from leaderboard.models import ALL_RULES, BoardExclusion, PlayerStats
+from leaderboard.payloads import AllTimeLine
 from leaderboard.selectors.cursors import decode_cursor, encode_cursor
 from leaderboard.selectors.deal_boards import DEFAULT_LIMIT, Page
 from leaderboard.selectors.shapes import player_payload
@@ -48,7 +49,7 @@ def _ahead_of(board: AllTimeBoard, values: tuple[Any, ...], player_id: int) -> Q
     return ahead | (equal & Q(player_id__lt=player_id))
 
 
-def _alltime_line(board: AllTimeBoard, stats: PlayerStats, rank: int) -> dict[str, Any]:
+def _alltime_line(board: AllTimeBoard, stats: PlayerStats, rank: int) -> AllTimeLine:
     return {
         "rank": rank,
         "player": player_payload(stats.player),
