@@ -24,6 +24,7 @@ from tripeaks.arenas.payloads import (
     Standings,
 )
 from tripeaks.arenas.scoring import rules_payload
+from tripeaks.play.visitors import Visitor
 
 STANDINGS_LIMIT = 100
 PODIUM = 3
@@ -115,11 +116,11 @@ def standings(arena: Arena, *, limit: int = STANDINGS_LIMIT) -> Standings:
     }
 
 
-def entry_line(arena: Arena, user: Any) -> ArenaLine | None:
+def entry_line(arena: Arena, user: Visitor | None) -> ArenaLine | None:
     """The player's own line with their place, wherever it is."""
     if user is None or not user.is_authenticated:
         return None
-    entry = Entry.objects.select_related("player").filter(arena=arena, player=user).first()
+    entry = Entry.objects.select_related("player").filter(arena=arena, player_id=user.pk).first()
     if entry is None:
         return None
     return line_payload(entry, entry.rank or _place_of(entry))
@@ -139,7 +140,7 @@ def _place_of(entry: Entry) -> int:
     return int(row[0]) if row else 0
 
 
-def arena_detail(arena: Arena, user: Any, now: datetime | None = None) -> ArenaDetail:
+def arena_detail(arena: Arena, user: Visitor | None, now: datetime | None = None) -> ArenaDetail:
     now = now or timezone.now()
     board = standings(arena)
     return {
