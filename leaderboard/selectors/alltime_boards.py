@@ -7,9 +7,10 @@ from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Q
 
+from leaderboard.boards import Key
 from leaderboard.models import ALL_RULES, BoardExclusion, PlayerStats
 from leaderboard.payloads import AllTimeLine
-from leaderboard.selectors.cursors import decode_cursor, encode_cursor
+from leaderboard.selectors.cursors import BadCursor, decode_cursor, encode_cursor
 from leaderboard.selectors.deal_boards import DEFAULT_LIMIT, Page
 from leaderboard.selectors.shapes import player_payload
 
@@ -39,7 +40,7 @@ ALLTIME_BOARDS = {
 }
 
 
-def _ahead_of(board: AllTimeBoard, values: tuple[Any, ...], player_id: int) -> Q:
+def _ahead_of(board: AllTimeBoard, values: Key, player_id: int) -> Q:
     """Rows ranking strictly before (values..., player_id) in board order."""
     ahead = Q()
     equal = Q()
@@ -83,7 +84,12 @@ def alltime_board(
     start = 0
     if cursor:
         start, key = decode_cursor(kind, cursor, types)
-        ordered = ordered.exclude(_ahead_of(board, key[:-1], key[-1])).exclude(player_id=key[-1])
+        player_id = key[-1]
+        if not isinstance(player_id, int):  # decoded as `types` says: never
+            raise BadCursor("malformed cursor")
+        ordered = ordered.exclude(_ahead_of(board, key[:-1], player_id)).exclude(
+            player_id=player_id
+        )
     rows = list(ordered[: limit + 1])
     page = [_alltime_line(board, s, start + i + 1) for i, s in enumerate(rows[:limit])]
     next_cursor = None
