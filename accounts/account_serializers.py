@@ -3,20 +3,17 @@ export, deletion)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
 from accounts.serializers import PASSWORD_MAX_LENGTH
 
 
-def _password(**kwargs: Any) -> serializers.CharField:
+def _password() -> serializers.CharField:
     return serializers.CharField(
         max_length=PASSWORD_MAX_LENGTH,
         write_only=True,
         trim_whitespace=False,
         style={"input_type": "password"},
-        **kwargs,
     )
 
 

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
@@ -51,7 +49,7 @@ class GuardedSignIn(AuthenticationForm):
         super().__init__(request, *args, **kwargs)
         self.retry_after: int | None = None
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         username = self.cleaned_data.get("username")
         if username and self.request is not None:
             # The limits of the API's sign-in, counted before the password is hashed.

@@ -3,7 +3,7 @@ change and reset, sessions, deletion. Django's own auth views and forms where th
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django import forms
 from django.conf import settings
@@ -39,9 +39,9 @@ def _player(request: HttpRequest) -> User:
 
 
 def _throttled(
-    request: HttpRequest, template: str, context: dict[str, Any], wait: int
+    request: HttpRequest, template: str, context: Mapping[str, object], wait: int
 ) -> HttpResponse:
-    context["throttled"] = throttled_message(wait)
+    context = {**context, "throttled": throttled_message(wait)}
     response = render(request, template, context, status=429)
     response["Retry-After"] = str(wait)
     return response

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
@@ -80,7 +78,7 @@ class SignUpSerializer(serializers.Serializer[dict[str, object]]):
             raise serializers.ValidationError("That username is taken.", code="unique")
         return value
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, attrs: dict[str, str]) -> dict[str, str]:
         try:
             attrs["display_name"] = clean_display_name(
                 attrs.get("display_name", ""), own_username=attrs["username"]
