@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from leaderboard import fairplay_model, selectors
 from leaderboard.services import review
+from tripeaks.play.visitors import signed_in
 
 
 def staff_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
@@ -58,7 +59,7 @@ def review_decision(request: HttpRequest, result_id: int) -> HttpResponse:
     try:
         review.review_run(
             result_id=result_id,
-            staff=request.user,
+            staff=signed_in(request.user),
             decision=request.POST.get("decision", ""),
             reason=request.POST.get("reason", ""),
         )

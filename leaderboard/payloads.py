@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from collections.abc import Sequence
+from typing import Literal, TypedDict
+
+from tripeaks.infra.json_types import JSON, JSONObject
 
 
 class PlayerPayload(TypedDict):
@@ -98,3 +101,53 @@ class GameOverPayload(ResultPayload):
     board: GameOverBoard | None
     stats: StatsPayload | None
     first_try: FirstTryStanding | None
+
+
+class MyToday(TypedDict):
+    """Today's daily deals as one player stands on them: a rule set's entry is its `state`
+    (not_played, playing, won, lost) and, once finished, the run and its rank."""
+
+    day: str
+    rule_sets: dict[str, JSONObject]
+    daily_streak: int
+    best_daily_streak: int
+
+
+class MyHistory(TypedDict):
+    """A player's runs, oldest first, one list of `fields` each."""
+
+    fields: list[str]
+    runs: list[list[JSON]]
+    layouts: list[str]
+
+
+class BoardUpdate(TypedDict):
+    """A first try on today's board of a rule set (`live.update_message`), to its watchers."""
+
+    type: Literal["update"]
+    date: str | None
+    rules: str
+    version: int
+    total: int
+    lines: list[LinePayload]
+
+
+class BoardEvent(TypedDict):
+    """What the channel layer carries to each watcher's consumer."""
+
+    type: Literal["board.update"]
+    message: BoardUpdate
+
+
+class BoardMessage(TypedDict):
+    """The first-try board's first page, to a watcher that opens or syncs."""
+
+    type: Literal["board"]
+    board: str
+    date: str
+    rules: str
+    version: int
+    total: int
+    lines: Sequence[LinePayload] | Sequence[AllTimeLine]
+    next_cursor: str | None
+    me: LinePayload | AllTimeLine | None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Q
 
@@ -13,6 +12,7 @@ from leaderboard.payloads import AllTimeLine
 from leaderboard.selectors.cursors import BadCursor, decode_cursor, encode_cursor
 from leaderboard.selectors.deal_boards import DEFAULT_LIMIT, Page
 from leaderboard.selectors.shapes import player_payload
+from tripeaks.play.visitors import Visitor
 
 WIN_RATE_MIN_GAMES = 20
 
@@ -69,7 +69,7 @@ def alltime_board(
     rules_key: str = ALL_RULES,
     limit: int = DEFAULT_LIMIT,
     cursor: str | None = None,
-    viewer: Any = None,
+    viewer: Visitor | None = None,
 ) -> Page:
     board = ALLTIME_BOARDS[name]
     rows_qs = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.db.models import QuerySet
 from django.db.models.fields.tuple_lookups import (  # type: ignore[import-untyped]
@@ -24,6 +24,7 @@ from leaderboard.models import BoardLine, DealBest, DealRecord, FirstTry
 from leaderboard.payloads import AllTimeLine, LinePayload
 from leaderboard.selectors.cursors import decode_cursor, encode_cursor
 from leaderboard.selectors.shapes import line_payload
+from tripeaks.play.visitors import Visitor
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
@@ -135,7 +136,7 @@ def deal_board(
     *,
     limit: int = DEFAULT_LIMIT,
     cursor: str | None = None,
-    viewer: Any = None,
+    viewer: Visitor | None = None,
     board: str = "best",
 ) -> Page:
     """One page of a daily or numbered deal's board, and the viewer's own line and rank.

@@ -61,7 +61,7 @@ def sharing(runs: Iterable[Result]) -> dict[int, Sharing]:
     )
     played = list(others)
 
-    def names(run: Result, column: int, value: Any) -> list[str]:
+    def names(run: Result, column: int, value: str | None) -> list[str]:
         if not value:
             return []
         return sorted(
