@@ -3,55 +3,52 @@ export, deletion)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
 from accounts.serializers import PASSWORD_MAX_LENGTH
 
 
-def _password(**kwargs: Any) -> serializers.CharField:
+def _password() -> serializers.CharField:
     return serializers.CharField(
         max_length=PASSWORD_MAX_LENGTH,
         write_only=True,
         trim_whitespace=False,
         style={"input_type": "password"},
-        **kwargs,
     )
 
 
-class PasswordChangeSerializer(serializers.Serializer[dict[str, Any]]):
+class PasswordChangeSerializer(serializers.Serializer[dict[str, object]]):
     old_password = _password()
     new_password = _password()
 
 
-class PasswordResetSerializer(serializers.Serializer[dict[str, Any]]):
+class PasswordResetSerializer(serializers.Serializer[dict[str, object]]):
     email = serializers.EmailField()
 
 
-class PasswordResetConfirmSerializer(serializers.Serializer[dict[str, Any]]):
+class PasswordResetConfirmSerializer(serializers.Serializer[dict[str, object]]):
     uid = serializers.CharField(max_length=64)
     token = serializers.CharField(max_length=128)
     new_password = _password()
 
 
-class EmailSerializer(serializers.Serializer[dict[str, Any]]):
+class EmailSerializer(serializers.Serializer[dict[str, object]]):
     email = serializers.EmailField()
 
 
-class EmailVerifySerializer(serializers.Serializer[dict[str, Any]]):
+class EmailVerifySerializer(serializers.Serializer[dict[str, object]]):
     token = serializers.CharField(max_length=1000)
 
 
-class PasswordSerializer(serializers.Serializer[dict[str, Any]]):
+class PasswordSerializer(serializers.Serializer[dict[str, object]]):
     password = _password()
 
 
-class DetailSerializer(serializers.Serializer[dict[str, Any]]):
+class DetailSerializer(serializers.Serializer[dict[str, object]]):
     detail = serializers.CharField(read_only=True)
 
 
-class AccessSerializer(serializers.Serializer[dict[str, Any]]):
+class AccessSerializer(serializers.Serializer[dict[str, object]]):
     id = serializers.IntegerField(read_only=True)
     kind = serializers.ChoiceField(choices=["session", "token"], read_only=True)
     device = serializers.CharField(read_only=True)
@@ -61,5 +58,5 @@ class AccessSerializer(serializers.Serializer[dict[str, Any]]):
     current = serializers.BooleanField(read_only=True)
 
 
-class EndedSerializer(serializers.Serializer[dict[str, Any]]):
+class EndedSerializer(serializers.Serializer[dict[str, object]]):
     ended = serializers.IntegerField(read_only=True)

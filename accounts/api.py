@@ -5,17 +5,15 @@ Views stay thin: parse with a serializer, call one service, shape the answer.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import authenticate, login, logout
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.authentication import SessionAuthentication
+from rest_framework.authentication import BaseAuthentication, SessionAuthentication
 from rest_framework.exceptions import Throttled, ValidationError
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,6 +21,7 @@ from rest_framework.views import APIView
 from accounts import api_account
 from accounts.account_serializers import PasswordSerializer
 from accounts.models import User
+from accounts.payloads import SignUp
 from accounts.serializers import (
     CredentialsSerializer,
     CsrfSerializer,
@@ -81,8 +80,13 @@ class SignUpView(APIView):
     def post(self, request: Request) -> Response:
         serializer = SignUpSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        email = data.pop("email", "")
+        validated = serializer.validated_data
+        data: SignUp = {
+            "username": validated["username"],
+            "password": validated["password"],
+            "display_name": validated["display_name"],
+        }
+        email = validated.get("email", "")
         try:
             # From a guest session the guest becomes the account (issue 20).
             user = api_account.sign_up_guest(request, data) or players.sign_up(**data)
@@ -98,10 +102,10 @@ class SignUpView(APIView):
 class TokenView(APIView):
     """POST: trade username + password for the API token. DELETE: revoke your token."""
 
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> list[BasePermission]:
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
 
-    def get_authenticators(self) -> list[Any]:
+    def get_authenticators(self) -> list[BaseAuthentication]:
         # Credentials in the body are the authentication for POST; a stale token header or
         # session must not get in the way.
         if getattr(self, "request", None) is not None and self.request.method == "POST":
@@ -175,17 +179,17 @@ class MeView(generics.RetrieveUpdateAPIView[User]):
         assert isinstance(self.request.user, User)
         return self.request.user
 
-    def get_serializer_class(self) -> type[Any]:
+    def get_serializer_class(self) -> type[UserSerializer] | type[MeUpdateSerializer]:
         return MeUpdateSerializer if self.request.method == "PATCH" else UserSerializer
 
     @extend_schema(responses={200: UserSerializer, 401: _ERROR})
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def get(self, request: Request, *args: object, **kwargs: object) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
         request=MeUpdateSerializer, responses={200: UserSerializer, 400: _ERROR, 401: _ERROR}
     )
-    def patch(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def patch(self, request: Request, *args: object, **kwargs: object) -> Response:
         serializer = MeUpdateSerializer(self.get_object(), data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         user = self.get_object()
@@ -199,5 +203,5 @@ class MeView(generics.RetrieveUpdateAPIView[User]):
         request=PasswordSerializer,
         responses={204: None, 400: _ERROR, 401: _ERROR, 429: _THROTTLED},
     )
-    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def delete(self, request: Request, *args: object, **kwargs: object) -> Response:
         return api_account.delete_me(request)

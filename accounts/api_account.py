@@ -35,6 +35,7 @@ from accounts.account_serializers import (
     PasswordSerializer,
 )
 from accounts.models import User
+from accounts.payloads import SignUp
 from accounts.serializers import UserSerializer
 from accounts.services import access, deletion, email_verification, guests, passwords
 from accounts.throttling import SignInGuard, throttled_message
@@ -117,7 +118,7 @@ class GuestView(APIView):
         return Response(UserSerializer(user).data, status=status.HTTP_201_CREATED)
 
 
-def sign_up_guest(request: Request, data: dict[str, Any]) -> User | None:
+def sign_up_guest(request: Request, data: SignUp) -> User | None:
     """(POST /api/auth/signup) From a guest session: turn the guest into the account in place
     and keep the session signed in. None when the request is not a guest's."""
     current = request.user
@@ -274,7 +275,7 @@ class EmailVerifyView(APIView):
 # --------------------------------------------------------------------------- sessions
 
 
-def access_payload(row: selectors.Access) -> dict[str, Any]:
+def access_payload(row: selectors.Access) -> dict[str, object]:
     return AccessSerializer(asdict(row)).data
 
 

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, BaseUserCreationForm
@@ -22,7 +20,7 @@ class SignUpForm(BaseUserCreationForm[User]):
         model = User
         fields = ("username", "display_name")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         # The model's English words, said in the page's language (the API keeps the model's).
         username, display_name = self.fields["username"], self.fields["display_name"]
@@ -47,11 +45,11 @@ class GuardedSignIn(AuthenticationForm):
     """Django's sign-in form with the API sign-in's limits: the anonymous request rate, then the
     sign-in guard's slot reserved before the password is hashed; refused while either says so."""
 
-    def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, request: HttpRequest | None = None, *args: object, **kwargs: object) -> None:
         super().__init__(request, *args, **kwargs)
         self.retry_after: int | None = None
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, object]:
         username = self.cleaned_data.get("username")
         if username and self.request is not None:
             # The limits of the API's sign-in, counted before the password is hashed.
@@ -77,7 +75,7 @@ class SignInForm(GuardedSignIn):
         "invalid_login": gettext_lazy("Unable to sign in with that username and password."),
     }
 
-    def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, request: HttpRequest | None = None, *args: object, **kwargs: object) -> None:
         super().__init__(request, *args, **kwargs)
         self.fields["username"].label = _("Username")
 

@@ -7,8 +7,6 @@ They read and send; they write nothing. The write paths that ask for them (the s
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.core import signing
@@ -34,7 +32,7 @@ def send_verification(*, user_id: int, email: str, domain: str, use_https: bool)
     if user is None or User.objects.filter(email__iexact=email).exclude(pk=user_id).exists():
         return
     path = reverse("accounts:email_verify", kwargs={"token": make_token(user=user, email=email)})
-    context: dict[str, Any] = {
+    context: dict[str, object] = {
         "user": user,
         "email": email,
         "link": f"{'https' if use_https else 'http'}://{domain}{path}",

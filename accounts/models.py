@@ -8,7 +8,7 @@ sessions and API token with their device, address and last use (``AccessRecord``
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
@@ -31,7 +31,7 @@ class PlayerManager(UserManager["User"]):
         # Sign-in is case-insensitive, like uniqueness.
         return self.get(username__iexact=username)
 
-    def username_taken(self, username: str, *, exclude_pk: Any = None) -> bool:
+    def username_taken(self, username: str, *, exclude_pk: int | None = None) -> bool:
         """Held by a player, or by a deleted account whose grace period still runs."""
         qs = self.filter(username__iexact=username)
         if exclude_pk is not None:

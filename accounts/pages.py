@@ -3,7 +3,7 @@ change and reset, sessions, deletion. Django's own auth views and forms where th
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django import forms
 from django.conf import settings
@@ -39,9 +39,9 @@ def _player(request: HttpRequest) -> User:
 
 
 def _throttled(
-    request: HttpRequest, template: str, context: dict[str, Any], wait: int
+    request: HttpRequest, template: str, context: Mapping[str, object], wait: int
 ) -> HttpResponse:
-    context["throttled"] = throttled_message(wait)
+    context = {**context, "throttled": throttled_message(wait)}
     response = render(request, template, context, status=429)
     response["Retry-After"] = str(wait)
     return response
@@ -124,12 +124,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("accounts:account")
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def dispatch(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         if request.user.is_authenticated and _player(request).is_guest:
             return redirect("accounts:account")
         return super().dispatch(request, *args, **kwargs)
 
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         guard = SignInGuard.for_request(request, _player(request).username)
         wait = guard.reserve()
         if wait is not None:

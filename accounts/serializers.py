@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
@@ -53,7 +51,7 @@ class MeUpdateSerializer(serializers.ModelSerializer[User]):
             raise serializers.ValidationError(list(exc.messages), code=exc.code) from exc
 
 
-class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
+class SignUpSerializer(serializers.Serializer[dict[str, object]]):
     username = serializers.CharField(
         max_length=USERNAME_MAX_LENGTH,
         validators=[UsernameValidator(), refuse_reserved_username],
@@ -80,7 +78,7 @@ class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
             raise serializers.ValidationError("That username is taken.", code="unique")
         return value
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, attrs: dict[str, str]) -> dict[str, str]:
         try:
             attrs["display_name"] = clean_display_name(
                 attrs.get("display_name", ""), own_username=attrs["username"]
@@ -95,7 +93,7 @@ class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
         return attrs
 
 
-class CredentialsSerializer(serializers.Serializer[dict[str, Any]]):
+class CredentialsSerializer(serializers.Serializer[dict[str, object]]):
     username = serializers.CharField(max_length=USERNAME_MAX_LENGTH)
     password = serializers.CharField(
         max_length=PASSWORD_MAX_LENGTH,
@@ -105,9 +103,9 @@ class CredentialsSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class TokenSerializer(serializers.Serializer[dict[str, Any]]):
+class TokenSerializer(serializers.Serializer[dict[str, object]]):
     token = serializers.CharField(read_only=True)
 
 
-class CsrfSerializer(serializers.Serializer[dict[str, Any]]):
+class CsrfSerializer(serializers.Serializer[dict[str, object]]):
     csrf_token = serializers.CharField(read_only=True)

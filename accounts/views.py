@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -22,7 +21,7 @@ class SignInView(auth_views.LoginView):
     authentication_form = SignInForm
     redirect_authenticated_user = True
 
-    def form_invalid(self, form: Any) -> HttpResponse:
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_invalid(form)
         retry_after = getattr(form, "retry_after", None)
         if retry_after is not None:

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -38,7 +36,7 @@ class ResultAdmin(admin.ModelAdmin[Result]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Result | None = None) -> bool:
         return False  # results are the truth boards and statistics are rebuilt from
 
     @admin.action(description="Remove these runs' players from every board")
@@ -56,7 +54,7 @@ class BoardExclusionAdmin(admin.ModelAdmin[BoardExclusion]):
     list_display = ("player", "reason", "excluded_by", "created_at")
     readonly_fields = ("player", "excluded_by", "created_at")
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: BoardExclusion | None = None) -> bool:
         return False
 
 
@@ -68,11 +66,11 @@ class RunReviewAdmin(admin.ModelAdmin[RunReview]):
     list_filter = ("decision",)
     readonly_fields = ("result", "staff", "decision", "reason", "at")
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: RunReview | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: RunReview | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: RunReview | None = None) -> bool:
         return False

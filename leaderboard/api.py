@@ -27,7 +27,7 @@ from tripeaks.play.dealday import deal_day
 from tripeaks.play.deals import NUMBERED_DEALS
 
 
-class PageQuery(serializers.Serializer[Any]):
+class PageQuery(serializers.Serializer[dict[str, object]]):
     rules = RulesField(required=False, default="wrap-closed", help_text="A rule-set key.")
     limit = serializers.IntegerField(
         required=False,
@@ -76,7 +76,9 @@ class AllTimeQuery(PageQuery):
         return super().to_internal_value(data)
 
 
-def _parse(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
+def _parse(
+    serializer_class: type[serializers.Serializer[dict[str, object]]], request: Request
+) -> dict[str, Any]:
     serializer = serializer_class(data=request.query_params)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -235,7 +237,7 @@ class MyStatsView(APIView):
 # --------------------------------------------------------------------------- staff (fair play)
 
 
-class RemovalSerializer(serializers.Serializer[Any]):
+class RemovalSerializer(serializers.Serializer[dict[str, object]]):
     reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
 
 

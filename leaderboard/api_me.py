@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from leaderboard.history import my_history
 from leaderboard.today import my_today
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
+from tripeaks.play.visitors import signed_in
 
 RULE_KEYS = {rules.key for rules in CLASSIC_RULE_SETS}
 
@@ -30,7 +31,7 @@ class MyTodayView(APIView):
         }
     )
     def get(self, request: Request) -> Response:
-        return Response(my_today(request.user))
+        return Response(my_today(signed_in(request.user)))
 
 
 class MyHistoryView(APIView):
@@ -58,5 +59,7 @@ class MyHistoryView(APIView):
             )
         layout = request.query_params.get("layout") or None
         return Response(
-            my_history(request.user, rules_key=rules, layout=layout[:40] if layout else None)
+            my_history(
+                signed_in(request.user), rules_key=rules, layout=layout[:40] if layout else None
+            )
         )

@@ -18,12 +18,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 
 from leaderboard.boards import redis_member
 from tripeaks.infra import redis_client
+
+if TYPE_CHECKING:
+    from redis import Redis
+    from redis.client import Pipeline
+
+    from leaderboard.models import BoardLine
 
 log = logging.getLogger("tripeaks.events")
 
@@ -47,7 +54,7 @@ return 1
 """
 
 
-def client() -> Any | None:
+def client() -> Redis | None:
     """The application's Redis client (tripeaks/infra/redis_client.py)."""
     return redis_client.client()
 
@@ -59,7 +66,7 @@ def _ttl() -> int:
 BOARDS = ("best", "first")
 
 
-def board_of(line: Any) -> str:
+def board_of(line: BoardLine) -> str:
     """Which of a daily deal's boards a line is on: ``first`` (a FirstTry) or ``best``."""
     from leaderboard.models import FirstTry
 
@@ -74,14 +81,14 @@ def keys(deal_id: int, board: str = "best") -> tuple[str, str, str, str]:
 
 
 def merge(
-    deal_id: int, pairs: Iterable[tuple[int, str]], redis: Any | None = None, board: str = "best"
+    deal_id: int, pairs: Iterable[tuple[int, str]], redis: Redis | None = None, board: str = "best"
 ) -> None:
     redis = redis or client()
     if redis is None:
         return
     zset, members, _, _ = keys(deal_id, board)
     script = redis.register_script(_MERGE)
-    batch: list[Any] = []
+    batch: list[int | str] = []
     for player_id, member in pairs:
         batch += [player_id, member]
         if len(batch) >= 2 * BATCH:
@@ -91,7 +98,7 @@ def merge(
         script(keys=[zset, members], args=[_ttl(), *batch])
 
 
-def merge_line(line: Any) -> None:
+def merge_line(line: BoardLine) -> None:
     """Best-effort: put one line (DealBest or FirstTry) into its board's set (after commit)."""
     try:
         member = redis_member(line.mode, line, line.player_id)
@@ -100,23 +107,23 @@ def merge_line(line: Any) -> None:
         log.warning("could not update the board cache", extra={"deal": line.deal_id}, exc_info=True)
 
 
-def rank(line: Any) -> int | None:
+def rank(line: BoardLine) -> int | None:
     """The line's 1-based rank from the set, or None when the set cannot answer."""
     position = _ask_ready_set(line, lambda pipe, zset: pipe.zrank(zset, _member(line)))
     return None if position is None else int(position) + 1
 
 
-def size(line: Any) -> int | None:
+def size(line: BoardLine) -> int | None:
     """How many lines the line's board has, from its set when it is ready, else None."""
     count = _ask_ready_set(line, lambda pipe, zset: pipe.zcard(zset))
     return None if count is None else int(count)
 
 
-def _member(line: Any) -> Any:
+def _member(line: BoardLine) -> str:
     return redis_member(line.mode, line, line.player_id)
 
 
-def _ask_ready_set(line: Any, ask: Callable[[Any, str], object]) -> Any:
+def _ask_ready_set(line: BoardLine, ask: Callable[[Pipeline, str], object]) -> int | None:
     """One question to the line's board set in the round trip that asks whether the set is
     ready; None when it is not ready, has no answer, or cannot be reached."""
     redis = client()
@@ -205,7 +212,7 @@ class _Row:
         cards_left: int,
         moves: int,
         time_ms: int,
-        finished_at: Any,
+        finished_at: datetime,
         result_id: int,
     ) -> None:
         self.lost = lost

@@ -13,11 +13,10 @@ database is read: over them a frame gets ``{"type": "error", "code": "throttled"
 
 from __future__ import annotations
 
-from typing import Any
-
 from channels.db import database_sync_to_async
 
 from leaderboard.live import daily_group
+from leaderboard.payloads import BoardEvent, BoardMessage
 from tripeaks.engine.rules import Rules, RulesError
 from tripeaks.infra import throttle_async, watcher_socket
 from tripeaks.infra.watcher_socket import WatcherSocket
@@ -50,11 +49,11 @@ class DailyBoardConsumer(WatcherSocket):
     async def sync(self) -> None:
         await self._send(await self._board())
 
-    async def board_update(self, event: dict[str, Any]) -> None:
+    async def board_update(self, event: BoardEvent) -> None:
         await self._send(event["message"])
 
     @database_sync_to_async
-    def _board(self) -> dict[str, Any]:
+    def _board(self) -> BoardMessage:
         from leaderboard.selectors import daily_record, deal_board
         from tripeaks.play.dealday import deal_day
 

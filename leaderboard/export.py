@@ -16,7 +16,9 @@ from __future__ import annotations
 import base64
 import binascii
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
@@ -38,15 +40,12 @@ class BadCursor(ValueError):
     pass
 
 
-def _encode(created_at: Any, game_id: Any) -> str:
+def _encode(created_at: datetime, game_id: UUID) -> str:
     raw = f"{created_at.isoformat()}|{game_id}".encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def _decode(cursor: str) -> tuple[Any, str]:
-    from datetime import datetime
-    from uuid import UUID
-
+def _decode(cursor: str) -> tuple[datetime, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         when, game_id = raw.split("|")
@@ -68,12 +67,12 @@ def _account(user: Any) -> dict[str, Any]:
     }
 
 
-def _statistics(user: AbstractBaseUser) -> list[dict[str, Any]]:
+def _statistics(user: AbstractBaseUser) -> list[dict[str, object]]:
     rows = PlayerStats.objects.filter(player_id=user.pk).order_by("rules_key")
     return [{"rules": row.rules_key, **stats_payload(row)} for row in rows]
 
 
-def _ratings(user: AbstractBaseUser) -> list[dict[str, Any]]:
+def _ratings(user: AbstractBaseUser) -> list[dict[str, object]]:
     rows = Rating.objects.filter(user_id=user.pk).order_by("rules_key")
     return [
         {
@@ -89,7 +88,7 @@ def _ratings(user: AbstractBaseUser) -> list[dict[str, Any]]:
     ]
 
 
-def _rating_history(user: AbstractBaseUser) -> list[dict[str, Any]]:
+def _rating_history(user: AbstractBaseUser) -> list[dict[str, object]]:
     events = RatingEvent.objects.filter(user_id=user.pk).order_by("created_at", "id")
     return [
         {
@@ -107,10 +106,11 @@ def _rating_history(user: AbstractBaseUser) -> list[dict[str, Any]]:
     ]
 
 
-def _result(result: Any) -> dict[str, Any] | None:
+def _result(result: Result | None) -> dict[str, object] | None:
     if result is None:
         return None
-    return result_payload(result) | {
+    return {
+        **result_payload(result),
         "hidden": result.hidden,
         "first_win": result.first_win,
         "new_record": result.new_record,
@@ -118,7 +118,7 @@ def _result(result: Any) -> dict[str, Any] | None:
     }
 
 
-def export_page(*, user: AbstractBaseUser, cursor: str | None = None) -> dict[str, Any]:
+def export_page(*, user: AbstractBaseUser, cursor: str | None = None) -> dict[str, object]:
     """One page of the player's export; `next` is the cursor of the next page, or None."""
     games = Game.objects.filter(player_id=user.pk).select_related("deal")
     if cursor:
@@ -128,7 +128,7 @@ def export_page(*, user: AbstractBaseUser, cursor: str | None = None) -> dict[st
     more = len(page) > EXPORT_GAMES_PER_PAGE
     page = page[:EXPORT_GAMES_PER_PAGE]
     ids = [game.pk for game in page]
-    moves: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    moves: dict[UUID, list[dict[str, object]]] = defaultdict(list)
     for move in Move.objects.filter(game_id__in=ids).order_by("game_id", "seq"):
         moves[move.game_id].append(
             {
@@ -140,7 +140,7 @@ def export_page(*, user: AbstractBaseUser, cursor: str | None = None) -> dict[st
             }
         )
     results = {r.game_id: r for r in Result.objects.filter(game_id__in=ids)}
-    document: dict[str, Any] = {"format": FORMAT, "exported_at": iso(timezone.now())}
+    document: dict[str, object] = {"format": FORMAT, "exported_at": iso(timezone.now())}
     if not cursor:
         document["account"] = _account(user)
         document["statistics"] = _statistics(user)

@@ -21,8 +21,9 @@ import functools
 import ipaddress
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from django.conf import settings
 from django.db import connection
@@ -236,14 +237,14 @@ def contest_hold(game: Game) -> str:
     )
 
 
-def contest_holds(games: Sequence[Game]) -> dict[Any, str]:
+def contest_holds(games: Sequence[Game]) -> dict[UUID, str]:
     """Why each game of one contest (a race's games) waits for staff, by game id ("" for none):
     the timing check on its move log and the second-account rule among the contest's players,
     the facts ``record_result`` stores on each game's result when it finishes, asked here at once
     for all of them, for a race that must decide before every game has ended."""
     from tripeaks.play.models import Move
 
-    logs: dict[Any, list[tuple[str, Any]]] = {game.pk: [] for game in games}
+    logs: dict[UUID, list[tuple[str, datetime]]] = {game.pk: [] for game in games}
     if settings.FAIR_PLAY_TIMING_CHECK:
         rows = Move.objects.filter(game_id__in=list(logs)).order_by("game_id", "seq")
         for game_id, action, at in rows.values_list("game_id", "action", "at"):
@@ -253,7 +254,7 @@ def contest_holds(games: Sequence[Game]) -> dict[Any, str]:
         if settings.FAIR_PLAY_HOLD_SHARED
         else {}
     )
-    reasons: dict[Any, str] = {}
+    reasons: dict[UUID, str] = {}
     for game in games:
         why = [linked_reason(game.player_id, linked.get(game.player_id, set()))]
         if logs[game.pk]:

@@ -3,16 +3,17 @@ daily deals, the spread of winning times), per rule set and layout, in a compact
 
 from __future__ import annotations
 
-from typing import Any
+from django.contrib.auth.base_user import AbstractBaseUser
 
 from leaderboard.models import Result
+from leaderboard.payloads import MyHistory
 
 HISTORY_LIMIT = 1000  # the newest runs; a year of steady play
 
 
 def my_history(
-    user: Any, *, rules_key: str | None = None, layout: str | None = None
-) -> dict[str, Any]:
+    user: AbstractBaseUser, *, rules_key: str | None = None, layout: str | None = None
+) -> MyHistory:
     """Oldest first: [finished_at, mode, rules, layout, won, time_ms, ranked, day] per run (2 queries)."""
     runs = Result.objects.filter(player_id=user.pk)
     layouts = sorted(set(runs.values_list("layout", flat=True).distinct()))

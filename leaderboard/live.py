@@ -12,16 +12,16 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from contextvars import ContextVar
-from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from leaderboard.models import DealRecord, FirstTry
+from leaderboard.payloads import BoardEvent, BoardUpdate
 
 log = logging.getLogger("tripeaks.events")
 
-Send = tuple[str, dict[str, Any]]  # (group, event)
+Send = tuple[str, BoardEvent]  # (group, event)
 _held: ContextVar[list[Send] | None] = ContextVar("leaderboard_held_sends", default=None)
 
 
@@ -34,7 +34,7 @@ def update_message(
     version: int | None = None,
     rank: int | None = None,
     total: int | None = None,
-) -> dict[str, Any] | None:
+) -> BoardUpdate | None:
     """The first-try board's update for `line` (a FirstTry): with the deal record's `version`,
     the line's `rank` and the board's `total` its finish learnt (every first try is a new line of
     the best-run board too, which bumps the version), else read again. The version also moves when
@@ -74,7 +74,7 @@ def broadcast_line(
         layer = get_channel_layer()
         if message is None or layer is None:
             return
-        send = (daily_group(line.rules_key), {"type": "board.update", "message": message})
+        send: Send = (daily_group(line.rules_key), {"type": "board.update", "message": message})
         held = _held.get()
         if held is not None:
             held.append(send)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -18,13 +17,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from leaderboard import fairplay_model, selectors
 from leaderboard.services import review
+from tripeaks.play.visitors import signed_in
 
 
 def staff_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """Anonymous visitors go to sign in; signed-in players who are not staff get a 403."""
 
     @wraps(view)
-    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+    def checked(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponseBase:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
         if not request.user.is_staff:
@@ -59,7 +59,7 @@ def review_decision(request: HttpRequest, result_id: int) -> HttpResponse:
     try:
         review.review_run(
             result_id=result_id,
-            staff=request.user,
+            staff=signed_in(request.user),
             decision=request.POST.get("decision", ""),
             reason=request.POST.get("reason", ""),
         )

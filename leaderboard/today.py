@@ -3,16 +3,18 @@ in progress, or the result with its rank; and the daily streak."""
 
 from __future__ import annotations
 
-from typing import Any
+from django.contrib.auth.base_user import AbstractBaseUser
 
 from leaderboard.models import ALL_RULES, DealBest, DealRecord, PlayerStats, Result
+from leaderboard.payloads import MyToday
 from leaderboard.selectors import rank_of_line, stats_payload
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
+from tripeaks.infra.json_types import JSONObject
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Game
 
 
-def my_today(user: Any) -> dict[str, Any]:
+def my_today(user: AbstractBaseUser) -> MyToday:
     """A few queries whatever the history: one each for games, results, lines, boards, stats."""
     day = deal_day()
     keys = [rules.key for rules in CLASSIC_RULE_SETS]
@@ -35,11 +37,11 @@ def my_today(user: Any) -> dict[str, Any]:
             "rules_key", "lines"
         )
     )
-    rule_sets: dict[str, dict[str, Any]] = {}
+    rule_sets: dict[str, JSONObject] = {}
     for key in keys:
         result = results.get(key)
         line = lines.get(key)
-        entry: dict[str, Any] = {"state": "not_played"}
+        entry: JSONObject = {"state": "not_played"}
         if key in playing:
             entry = {"state": "playing"}
         elif result is not None:

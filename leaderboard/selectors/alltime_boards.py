@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Q
 
+from leaderboard.boards import Key
 from leaderboard.models import ALL_RULES, BoardExclusion, PlayerStats
-from leaderboard.selectors.cursors import decode_cursor, encode_cursor
+from leaderboard.payloads import AllTimeLine
+from leaderboard.selectors.cursors import BadCursor, decode_cursor, encode_cursor
 from leaderboard.selectors.deal_boards import DEFAULT_LIMIT, Page
 from leaderboard.selectors.shapes import player_payload
+from tripeaks.play.visitors import Visitor
 
 WIN_RATE_MIN_GAMES = 20
 
@@ -38,7 +40,7 @@ ALLTIME_BOARDS = {
 }
 
 
-def _ahead_of(board: AllTimeBoard, values: tuple[Any, ...], player_id: int) -> Q:
+def _ahead_of(board: AllTimeBoard, values: Key, player_id: int) -> Q:
     """Rows ranking strictly before (values..., player_id) in board order."""
     ahead = Q()
     equal = Q()
@@ -48,7 +50,7 @@ def _ahead_of(board: AllTimeBoard, values: tuple[Any, ...], player_id: int) -> Q
     return ahead | (equal & Q(player_id__lt=player_id))
 
 
-def _alltime_line(board: AllTimeBoard, stats: PlayerStats, rank: int) -> dict[str, Any]:
+def _alltime_line(board: AllTimeBoard, stats: PlayerStats, rank: int) -> AllTimeLine:
     return {
         "rank": rank,
         "player": player_payload(stats.player),
@@ -67,7 +69,7 @@ def alltime_board(
     rules_key: str = ALL_RULES,
     limit: int = DEFAULT_LIMIT,
     cursor: str | None = None,
-    viewer: Any = None,
+    viewer: Visitor | None = None,
 ) -> Page:
     board = ALLTIME_BOARDS[name]
     rows_qs = (
@@ -82,7 +84,12 @@ def alltime_board(
     start = 0
     if cursor:
         start, key = decode_cursor(kind, cursor, types)
-        ordered = ordered.exclude(_ahead_of(board, key[:-1], key[-1])).exclude(player_id=key[-1])
+        player_id = key[-1]
+        if not isinstance(player_id, int):  # decoded as `types` says: never
+            raise BadCursor("malformed cursor")
+        ordered = ordered.exclude(_ahead_of(board, key[:-1], player_id)).exclude(
+            player_id=player_id
+        )
     rows = list(ordered[: limit + 1])
     page = [_alltime_line(board, s, start + i + 1) for i, s in enumerate(rows[:limit])]
     next_cursor = None

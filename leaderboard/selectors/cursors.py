@@ -6,20 +6,21 @@ import base64
 import binascii
 import json
 from datetime import datetime
-from typing import Any
+
+from leaderboard.boards import Column, Key
 
 
 class BadCursor(ValueError):
     """A cursor this server did not hand out (or for another board)."""
 
 
-def encode_cursor(kind: str, rank: int, key: tuple[Any, ...]) -> str:
+def encode_cursor(kind: str, rank: int, key: Key) -> str:
     values = [v.isoformat() if isinstance(v, datetime) else v for v in key]
     raw = json.dumps({"b": kind, "r": rank, "k": values}, separators=(",", ":"))
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 
-def decode_cursor(kind: str, cursor: str, types: tuple[type, ...]) -> tuple[int, tuple[Any, ...]]:
+def decode_cursor(kind: str, cursor: str, types: tuple[type, ...]) -> tuple[int, Key]:
     """(rank of the last line seen, its sort key) from a cursor, or BadCursor."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
@@ -31,14 +32,16 @@ def decode_cursor(kind: str, cursor: str, types: tuple[type, ...]) -> tuple[int,
             raise BadCursor("malformed cursor")
         if len(values) != len(types):
             raise BadCursor("malformed cursor")
-        key: list[Any] = []
+        key: list[Column] = []
         for value, kind_of in zip(values, types, strict=True):
             if kind_of is datetime:
                 parsed = datetime.fromisoformat(value)
                 if parsed.tzinfo is None:
                     raise BadCursor("malformed cursor")
                 key.append(parsed)
-            elif kind_of in (int, bool) and type(value) is kind_of:
+            elif (kind_of is int and type(value) is int) or (
+                kind_of is bool and type(value) is bool
+            ):
                 key.append(value)
             elif kind_of is float and type(value) in (int, float):
                 key.append(float(value))

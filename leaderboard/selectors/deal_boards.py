@@ -6,9 +6,10 @@ in one query, the board's record row, and the viewer's own line and rank.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import TypeVar
 
 from django.db.models import QuerySet
 from django.db.models.fields.tuple_lookups import (  # type: ignore[import-untyped]
@@ -20,8 +21,10 @@ from django.db.models.fields.tuple_lookups import (  # type: ignore[import-untyp
 from leaderboard import cache
 from leaderboard.boards import line_key, order_of
 from leaderboard.models import BoardLine, DealBest, DealRecord, FirstTry
+from leaderboard.payloads import AllTimeLine, LinePayload
 from leaderboard.selectors.cursors import decode_cursor, encode_cursor
 from leaderboard.selectors.shapes import line_payload
+from tripeaks.play.visitors import Visitor
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
@@ -45,11 +48,14 @@ def _cursor_types(mode: str) -> tuple[type, ...]:
 
 
 # The daily deal's two boards: every player's first try (ranked), and their best run.
-DAILY_BOARDS: dict[str, type[Any]] = {"first": FirstTry, "best": DealBest}
+DAILY_BOARDS: dict[str, type[BoardLine]] = {"first": FirstTry, "best": DealBest}
 
 
-def board_lines(deal_id: int, mode: str, model: type[Any] = DealBest) -> QuerySet[Any]:
-    lines: QuerySet[Any] = (
+_Line = TypeVar("_Line", bound=BoardLine)
+
+
+def board_lines(deal_id: int, mode: str, model: type[_Line]) -> QuerySet[_Line]:
+    lines: QuerySet[_Line] = (
         model._default_manager.filter(deal_id=deal_id, mode=mode)
         .select_related("player")
         .only(
@@ -117,9 +123,9 @@ def first_try_standing(line: FirstTry) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Page:
-    lines: list[dict[str, Any]]
+    lines: Sequence[LinePayload] | Sequence[AllTimeLine]
     next_cursor: str | None
-    me: dict[str, Any] | None
+    me: LinePayload | AllTimeLine | None
     total: int
     # The viewer's rank was counted because the board's rank set is cold (see ``Rank``).
     cold: bool = False
@@ -130,7 +136,7 @@ def deal_board(
     *,
     limit: int = DEFAULT_LIMIT,
     cursor: str | None = None,
-    viewer: Any = None,
+    viewer: Visitor | None = None,
     board: str = "best",
 ) -> Page:
     """One page of a daily or numbered deal's board, and the viewer's own line and rank.

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from leaderboard.models import Attempt, DealRecord, FirstTry, PlayerStats, Result, Standing
+from leaderboard.models import (
+    Attempt,
+    DealBest,
+    DealRecord,
+    FirstTry,
+    PlayerStats,
+    Result,
+    Standing,
+)
+from leaderboard.payloads import Announcement, GameOverPayload
 from leaderboard.selectors.deal_boards import board_lines, first_try_standing, rank_of_line
 from leaderboard.selectors.shapes import line_payload, result_payload, stats_payload
 
@@ -12,11 +21,11 @@ if TYPE_CHECKING:
     from tripeaks.play.models import Game
 
 
-def announcements(result: Result) -> list[dict[str, str]]:
+def announcements(result: Result) -> list[Announcement]:
     what = f"deal #{result.number}" if result.mode == "numbered" else "today's deal"
     if result.mode == "daily" and result.day:
         what = f"the daily deal of {result.day.isoformat()}"
-    news = []
+    news: list[Announcement] = []
     if result.first_win:
         news.append({"kind": "first_win", "text": f"You are the first to win {what}!"})
     if result.new_record:
@@ -26,7 +35,7 @@ def announcements(result: Result) -> list[dict[str, str]]:
     return news
 
 
-def result_for_game(game: Game, result: Result | None = None) -> dict[str, Any] | None:
+def result_for_game(game: Game, result: Result | None = None) -> GameOverPayload | None:
     """What the game-over view shows: the run, par, rank, news, and updated statistics.
 
     `result` is the one the game's finish has just made; without it, it is read."""
@@ -35,15 +44,15 @@ def result_for_game(game: Game, result: Result | None = None) -> dict[str, Any] 
     if result is None:
         return None
     par = game.deal.par
-    payload = result_payload(result)
-    payload.update(
-        par=par,
-        matched_par=bool(result.won and par is not None and result.moves <= par),
-        announcements=announcements(result),
-        board=None,
-        stats=None,
-    )
-    payload["first_try"] = None
+    payload: GameOverPayload = {
+        **result_payload(result),
+        "par": par,
+        "matched_par": bool(result.won and par is not None and result.moves <= par),
+        "announcements": announcements(result),
+        "board": None,
+        "stats": None,
+        "first_try": None,
+    }
     if not result.ranked:
         return payload
     standing = result.standing or Standing()
@@ -60,7 +69,9 @@ def result_for_game(game: Game, result: Result | None = None) -> dict[str, Any] 
         own, lines = standing.line, standing.lines
         if own is None:
             own = (
-                board_lines(result.deal_id, result.mode).filter(player_id=result.player_id).first()
+                board_lines(result.deal_id, result.mode, DealBest)
+                .filter(player_id=result.player_id)
+                .first()
             )
         if lines is None:
             record = DealRecord.objects.filter(deal_id=result.deal_id).first()
@@ -74,7 +85,7 @@ def result_for_game(game: Game, result: Result | None = None) -> dict[str, Any] 
                 "rank": standing.rank or rank_of_line(own),
                 "lines": lines,
                 "this_run": own.result_id == result.pk,
-                "best": line_payload(own, 0) | {"rank": None},
+                "best": {**line_payload(own, 0), "rank": None},
             }
     stats = standing.stats
     if stats is None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -61,7 +60,7 @@ def sharing(runs: Iterable[Result]) -> dict[int, Sharing]:
     )
     played = list(others)
 
-    def names(run: Result, column: int, value: Any) -> list[str]:
+    def names(run: Result, column: int, value: str | None) -> list[str]:
         if not value:
             return []
         return sorted(
@@ -80,7 +79,7 @@ def sharing(runs: Iterable[Result]) -> dict[int, Sharing]:
     }
 
 
-def review_page(limit: int = REVIEW_QUEUE_LIMIT) -> dict[str, Any]:
+def review_page(limit: int = REVIEW_QUEUE_LIMIT) -> dict[str, object]:
     """What the staff page shows: the `limit` latest runs waiting (each held one with whom its
     player shares a device or address), the lines won by several accounts on one deal
     (``identical_lines``), the latest decisions and the accounts whose rating rose on games
@@ -96,12 +95,12 @@ def review_page(limit: int = REVIEW_QUEUE_LIMIT) -> dict[str, Any]:
     }
 
 
-def runs_to_review(limit: int = REVIEW_QUEUE_LIMIT) -> list[dict[str, Any]]:
+def runs_to_review(limit: int = REVIEW_QUEUE_LIMIT) -> list[dict[str, object]]:
     """The `limit` latest runs waiting for a decision (one query), each with its player, game and
     the reason it waits."""
     return [
-        result_payload(result)
-        | {
+        {
+            **result_payload(result),
             "player": player_payload(result.player),
             "game": str(result.game_id),
             "flagged": result.flagged,

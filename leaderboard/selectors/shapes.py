@@ -6,14 +6,15 @@ from datetime import date, timedelta
 from typing import Any
 
 from leaderboard.models import BoardLine, PlayerStats, Result
+from leaderboard.payloads import LinePayload, PlayerPayload, ResultPayload, StatsPayload
 from tripeaks.play.dealday import deal_day
 
 
-def player_payload(user: Any) -> dict[str, Any]:
+def player_payload(user: Any) -> PlayerPayload:
     return {"username": user.username, "display_name": user.display_name or user.username}
 
 
-def line_payload(line: BoardLine, rank: int) -> dict[str, Any]:
+def line_payload(line: BoardLine, rank: int) -> LinePayload:
     return {
         "rank": rank,
         "player": player_payload(line.player),
@@ -26,7 +27,7 @@ def line_payload(line: BoardLine, rank: int) -> dict[str, Any]:
     }
 
 
-def stats_payload(stats: PlayerStats | None, today: date | None = None) -> dict[str, Any]:
+def stats_payload(stats: PlayerStats | None, today: date | None = None) -> StatsPayload:
     if stats is None:
         stats = PlayerStats()
     today = today or deal_day()
@@ -48,7 +49,7 @@ def stats_payload(stats: PlayerStats | None, today: date | None = None) -> dict[
     }
 
 
-def result_payload(result: Result) -> dict[str, Any]:
+def result_payload(result: Result) -> ResultPayload:
     return {
         "mode": result.mode,
         "rules": result.rules_key,

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
 from leaderboard.models import BOARD_MODES, BoardExclusion, Result
 from leaderboard.services.recompute import rebuild_deal
+from tripeaks.play.visitors import Visitor
 
 log = logging.getLogger("tripeaks.events")
 
 
 @transaction.atomic
-def remove_player_from_boards(*, player: Any, reason: str = "", by: Any = None) -> list[int]:
+def remove_player_from_boards(
+    *, player: AbstractBaseUser, reason: str = "", by: Visitor | None = None
+) -> list[int]:
     """Take a player off every board: hide their runs, rebuild each board deal they were on, and
     keep their future runs off (``BoardExclusion``). Every board's Redis rank set is dropped when
     the one transaction commits, so no cached board shows them a moment longer; their statistics

@@ -158,7 +158,7 @@ def _rank(result: Result, standing: Standing, game: Game) -> None:
     if found := select_rows(DealBest, sql, columns, params):  # one line at most
         best, (lines_now,) = found[0]
     new_line = best is None
-    improved = new_line or improves(mode, result, best)
+    improved = best is None or improves(mode, result, best)
     if best is None:
         best = DealBest.objects.create(
             player_id=result.player_id,

@@ -14,8 +14,7 @@ or its arena points (``tripeaks.arenas.services.standings``): accepting applies 
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
 from leaderboard.models import BoardExclusion, Result, RunReview
@@ -30,7 +29,9 @@ class ReviewError(ValueError):
 
 
 @transaction.atomic
-def review_run(*, result_id: Any, staff: Any, decision: str, reason: str) -> RunReview:
+def review_run(
+    *, result_id: int | str, staff: AbstractBaseUser, decision: str, reason: str
+) -> RunReview:
     """Accept or hide a held or flagged run, with a reason; kept in the audit trail."""
     reason = reason.strip()
     if decision not in RunReview.Decision.values:
@@ -50,7 +51,9 @@ def review_run(*, result_id: Any, staff: Any, decision: str, reason: str) -> Run
     else:
         result.held, result.hidden = False, True
     result.save(update_fields=["held", "hidden"])
-    review = RunReview.objects.create(result=result, staff=staff, decision=decision, reason=reason)
+    review = RunReview.objects.create(
+        result=result, staff_id=staff.pk, decision=decision, reason=reason
+    )
     contest = Game.objects.filter(pk=result.game_id).values_list("contest", flat=True).first()
     if contest:
         # A contest's run: its held rating change (a race) or arena points are applied, or

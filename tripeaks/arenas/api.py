@@ -22,6 +22,7 @@ from tripeaks.infra.throttling import (
 )
 from tripeaks.play.api import error_response, view_of
 from tripeaks.play.errors import PlayError
+from tripeaks.play.visitors import signed_in
 
 ARENA = OpenApiResponse(description="The arena, its standings, your line, its podium when over.")
 REFUSED = OpenApiResponse(description="Not now: the arena is over, not running, or not joined.")
@@ -56,7 +57,7 @@ class JoinView(APIView):
     @extend_schema(request=None, responses={200: ARENA, 404: NOT_FOUND, 409: REFUSED})
     def post(self, request: Request, arena_id: str) -> Response:
         try:
-            entry = services.join(arena_id=arena_id, user=request.user)
+            entry = services.join(arena_id=arena_id, user=signed_in(request.user))
         except PlayError as error:
             return error_response(error)
         return Response(selectors.arena_detail(entry.arena, request.user))
@@ -66,7 +67,7 @@ class LeaveView(APIView):
     @extend_schema(request=None, responses={200: ARENA, 404: NOT_FOUND, 409: REFUSED})
     def post(self, request: Request, arena_id: str) -> Response:
         try:
-            entry = services.leave(arena_id=arena_id, user=request.user)
+            entry = services.leave(arena_id=arena_id, user=signed_in(request.user))
         except PlayError as error:
             return error_response(error)
         return Response(selectors.arena_detail(entry.arena, request.user))
@@ -91,7 +92,7 @@ class PlayView(APIView):
         try:
             game, new = services.play(
                 arena_id=arena_id,
-                user=request.user,
+                user=signed_in(request.user),
                 device=request_device(request),
                 address=client_address(request),
             )

@@ -10,11 +10,11 @@ Frames and connects count against the board rates, as the daily board's socket.
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
 from channels.db import database_sync_to_async
 
+from tripeaks.arenas.payloads import ArenaMessage, StandingsEvent
 from tripeaks.infra import throttle_async, watcher_socket
 from tripeaks.infra.watcher_socket import WatcherSocket
 
@@ -48,7 +48,7 @@ class ArenaConsumer(WatcherSocket):
         if arena is not None:
             await self._send(arena)
 
-    async def arena_standings(self, event: dict[str, Any]) -> None:
+    async def arena_standings(self, event: StandingsEvent) -> None:
         await self._send(event["message"])
 
     @database_sync_to_async
@@ -58,7 +58,7 @@ class ArenaConsumer(WatcherSocket):
         return arena_or_none(self.arena_id) is not None
 
     @database_sync_to_async
-    def _detail(self) -> dict[str, Any] | None:
+    def _detail(self) -> ArenaMessage | None:
         from tripeaks.arenas.selectors import arena_detail, arena_or_none
 
         arena = arena_or_none(self.arena_id)

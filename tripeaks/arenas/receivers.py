@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
+
 from tripeaks.arenas import services
 from tripeaks.play.models import Game
 
@@ -16,5 +18,5 @@ def arena_game_finished(sender: Any, *, game: Game, result: Any = None, **kwargs
         services.count_finish(game=game, held=held)
 
 
-def player_leaving(sender: Any, *, user: Any, **kwargs: Any) -> None:
+def player_leaving(sender: object, *, user: AbstractBaseUser, **kwargs: object) -> None:
     services.leave_every_arena(user=user)

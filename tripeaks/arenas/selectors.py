@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
+from uuid import UUID
 
 from django.db import connection
 from django.db.models import Count, F, QuerySet, Sum, Window
@@ -14,7 +15,16 @@ from django.utils import timezone
 
 from tripeaks.arenas.errors import ArenaNotFound
 from tripeaks.arenas.models import Arena, Entry, Phase
+from tripeaks.arenas.payloads import (
+    ArenaDetail,
+    ArenaLine,
+    ArenaLists,
+    ArenaSummary,
+    PlayerPayload,
+    Standings,
+)
 from tripeaks.arenas.scoring import rules_payload
+from tripeaks.play.visitors import Visitor
 
 STANDINGS_LIMIT = 100
 PODIUM = 3
@@ -31,11 +41,11 @@ ORDER = (
 )
 
 
-def arena_or_none(arena_id: Any) -> Arena | None:
+def arena_or_none(arena_id: UUID | str) -> Arena | None:
     return Arena.objects.filter(pk=arena_id).first()
 
 
-def existing_arena(arena_id: Any) -> Arena:
+def existing_arena(arena_id: UUID | str) -> Arena:
     """The arena, or ArenaNotFound."""
     arena = arena_or_none(arena_id)
     if arena is None:
@@ -47,11 +57,11 @@ def ordered_entries(arena: Arena) -> QuerySet[Entry]:
     return Entry.objects.filter(arena=arena).select_related("player").order_by(*ORDER)
 
 
-def player_payload(user: Any) -> dict[str, Any]:
+def player_payload(user: Any) -> PlayerPayload:
     return {"username": user.username, "display_name": user.display_name or user.username}
 
 
-def line_payload(entry: Entry, rank: int) -> dict[str, Any]:
+def line_payload(entry: Entry, rank: int) -> ArenaLine:
     return {
         "rank": rank,
         "player": player_payload(entry.player),
@@ -70,7 +80,7 @@ def version_of(arena: Arena) -> int:
     return int(total or 0)
 
 
-def arena_summary(arena: Arena, now: datetime, players: int | None = None) -> dict[str, Any]:
+def arena_summary(arena: Arena, now: datetime, players: int | None = None) -> ArenaSummary:
     phase = arena.phase_at(now)
     if phase == Phase.FINISHED and arena.state != Phase.FINISHED:
         phase_text = "finishing"  # over; its final places are being written
@@ -89,7 +99,7 @@ def arena_summary(arena: Arena, now: datetime, players: int | None = None) -> di
     }
 
 
-def standings(arena: Arena, *, limit: int = STANDINGS_LIMIT) -> dict[str, Any]:
+def standings(arena: Arena, *, limit: int = STANDINGS_LIMIT) -> Standings:
     """The standings' first `limit` lines, the total and the version. The version is read
     first: the lines are then at least as new as it says (a later version replaces them)."""
     version = version_of(arena)
@@ -106,11 +116,11 @@ def standings(arena: Arena, *, limit: int = STANDINGS_LIMIT) -> dict[str, Any]:
     }
 
 
-def entry_line(arena: Arena, user: Any) -> dict[str, Any] | None:
+def entry_line(arena: Arena, user: Visitor | None) -> ArenaLine | None:
     """The player's own line with their place, wherever it is."""
     if user is None or not user.is_authenticated:
         return None
-    entry = Entry.objects.select_related("player").filter(arena=arena, player=user).first()
+    entry = Entry.objects.select_related("player").filter(arena=arena, player_id=user.pk).first()
     if entry is None:
         return None
     return line_payload(entry, entry.rank or _place_of(entry))
@@ -130,11 +140,11 @@ def _place_of(entry: Entry) -> int:
     return int(row[0]) if row else 0
 
 
-def arena_detail(arena: Arena, user: Any, now: datetime | None = None) -> dict[str, Any]:
+def arena_detail(arena: Arena, user: Visitor | None, now: datetime | None = None) -> ArenaDetail:
     now = now or timezone.now()
     board = standings(arena)
-    body = arena_summary(arena, now, board["total"])
-    body |= {
+    return {
+        **arena_summary(arena, now, board["total"]),
         "server_time": now.isoformat(),
         "scoring": rules_payload(),
         "version": board["version"],
@@ -142,10 +152,9 @@ def arena_detail(arena: Arena, user: Any, now: datetime | None = None) -> dict[s
         "me": entry_line(arena, user),
         "podium": board["lines"][:PODIUM] if arena.state == Phase.FINISHED else None,
     }
-    return body
 
 
-def arena_lists(now: datetime | None = None) -> dict[str, Any]:
+def arena_lists(now: datetime | None = None) -> ArenaLists:
     """Running arenas, the next ones, and those of the last two days that ended."""
     now = now or timezone.now()
     running = Arena.objects.filter(starts_at__lte=now, ends_at__gt=now).order_by("ends_at")
@@ -164,11 +173,14 @@ def arena_lists(now: datetime | None = None) -> dict[str, Any]:
         .annotate(n=Count("id"))
         .values_list("arena", "n")
     )
+    summaries = {
+        name: [arena_summary(a, now, counts.get(a.pk, 0)) for a in arenas]
+        for name, arenas in groups.items()
+    }
     return {
         "server_time": now.isoformat(),
         "scoring": rules_payload(),
-        **{
-            name: [arena_summary(a, now, counts.get(a.pk, 0)) for a in arenas]
-            for name, arenas in groups.items()
-        },
+        "running": summaries["running"],
+        "upcoming": summaries["upcoming"],
+        "finished": summaries["finished"],
     }

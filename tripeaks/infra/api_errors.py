@@ -11,7 +11,6 @@ that no view handled.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import redis
 from django.core.exceptions import SuspiciousOperation
@@ -59,7 +58,7 @@ def _first_message(errors: object, prefix: str = "") -> str:
     return f"{prefix}{errors}"
 
 
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+def exception_handler(exc: Exception, context: dict[str, object]) -> Response | None:
     if isinstance(exc, SuspiciousOperation):
         exc = exceptions.ParseError("The request could not be read (too large or malformed).")
     if isinstance(exc, _UNAVAILABLE):

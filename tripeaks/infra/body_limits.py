@@ -16,7 +16,6 @@ language elsewhere; the view never runs, so nothing is read from the database or
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
@@ -47,7 +46,11 @@ class BodyLimitMiddleware:
         return self.get_response(request)
 
     def process_view(
-        self, request: HttpRequest, view: Any, args: Any, kwargs: Any
+        self,
+        request: HttpRequest,
+        view: Callable[..., HttpResponseBase],
+        args: list[object],
+        kwargs: dict[str, object],
     ) -> HttpResponse | None:
         header = request.META.get("CONTENT_LENGTH") or ""
         if not header:

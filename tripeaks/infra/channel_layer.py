@@ -18,7 +18,7 @@ popping for ever, and hold the closing loop with it.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from channels_redis.core import RedisChannelLayer as LibraryLayer
 
@@ -37,7 +37,7 @@ def cancel_until_done(task: asyncio.Future[T]) -> None:
 
 
 class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
-    async def receive(self, channel: str) -> dict[str, Any]:
+    async def receive(self, channel: str) -> dict[str, object]:
         inner = asyncio.ensure_future(super().receive(channel))
         try:
             return await asyncio.shield(inner)

@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import orjson
@@ -173,7 +173,7 @@ async def stop(contest: str, handler: Handler) -> None:
     await _subscriber().stop(contest, handler)
 
 
-def publish(contest: str, news: dict[str, Any]) -> None:
+def publish(contest: str, news: Mapping[str, object]) -> None:
     """Tell the contest's listeners on every server, from the event loop: queued at once, sent
     within a round trip to Redis (best-effort: an outage loses the news and is logged)."""
     loop = asyncio.get_running_loop()
@@ -183,7 +183,7 @@ def publish(contest: str, news: dict[str, Any]) -> None:
     publisher.publish(channel_of(contest), orjson.dumps(news))
 
 
-def publish_sync(contest: str, news: dict[str, Any]) -> None:
+def publish_sync(contest: str, news: Mapping[str, object]) -> None:
     """`publish` from synchronous code (a REST move): one PUBLISH, with no hop to an event
     loop. Raises redis' errors."""
     redis_client.client().publish(channel_of(contest), orjson.dumps(news))

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -31,12 +30,13 @@ from django.views.decorators.http import require_GET
 
 from tripeaks.config.celery import app as celery_app
 from tripeaks.infra import redis_client
+from tripeaks.infra.json_types import JSONObject
 
 logger = logging.getLogger("tripeaks.infra.health")
 
 TIMEOUT_SECONDS = 2.0
 
-Part = dict[str, Any]
+Part = JSONObject
 
 
 def check_database() -> Part:

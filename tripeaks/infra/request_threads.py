@@ -11,8 +11,8 @@ one-thread executor and hands it back when it is done.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
@@ -30,7 +30,12 @@ class ReusedThreadsASGIHandler(ASGIHandler):
         super().__init__()
         self._idle: deque[ThreadPoolExecutor] = deque()
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(
+        self,
+        scope: dict[str, object],
+        receive: Callable[[], Awaitable[Mapping[str, object]]],
+        send: Callable[[Mapping[str, object]], Awaitable[None]],
+    ) -> None:
         if scope["type"] != "http":
             raise ValueError(f"Django serves HTTP only, not {scope['type']}.")
         executor = self._borrow()

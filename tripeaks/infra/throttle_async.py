@@ -15,6 +15,7 @@ import orjson
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from tripeaks.infra import limiter, throttling
+from tripeaks.infra.json_types import JSONObject
 
 log = logging.getLogger("tripeaks.throttle")
 
@@ -27,7 +28,7 @@ async def check_async(limits: list[throttling.Limit]) -> int | None:
     return await limiter.count_async(throttling.windows_of(limits))
 
 
-def throttled(what: str, wait: int) -> dict[str, Any]:
+def throttled(what: str, wait: int) -> JSONObject:
     """The frame that refuses a socket's message over a rate: `what` were too many."""
     return {
         "type": "error",

@@ -5,6 +5,7 @@ page is `{"type": "sync"}`: the socket then sends the whole page again (`sync`).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -56,5 +57,5 @@ class WatcherSocket(SessionSocket, AsyncWebsocketConsumer):
             }
         )
 
-    async def _send(self, body: dict[str, object]) -> None:
+    async def _send(self, body: Mapping[str, object]) -> None:
         await self.send(text_data=json.dumps(body))

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+if TYPE_CHECKING:
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
 
 DEFAULT_HEADER_TIMEOUT_S = 10.0
 
@@ -28,8 +32,14 @@ def header_timeout() -> float:
 
 
 class HeaderTimeoutProtocol(HttpToolsProtocol):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, object],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
         self.header_timeout = header_timeout()
         self.header_timer: asyncio.TimerHandle | None = None
 

@@ -39,6 +39,8 @@ from urllib.parse import quote
 if TYPE_CHECKING:
     import redis
 
+    from tripeaks.infra.json_types import JSONObject
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 DATABASE_NAME = "tripeaks"
@@ -177,12 +179,12 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
         time.sleep(0.1)
 
 
-def health(url: str) -> dict[str, Any] | None:
+def health(url: str) -> JSONObject | None:
     import json
 
     try:
         with urllib.request.urlopen(url, timeout=5) as response:
-            body: dict[str, Any] = json.loads(response.read())
+            body: JSONObject = json.loads(response.read())
             return body
     except (OSError, ValueError):
         return None

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
@@ -15,7 +15,7 @@ from tripeaks.arenas.selectors import existing_arena
 
 
 @transaction.atomic
-def join(*, arena_id: UUID | str, user: Any) -> Entry:
+def join(*, arena_id: UUID | str, user: AbstractBaseUser) -> Entry:
     """Join an arena that has not ended (again, after leaving it: the points are kept).
     Joining twice is joining once."""
     arena = existing_arena(arena_id)
@@ -23,7 +23,7 @@ def join(*, arena_id: UUID | str, user: Any) -> Entry:
     if arena.phase_at(now) == Phase.FINISHED:
         raise ArenaRefused("the arena is over")
     entry, created = Entry.objects.get_or_create(
-        arena=arena, player=user, defaults={"joined_at": now}
+        arena=arena, player_id=user.pk, defaults={"joined_at": now}
     )
     if not created:
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -37,10 +37,10 @@ def join(*, arena_id: UUID | str, user: Any) -> Entry:
 
 
 @transaction.atomic
-def leave(*, arena_id: UUID | str, user: Any) -> Entry:
+def leave(*, arena_id: UUID | str, user: AbstractBaseUser) -> Entry:
     """Take a break: no new games; the points and the place stay."""
     arena = existing_arena(arena_id)
-    entry = Entry.objects.select_for_update().filter(arena=arena, player=user).first()
+    entry = Entry.objects.select_for_update().filter(arena=arena, player_id=user.pk).first()
     if entry is None:
         raise ArenaRefused("you have not joined this arena")
     if entry.active:
@@ -52,9 +52,9 @@ def leave(*, arena_id: UUID | str, user: Any) -> Entry:
 
 
 @transaction.atomic
-def leave_every_arena(*, user: Any) -> None:
+def leave_every_arena(*, user: AbstractBaseUser) -> None:
     """Leave every arena the player is in (their account is being deleted)."""
-    for arena_id in Entry.objects.filter(player=user, active=True).values_list(
+    for arena_id in Entry.objects.filter(player_id=user.pk, active=True).values_list(
         "arena_id", flat=True
     ):
         leave(arena_id=arena_id, user=user)

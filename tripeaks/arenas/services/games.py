@@ -3,9 +3,9 @@ stores its finish)."""
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -25,7 +25,7 @@ PLAY_LOCK = 0x41524E41  # "ARNA"
 
 
 def play(
-    *, arena_id: UUID | str, user: Any, device: str = "", address: str | None = None
+    *, arena_id: UUID | str, user: AbstractBaseUser, device: str = "", address: str | None = None
 ) -> tuple[Game, bool]:
     """The player's next arena game: their unfinished game of this arena if they have one (a
     second click loses nothing), else a new game on a fresh proven-winnable deal. Returns the
@@ -38,12 +38,12 @@ def play(
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [PLAY_LOCK, user.pk])
         if arena.phase_at(timezone.now()) != Phase.RUNNING:
             raise ArenaRefused("the arena is not running")
-        entry = Entry.objects.filter(arena=arena, player=user).first()
+        entry = Entry.objects.filter(arena=arena, player_id=user.pk).first()
         if entry is None or not entry.active:
             raise ArenaRefused("join the arena first")
         current = (
             Game.objects.select_related("deal")
-            .filter(player=user, finished_at__isnull=True, contest=arena.group)
+            .filter(player_id=user.pk, finished_at__isnull=True, contest=arena.group)
             .first()
         )
         if current is not None:
