@@ -90,7 +90,9 @@ lint: $(STAMP_TEST) $(STAMP_NODE)
 # The lint runs beside the suite (its 13 s, mostly a cold mypy on one core, were the suite's wait
 # on a fresh clone); its output comes after pytest's, and either failing fails `make test`.
 LINT_LOG := test-artifacts/lint.log
-PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 3 --dist worksteal $(PYTEST_ARGS)
+# --file-durations (tests/conftest.py): the slowest files after the run, against the goal of none
+# over 30 s on one worker.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 3 --dist worksteal --file-durations=10 $(PYTEST_ARGS)
 # The Python install, the npm install and the services' check run side by side (they share
 # nothing): 12.2 s on a fresh clone here, against 18.7 s one after another.
 .PHONY: test-ready

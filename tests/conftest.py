@@ -8,6 +8,7 @@ starts with an empty cache: this test process's Redis keys are deleted, nobody e
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -74,6 +75,35 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return (group, 0 if slow else 1 if item.get_closest_marker("e2e") else 2)
 
     items.sort(key=key)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--file-durations",
+        type=int,
+        default=0,
+        metavar="N",
+        help="list the N test files that took longest (their tests' setup, call and teardown)",
+    )
+
+
+# Seconds each test file took, summed over its tests' phases (under xdist, as the workers report).
+_FILE_SECONDS: collections.Counter[str] = collections.Counter()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _FILE_SECONDS[report.nodeid.split("::", 1)[0]] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """`--file-durations=N`: the goal is no test file over 30 s on one worker (issue #36); a file
+    that grows past it is split, or its setup shared, before it slows every run down."""
+    count = config.getoption("file_durations")
+    if not count or not _FILE_SECONDS:
+        return
+    terminalreporter.write_sep("=", f"slowest {count} test files")
+    for path, seconds in _FILE_SECONDS.most_common(count):
+        terminalreporter.write_line(f"{seconds:7.2f}s {path}")
 
 
 @pytest.fixture(scope="session")

@@ -40,7 +40,7 @@ async def open_socket(path: str, browser: Client) -> WebsocketCommunicator:
 
 
 async def closed_with(socket: WebsocketCommunicator) -> int | None:
-    output = await socket.receive_output(timeout=1)
+    output = await socket.receive_output()
     assert output["type"] == "websocket.close", output
     return output.get("code")
 

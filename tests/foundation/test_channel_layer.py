@@ -56,7 +56,7 @@ async def test_receives_cancelled_one_after_another_all_end() -> None:
     still_receiving = 0
     for _ in range(12):
         receives = await _receive_then_cancel_one_by_one(layer, pace)
-        _done, pending = await asyncio.wait(receives, timeout=2)
+        _done, pending = await asyncio.wait(receives, timeout=10)
         still_receiving += len(pending)
         for receive in pending:
             receive.cancel()
@@ -72,10 +72,10 @@ async def test_receives_cancelled_twice_leave_no_library_receive_running() -> No
         receives = await _receive_then_cancel_one_by_one(layer, pace)
         for receive in receives:
             receive.cancel()  # as a closing loop does, while ours waits for the library's
-        await asyncio.wait(receives, timeout=2)
+        await asyncio.wait(receives, timeout=10)
     left = _library_receives()
     if left:
-        await asyncio.wait(left, timeout=2)
+        await asyncio.wait(left, timeout=10)
     assert _library_receives() == []
     await layer.flush()
 

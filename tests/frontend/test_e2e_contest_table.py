@@ -39,16 +39,27 @@ def set_visibility(page: Any, state: str) -> None:
     )
 
 
-def moves_sent(page: Any) -> list[dict[str, Any]]:
-    """Every move frame the page sends on a game socket from now on."""
+def game_socket_frames(page: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every frame the page sends, and every frame it receives, on a game socket from now on."""
     sent: list[dict[str, Any]] = []
+    heard: list[dict[str, Any]] = []
 
     def watch(socket: Any) -> None:
         if "/ws/games/" in socket.url:
             socket.on("framesent", lambda frame: sent.append(json.loads(frame)))
+            socket.on("framereceived", lambda frame: heard.append(json.loads(frame)))
 
     page.on("websocket", watch)
-    return sent
+    return sent, heard
+
+
+def pump_until(page: Any, done: Any, seconds: float = 10) -> None:
+    """Let Playwright hand this side the page's events until `done()`: they come on its own
+    schedule (under load, after the page's state). The wait only decides how soon a test whose
+    event never comes fails."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
 
 
 def test_a_race_table_has_no_way_back_no_hint_no_pause_and_no_new_deal(
@@ -59,9 +70,12 @@ def test_a_race_table_has_no_way_back_no_hint_no_pause_and_no_new_deal(
     ann = get_user_model().objects.get(username="table_ann")
     bob = get_user_model().objects.create_user(username="table_bob", password="x" * 20)
     race = begun_race(ann, bob, settings)
-    sent = moves_sent(page)
+    sent, heard = game_socket_frames(page)
     page.goto(f"/#/races/{race.pk}")
     game = wait_seq(page, 0)
+    # The page shows the game before its socket is up, and a move made meanwhile goes by POST
+    # (it failed here under load): the socket's first frame (the view) comes once it is open.
+    pump_until(page, lambda: heard)
     assert game["id"] == str(game_of(race, ann).pk) and game["contest"] is True
 
     table = page.locator("[data-testid=race-table]")
@@ -78,11 +92,8 @@ def test_a_race_table_has_no_way_back_no_hint_no_pause_and_no_new_deal(
     set_visibility(page, "visible")
     # One more draw after the keys: its answer comes after anything the keys had sent.
     click_move(page, {"action": "draw"})
-    # The page has the answer; Playwright hands this side the frame events on its own schedule
-    # (under load, after the page's state): let them arrive before comparing.
-    deadline = time.monotonic() + 5
-    while len(sent) < 2 and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
+    # The page has the answer; let the frame events reach this side before comparing.
+    pump_until(page, lambda: len(sent) >= 2)
     assert [frame.get("action") for frame in sent] == ["draw", "draw"], sent
     after = view(page)
     assert after["seq"] == drawn["seq"] + 1 and not after["paused"]

@@ -43,7 +43,7 @@ async def test_a_finished_daily_reaches_every_watcher_and_sync_sends_the_board()
     await finish_todays_deal("speedy", 42_000)
 
     for socket in (first, second):
-        update = await socket.receive_json_from(timeout=1)
+        update = await socket.receive_json_from()
         assert update["type"] == "update" and update["rules"] == "wrap-closed"
         assert update["date"] == deal_day().isoformat()
         [line] = update["lines"]
@@ -51,13 +51,13 @@ async def test_a_finished_daily_reaches_every_watcher_and_sync_sends_the_board()
         assert update["total"] == 1 and update["version"] == 1
 
     await finish_todays_deal("quicker", 30_000)
-    update = await second.receive_json_from(timeout=1)
+    update = await second.receive_json_from()
     assert [(x["rank"], x["player"]["username"]) for x in update["lines"]] == [(1, "quicker")]
     assert update["version"] == 2
-    await first.receive_json_from(timeout=1)
+    await first.receive_json_from()
 
     await second.send_json_to({"type": "sync"})
-    board = await second.receive_json_from(timeout=1)
+    board = await second.receive_json_from()
     assert board["type"] == "board" and board["version"] == 2
     assert [x["player"]["username"] for x in board["lines"]] == ["quicker", "speedy"]
 
@@ -128,7 +128,7 @@ async def test_a_daily_game_won_over_its_socket_reaches_the_watchers_after_its_a
         await play.send_json_to({"seq": view["seq"], **step})
         view = (await play.receive_json_from())["game"]
     assert view["status"] == "won" and view["result"]["board"]["rank"] == 1
-    update = await board.receive_json_from(timeout=2)
+    update = await board.receive_json_from()
     assert update["type"] == "update" and update["total"] == 1 and update["version"] == 1
     [row] = update["lines"]
     assert (row["rank"], row["player"]["username"], row["won"]) == (1, "socketeer", True)

@@ -104,7 +104,7 @@ async def test_a_rolled_back_finish_reaches_no_watcher() -> None:
 
     # The first update the watcher hears is the committed finish's, and the board never had the
     # rolled-back line (its version counts one change).
-    update = await watcher.receive_json_from(timeout=2)
+    update = await watcher.receive_json_from()
     assert [(x["rank"], x["player"]["username"]) for x in update["lines"]] == [(1, "kept")]
     assert update["total"] == 1 and update["version"] == 1
     await watcher.disconnect()

@@ -1,0 +1,196 @@
+"""The benches' tiny runs (a test under tests/bench/ for each) and how a test runs one: as its
+documented command, against a database of its own on the machine's PostgreSQL and, where it needs
+one, a private Redis server (the `private_redis` fixture, tests/bench/conftest.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.ports import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+
+# Every bench with its tiny run (a test under tests/bench/ for each). Modules that are not benches themselves:
+NOT_BENCHES = {
+    "solver_baseline.py",  # the plain solver that solver_bench.py measures against
+    "database.py",  # the benches' databases, copies of a migrated template
+}
+TINY = {
+    "solver_bench.py": ["-m", "bench.solver_bench", "--deals", "3", "--hints", "3"],
+    "layout_solvability.py": [
+        "bench/layout_solvability.py",
+        "--deals",
+        "3",
+        "--layouts",
+        "classic",
+        "--jobs",
+        "1",
+    ],
+    "leaderboard_bench.py": [
+        "bench/leaderboard_bench.py",
+        "--results",
+        "300",
+        "--players",
+        "50",
+        "--requests",
+        "5",
+        "--naive-requests",
+        "2",
+        "--reseed",
+        "--drop",
+    ],
+    "play_load.py": [
+        "-m",
+        "bench.play_load",
+        "--players",
+        "2",
+        "--seconds",
+        "1",
+        "--servers",
+        "1",
+        "--baseline-seconds",
+        "1",
+        "--ramp",
+        "0.3",
+    ],
+    "race_load.py": [
+        "-m",
+        "bench.race_load",
+        "--players",
+        "4",
+        "--cap",  # the least it takes: each of its two rounds lasts about the cap and 3 s
+        "1",
+        "--servers",
+        "2",
+        "--stagger",
+        "0",
+    ],
+    "socket_flood.py": ["-m", "bench.socket_flood", "--sockets", "8", "--seconds", "1"],
+    "solver_share.py": [
+        "-m",
+        "bench.solver_share",
+        "--victims",
+        "1",
+        "--swarm",
+        "2",
+        "--accounts",
+        "1",
+        "--seconds",
+        "1",
+    ],
+    "access_bench.py": ["bench/access_bench.py", "--requests", "20", "--rounds", "1"],
+    "fairplay_bench.py": [
+        "bench/fairplay_bench.py",
+        "--honest",
+        "300",
+        "--cheats",
+        "20",
+        "--contest",
+        "20",
+    ],
+    "solver_worst_case.py": ["bench/solver_worst_case.py", "--tiny", "--layouts", "pyramid"],
+    "hint_attack.py": [
+        "-m",
+        "bench.hint_attack",
+        "--attackers",
+        "2",
+        "--seconds",
+        "1",
+        "--baseline",
+        "1",
+    ],
+    "celery_load.py": [
+        "-m",
+        "bench.celery_load",
+        "--minutes",
+        "0.2",
+        "--attackers",
+        "1",
+        "--layouts",
+        "pyramid",
+        "--floor",
+        "1",
+        "--mail-every",
+        "2",
+        "--sample-every",
+        "3",
+    ],
+    "idle_stack.py": [
+        "-m",
+        "bench.idle_stack",
+        "--layouts",
+        "pyramid",
+        "--floor",
+        "1",
+        "--seconds",
+        "2",
+        "--settle",
+        "0",
+        "--limit",
+        "100",
+    ],
+    "soak.py": [
+        "-m",
+        "bench.soak",
+        "--players",
+        "2",
+        "--minutes",
+        "0.1",
+        "--servers",
+        "1",
+        "--sample-seconds",
+        "2",
+        "--think-ms",  # under production's 20 moves/s a player
+        "200",
+    ],
+}
+
+
+def run_bench(args: list[str], **env: str) -> str:
+    base = {
+        name: value
+        for name, value in os.environ.items()
+        if name != "DJANGO_SETTINGS_MODULE" and not name.startswith("PYTEST")
+    }
+    done = subprocess.run(
+        [PYTHON, *args],
+        cwd=ROOT,
+        env={**base, **env},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def run_server_bench(bench: str, redis_variable: str, redis_url: str, span: int = 1) -> str:
+    """A bench that starts servers of its own, on a database and a Redis of its own; its output."""
+    name = f"tripeaks_bench_{bench.removesuffix('.py')}_test_{os.getpid()}"
+    base = urlsplit_path(os.environ["DATABASE_URL"], name)
+    out = run_bench(
+        [*TINY[bench], "--port", str(free_port(span=span))],
+        BENCH_DATABASE_URL=base,
+        **{redis_variable: redis_url},
+    )
+    drop_database(base)
+    return out
+
+
+def urlsplit_path(url: str, database: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    return urlunsplit(urlsplit(url)._replace(path=f"/{database}"))
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(urlsplit_path(url, "postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -1,0 +1,101 @@
+"""How the tests of `make run` (tests/foundation/test_make_run*.py) start it, stop it and watch
+it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import psutil
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def wait_until(check: Callable[[], Any], seconds: float, what: str, log: Path) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            value = check()
+        except Exception:  # noqa: BLE001 - not there yet
+            value = None
+        if value:
+            return value
+        time.sleep(0.25)
+    raise AssertionError(f"no {what} within {seconds} s; log:\n{log.read_text()[-4000:]}")
+
+
+def health(port: int) -> dict[str, Any] | None:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5) as answer:
+            body: dict[str, Any] = json.loads(answer.read())
+            return body if body["status"] == "ok" else None
+    except OSError:
+        return None
+
+
+def solved_daily_deals(var: Path, conninfo: str | None = None) -> int:
+    connect = (
+        psycopg.connect(conninfo)
+        if conninfo
+        else psycopg.connect(host=str(var / "postgres"), user="postgres", dbname="tripeaks")
+    )
+    with connect as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM play_deal WHERE source = 'daily' AND winnable IS NOT NULL"
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def start(
+    var: Path, port: int, log: Path, services: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        # This process's test settings point at the machine's services: make run must not see them.
+        if name not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY"}
+        and name != "DEAL_SECRET"
+        and not name.startswith("PYTEST")
+    }
+    env |= {
+        "DEBUG": "1",
+        "VAR_DIR": str(var),
+        "LOG_LEVEL": "WARNING",
+        # The rest of the suite runs beside it: the worker solves today's deals on one core only.
+        "CELERY_WORKER_CONCURRENCY": "1",
+        "DAILY_DEALS_DAYS_AHEAD": "0",
+        "RANDOM_POOL_SIZE": "0",
+        **(services or {}),
+    }
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "tripeaks.stack.run", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def interrupt(process: subprocess.Popen[bytes], log: Path) -> None:
+    """Ctrl-C, then every process it started is gone."""
+    children = psutil.Process(process.pid).children(recursive=True)
+    process.send_signal(signal.SIGINT)
+    try:
+        assert process.wait(60) == 0, log.read_text()[-4000:]
+    finally:
+        if process.poll() is None:
+            process.kill()
+    gone, alive = psutil.wait_procs(children, timeout=10)
+    assert not alive, f"still running after Ctrl-C: {[p.cmdline() for p in alive]}"
