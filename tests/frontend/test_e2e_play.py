@@ -323,5 +323,6 @@ def test_new_deal_on_another_layout_builds_the_page_for_it(pages: Any) -> None:
     assert starts == []  # started over the old socket; the new page opened its own to the new game
     page.wait_for_selector("[data-testid=connection]", state="hidden")
     assert [u for u in sockets if u.endswith(f"/ws/games/{new['id']}/")] != []
+    settled(page, new["id"])  # the resume, if one was logged, is the page's before it moves
     click_move(page, DRAW)
     assert_stored(new["id"], 1)
