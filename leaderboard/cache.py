@@ -54,7 +54,7 @@ return 1
 """
 
 
-def client() -> Redis | None:
+def client() -> Redis:
     """The application's Redis client (tripeaks/infra/redis_client.py)."""
     return redis_client.client()
 
@@ -84,8 +84,6 @@ def merge(
     deal_id: int, pairs: Iterable[tuple[int, str]], redis: Redis | None = None, board: str = "best"
 ) -> None:
     redis = redis or client()
-    if redis is None:
-        return
     zset, members, _, _ = keys(deal_id, board)
     script = redis.register_script(_MERGE)
     batch: list[int | str] = []
@@ -127,8 +125,6 @@ def _ask_ready_set(line: BoardLine, ask: Callable[[Pipeline, str], object]) -> i
     """One question to the line's board set in the round trip that asks whether the set is
     ready; None when it is not ready, has no answer, or cannot be reached."""
     redis = client()
-    if redis is None:
-        return None
     zset, _, ready, _ = keys(line.deal_id, board_of(line))
     try:
         with redis.pipeline(transaction=False) as pipe:
@@ -144,7 +140,7 @@ def _ask_ready_set(line: BoardLine, ask: Callable[[Pipeline, str], object]) -> i
 def is_ready(deal_id: int, board: str = "best") -> bool:
     redis = client()
     try:
-        return bool(redis is not None and redis.exists(keys(deal_id, board)[2]))
+        return bool(redis.exists(keys(deal_id, board)[2]))
     except Exception:  # noqa: BLE001
         return False
 
@@ -158,8 +154,6 @@ def rebuild(deal_id: int, board: str = "best") -> int:
     from leaderboard.models import DealBest, FirstTry
 
     redis = client()
-    if redis is None:
-        return 0
     _, _, ready, lock = keys(deal_id, board)
     if not redis.set(lock, "1", nx=True, ex=600):
         return -1
@@ -198,9 +192,7 @@ def rebuild(deal_id: int, board: str = "best") -> int:
 
 def drop(deal_id: int) -> None:
     """Forget a deal's board sets (for example after a run is hidden); reads rebuild them."""
-    redis = client()
-    if redis is not None:
-        redis.delete(*(key for board in BOARDS for key in keys(deal_id, board)))
+    client().delete(*(key for board in BOARDS for key in keys(deal_id, board)))
 
 
 class _Row:
