@@ -192,7 +192,8 @@ def rebuild(deal_id: int, board: str = "best") -> int:
 
 def drop(deal_id: int) -> None:
     """Forget a deal's board sets (for example after a run is hidden); reads rebuild them."""
-    client().delete(*(key for board in BOARDS for key in keys(deal_id, board)))
+    redis = client()
+    redis.delete(*(key for board in BOARDS for key in keys(deal_id, board)))
 
 
 class _Row:

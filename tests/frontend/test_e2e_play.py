@@ -325,4 +325,6 @@ def test_new_deal_on_another_layout_builds_the_page_for_it(pages: Any) -> None:
     assert [u for u in sockets if u.endswith(f"/ws/games/{new['id']}/")] != []
     settled(page, new["id"])  # the resume, if one was logged, is the page's before it moves
     click_move(page, DRAW)
+    # A resume logged after `settled` can answer click_move's wait: the draw's own answer counts.
+    page.wait_for_function("() => window.__tpGame.view().moves === 1")
     assert_stored(new["id"], 1)
