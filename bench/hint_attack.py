@@ -159,7 +159,8 @@ def bystander(port: int, token: str, until: float, me: Tally, starts: Tally) -> 
     body = {"mode": "random", "layout": "waves", "rules": {"wrap": False}}
     while time.monotonic() < until:
         timed(me, port, token, "GET", "/api/me")
-        if time.monotonic() >= next_start:
+        now = time.monotonic()
+        if next_start <= now < until:
             timed(starts, port, token, "POST", "/api/games", body)
             next_start += 1
         time.sleep(0.05)
@@ -248,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.update(env)
     began = time.monotonic()
     create_migrated_database(env["DATABASE_URL"], env)
-    seconds_total = args.baseline + 2 * args.seconds  # one pooled start a second, three phases
+    # One pooled start a second in each of three phases, each phase's first start at its outset.
+    seconds_total = args.baseline + 2 * args.seconds + 3
     print(f"migrated in {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
     people = setup(args.attackers, pool=int(seconds_total) + 2)
     print(f"set up in {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
