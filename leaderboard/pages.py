@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from leaderboard import fairplay_model, selectors
 from leaderboard.services import review
 from tripeaks.play.visitors import signed_in
+from tripeaks.ratings import services as ratings
 
 
 def staff_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
@@ -67,4 +68,21 @@ def review_decision(request: HttpRequest, result_id: int) -> HttpResponse:
         messages.error(request, f"Run {result_id}: {error}")
         return _queue(request, status=400)
     messages.success(request, f"Run {result_id}: decision recorded.")
+    return redirect("leaderboard-review")
+
+
+@require_POST
+@staff_only
+def rating_flag_decision(request: HttpRequest, flag_id: int) -> HttpResponse:
+    try:
+        ratings.close_flag(
+            flag_id=flag_id,
+            staff_id=signed_in(request.user).pk,
+            decision=request.POST.get("decision", ""),
+            note=request.POST.get("note", ""),
+        )
+    except ratings.FlagError as error:
+        messages.error(request, f"Rating flag {flag_id}: {error}")
+        return _queue(request, status=400)
+    messages.success(request, f"Rating flag {flag_id}: decision recorded.")
     return redirect("leaderboard-review")

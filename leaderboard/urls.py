@@ -8,6 +8,11 @@ urlpatterns = [
     path(
         "staff/review/<int:result_id>/", pages.review_decision, name="leaderboard-review-decision"
     ),
+    path(
+        "staff/review/rating-flags/<int:flag_id>/",
+        pages.rating_flag_decision,
+        name="leaderboard-rating-flag-decision",
+    ),
     path("api/leaderboards/daily", api.DailyBoardView.as_view(), name="leaderboard-daily"),
     path(
         "api/leaderboards/numbered/<str:number>",

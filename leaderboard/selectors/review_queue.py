@@ -13,7 +13,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from leaderboard.models import Result, RunReview
 from leaderboard.selectors.identical_lines import identical_lines
 from leaderboard.selectors.shapes import player_payload, result_payload
-from tripeaks.ratings.selectors import open_flags
+from tripeaks.ratings.selectors import closed_flags, open_flags
 
 REVIEW_QUEUE_LIMIT = 100
 
@@ -83,7 +83,7 @@ def review_page(limit: int = REVIEW_QUEUE_LIMIT) -> dict[str, object]:
     """What the staff page shows: the `limit` latest runs waiting (each held one with whom its
     player shares a device or address), the lines won by several accounts on one deal
     (``identical_lines``), the latest decisions and the accounts whose rating rose on games
-    against feeders: five queries however many."""
+    against feeders with the latest decisions on them: six queries however many."""
     runs = list(pending()[:limit])
     shared = sharing(runs)
     rows = [{"run": run, "sharing": shared.get(run.pk)} for run in runs]
@@ -92,6 +92,7 @@ def review_page(limit: int = REVIEW_QUEUE_LIMIT) -> dict[str, object]:
         "identical_lines": identical_lines(),
         "decisions": list(recent_decisions()),
         "rating_flags": open_flags(),
+        "closed_flags": closed_flags(),
     }
 
 

@@ -26,6 +26,9 @@ class Rating(models.Model):
     rd = models.FloatField("rating deviation", default=glicko.START.rd)
     volatility = models.FloatField(default=glicko.START.volatility)
     races = models.PositiveIntegerField("rated races", default=0)
+    # Staff found the rating earned against feeders (a closed RatingFlag): it stays the
+    # player's, but the public board and its ranks leave it out.
+    off_board = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -126,7 +129,11 @@ class PairGame(models.Model):
 
 class RatingFlag(models.Model):
     """An account whose rating rose on games against feeders (opponents who never moved),
-    waiting for staff (shown in the review queue)."""
+    waiting for staff (shown in the review queue) until staff close it with a decision."""
+
+    class Decision(models.TextChoices):
+        CLEARED = "cleared"  # nothing wrong: the rating stands on the board
+        REMOVED = "removed"  # boosted: the rating leaves the public board
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_flags"
@@ -135,6 +142,12 @@ class RatingFlag(models.Model):
     reason = models.CharField(max_length=200)
     created_at = models.DateTimeField()
     reviewed = models.BooleanField(default=False)
+    decision = models.CharField(max_length=8, choices=Decision.choices, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(null=True)
 
     class Meta:
         constraints = [

@@ -129,8 +129,12 @@ def race_changes(race: str) -> dict[int, RecordedChange]:
 
 def _on_board() -> QuerySet[Rating]:
     # Guests never rank on a public board; deleted accounts are anonymised, not shown.
+    # Staff took a boosted rating off the board (a closed RatingFlag).
     return Rating.objects.filter(
-        races__gte=PROVISIONAL_RACES, user__is_guest=False, user__deleted_at__isnull=True
+        races__gte=PROVISIONAL_RACES,
+        user__is_guest=False,
+        user__deleted_at__isnull=True,
+        off_board=False,
     )
 
 
@@ -191,4 +195,13 @@ def open_flags(limit: int = 100) -> list[RatingFlag]:
         RatingFlag.objects.filter(reviewed=False)
         .select_related("user")
         .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def closed_flags(limit: int = 50) -> list[RatingFlag]:
+    """The latest staff decisions on flagged ratings, newest first (the review page's record)."""
+    return list(
+        RatingFlag.objects.filter(reviewed=True)
+        .select_related("user", "reviewed_by")
+        .order_by("-reviewed_at", "-id")[:limit]
     )

@@ -248,6 +248,34 @@ def settle_held(*, race: str, user_id: int, accept: bool) -> dict[int, RatingCha
     return changes
 
 
+class FlagError(ValueError):
+    """A flag decision that cannot be taken (said to staff, nothing changed)."""
+
+
+@transaction.atomic
+def close_flag(*, flag_id: int, staff_id: int, decision: str, note: str) -> RatingFlag:
+    """Staff looked at a flagged rating: ``cleared`` leaves it on the board, ``removed`` takes
+    the player's rating on that rule set off the public board (the rating itself stays theirs).
+    The flag keeps who decided, when and why; a later boost flags the player again."""
+    note = note.strip()
+    if decision not in RatingFlag.Decision.values:
+        raise FlagError("the decision must be 'cleared' or 'removed'")
+    if not note:
+        raise FlagError("a decision needs a note saying why")
+    flag = RatingFlag.objects.select_for_update().filter(pk=flag_id).first()
+    if flag is None:
+        raise FlagError("no such flag")
+    if flag.reviewed:
+        raise FlagError("this flag was closed already")
+    flag.reviewed, flag.decision, flag.note = True, decision, note[:200]
+    flag.reviewed_by_id, flag.reviewed_at = staff_id, timezone.now()
+    flag.save(update_fields=["reviewed", "decision", "note", "reviewed_by", "reviewed_at"])
+    Rating.objects.filter(user_id=flag.user_id, rules_key=flag.rules_key).update(
+        off_board=decision == RatingFlag.Decision.REMOVED
+    )
+    return flag
+
+
 def _lock_rows(key: str, users: list[int]) -> dict[int, Rating]:
     # Every player gets a row (first race: the starting rating), inserted in user-id order: two
     # races inserting the same new players wait for each other in the same order.
