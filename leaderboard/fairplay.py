@@ -12,7 +12,8 @@ rows (which runs anyway, so none of this costs a round trip):
   rank on it again;
 - ``shared_device`` / ``shared_address``: another account that started a game on this deal today
   from the same device (cookie id) or network address (a possible second account: held);
-- ``actions`` / ``ats``: the move log (server timestamps), for the think-time check.
+- ``actions`` / ``ats``: the move log (server timestamps), for the think-time check;
+  ``positions`` with ``actions``: the run's line (``lines``), whose digest a won run keeps.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from django.db.models.expressions import Col
 from django.utils import timezone
 
 from leaderboard import fairplay_model
+from leaderboard.lines import line_of
 from tripeaks.play.dealday import day_start, deal_day
 
 if TYPE_CHECKING:
@@ -46,6 +48,7 @@ class Facts:
     shared_device: bool = False
     shared_address: bool = False
     flag_reason: str = ""
+    line: tuple[int, ...] = ()
 
     @property
     def hold_reason(self) -> str:
@@ -91,7 +94,8 @@ def columns(game: Game) -> tuple[str, list[Any]]:
         today,
         shared_address(game.address),
         game_id,
-        game_id,  # actions, ats
+        game_id,
+        game_id,  # actions, ats, positions
     ]
     return _sql(), params
 
@@ -113,6 +117,7 @@ def answer_types() -> tuple[Col, ...]:
     """What each answer column holds, for converting them as the ORM would."""
     return (
         *(Col("x", BooleanField()) for _ in range(5)),
+        Col("x", _ArrayField()),
         Col("x", _ArrayField()),
         Col("x", _ArrayField()),
     )
@@ -143,13 +148,14 @@ def _sql() -> str:
             shared.replace("{column}", "address") + " AS shared_address",
             f"(SELECT array_agg(m.action ORDER BY m.seq) {log}) AS actions",
             f"(SELECT array_agg(m.at ORDER BY m.seq) {log}) AS ats",
+            f"(SELECT array_agg(m.position ORDER BY m.seq) {log}) AS positions",
         ]
     )
 
 
 def facts(game: Game, answers: Sequence[Any]) -> Facts:
     """What the answers of `columns` say about the finished `game`."""
-    excluded, earlier, seen_answer, shared_device, shared_address, actions, ats = answers
+    excluded, earlier, seen_answer, shared_device, shared_address, actions, ats, positions = answers
     flag = ""
     if settings.FAIR_PLAY_TIMING_CHECK and actions:
         log = zip(actions, ats, strict=True)
@@ -162,6 +168,7 @@ def facts(game: Game, answers: Sequence[Any]) -> Facts:
         shared_device=hold and bool(shared_device),
         shared_address=hold and bool(shared_address),
         flag_reason=flag,
+        line=line_of(actions or [], positions or []),
     )
 
 

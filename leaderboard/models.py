@@ -79,6 +79,9 @@ class Result(models.Model):
     )
     hold_reason = models.CharField(max_length=200, blank=True, default="")
     finished_at = models.DateTimeField()
+    # A won run's line (its moves as they stand at the end) as a digest (leaderboard.lines): runs
+    # of one deal that share it are found by the index below, not by reading move logs.
+    line_digest = models.CharField(max_length=16, blank=True, default="")
     # What the player was told when the game ended.
     first_win = models.BooleanField(default=False)
     new_record = models.BooleanField(default=False)
@@ -92,6 +95,11 @@ class Result(models.Model):
             models.Index(fields=["deal", "player"], name="result_deal_player"),
             models.Index(fields=["-finished_at"], condition=Q(flagged=True), name="result_flagged"),
             models.Index(fields=["-finished_at"], condition=Q(held=True), name="result_held"),
+            models.Index(
+                fields=["finished_at", "deal", "line_digest"],
+                condition=Q(won=True, line_digest__gt=""),
+                name="result_line",
+            ),
         ]
 
     def __str__(self) -> str:

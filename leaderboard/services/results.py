@@ -34,6 +34,7 @@ from django.db.models.expressions import Col
 
 from leaderboard import cache, fairplay
 from leaderboard.boards import improves
+from leaderboard.lines import line_digest
 from leaderboard.models import (
     BOARD_MODES,
     Attempt,
@@ -92,6 +93,7 @@ def record_result(*, game: Game) -> Result:
         held=bool(hold_reason),
         hold_reason=hold_reason,
         finished_at=game.finished_at,
+        line_digest=line_digest(facts.line) if game.status == "won" else "",
     )
     if not ranked:
         return result

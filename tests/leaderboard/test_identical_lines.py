@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from leaderboard import selectors
-from leaderboard.selectors.identical_lines import line_of
+from leaderboard.lines import line_of
 from tests.leaderboard.test_first_try import LOSS, play, start
 from tests.leaderboard.test_second_accounts import player
 from tests.play.helpers import solution
@@ -68,3 +68,47 @@ def test_different_lines_and_a_single_account_are_not_listed(make_user: Any) -> 
     assert (
         "No line was won by more than one account." in staff.get("/staff/review/").content.decode()
     )
+
+
+def test_the_finder_reads_no_move_log_unless_two_accounts_share_a_line(
+    make_user: Any, django_assert_max_num_queries: Any
+) -> None:
+    """Before, every staff page load read the logs of every won run of two days (one query over
+    all their moves); now the won runs' stored line digests are grouped, and only a shared
+    line's runs are read."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tripeaks.play.models import Move
+
+    winning = solution(deals.daily_deal(deal_day(), Rules()))
+    one = player(make_user("one"), device="o" * 20, address="81.2.69.1")
+    assert play(one, start(one), winning)["status"] == "won"
+    moves_table = Move._meta.db_table
+    with CaptureQueriesContext(connection) as alone:
+        assert selectors.identical_lines() == []
+    assert len(alone) == 1 and moves_table not in alone[0]["sql"]
+    two = player(make_user("two"), device="t" * 20, address="203.0.113.9")
+    assert play(two, start(two), winning)["status"] == "won"
+    with django_assert_max_num_queries(2):
+        [same] = selectors.identical_lines()
+    assert same.players == ["one", "two"]
+
+
+def test_the_backfill_migration_digests_a_line_as_the_finishing_path_does() -> None:
+    import importlib
+    import random
+
+    from leaderboard.lines import line_digest
+
+    migration = importlib.import_module("leaderboard.migrations.0006_result_line_digest")
+    pick = random.Random(7)
+    for _ in range(200):
+        log = [
+            (pick.choice(["play", "draw", "undo", "restart", "hint"]), pick.randrange(28))
+            for _ in range(pick.randrange(40))
+        ]
+        positions = [position if action == "play" else None for action, position in log]
+        actions = [action for action, _ in log]
+        expected = line_digest(line_of(actions, positions))
+        assert migration.frozen_line_digest(zip(actions, positions, strict=True)) == expected
