@@ -4,10 +4,12 @@ A custom deal may not copy a deal that still ranks (docs/fair-play.md, "No pract
 deal"); these digests are what is compared, by an indexed lookup:
 
 - ``bands``: the 52 cards in the order the deal uses (layout positions, waste, stock), whatever
-  token spelling the code used, cut into four bands of 13 positions, a digest each (with its band's
-  number). Two deals that share a band share 13 cards in 13 places: never by chance (one chance
-  in about 10^21 a band), always when one copies the other with a few cards moved (a swap touches
-  at most two bands), or unchanged on another layout, start or rule set.
+  token spelling the code used, cut into 13 bands of 4 positions, a digest each (with the band
+  scheme and its band's number). A deal copies another when they share `MATCHING_BANDS` (2) bands:
+  8 cards in 8 places, never by chance (one chance in about 10^13 for two given deals), always when
+  one copies the other with up to 11 positions changed (five swaps: a changed position touches one
+  band, so 2 of 13 stay intact), or unchanged on another layout, start or rule set. One shared band
+  alone (4 cards) happens by chance among many deals, so it never refuses on its own.
 - ``game``: the game itself, whatever layout puts the cards where: for each layout card, the cards
   that lie on it (directly or through others: it is free once they are all gone), then the cards
   off the layout in the order they come (waste, then stock; the start rule only says whether the
@@ -24,8 +26,11 @@ from functools import lru_cache
 from tripeaks.engine.deal import Deal as EngineDeal
 from tripeaks.engine.layout import Layout
 
-BANDS = 4
+BANDS = 13
 BAND_SIZE = 52 // BANDS
+MATCHING_BANDS = 2
+# Names the band scheme in each digest, so that bands cut another way never compare equal.
+SCHEME = f"{BANDS}x{BAND_SIZE}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +42,7 @@ class DealDigests:
 def digests(deal: EngineDeal) -> DealDigests:
     tokens = [card.token for card in deal.cards]
     bands = [
-        f"{band}:{_sha256(' '.join(tokens[band * BAND_SIZE : (band + 1) * BAND_SIZE]))[:16]}"
+        f"{SCHEME}/{band}:{_sha256(' '.join(tokens[band * BAND_SIZE : (band + 1) * BAND_SIZE]))[:12]}"
         for band in range(BANDS)
     ]
     size = deal.layout.size
@@ -69,3 +74,8 @@ def _lying_on(layout: Layout) -> tuple[frozenset[int], ...]:
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def copies(bands: list[str], game: str, other_bands: list[str], other_game: str) -> bool:
+    """Is one deal (its band and game digests) a copy of the other? (See the module's text.)"""
+    return game == other_game or len(set(bands) & set(other_bands)) >= MATCHING_BANDS

@@ -25,7 +25,7 @@ from tripeaks.engine.layouts import LAYOUTS, get_layout
 from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules, Start
 from tripeaks.engine.solver import Budget, BudgetExceeded, par, solve
 from tripeaks.play import pool_demand, solver_queue
-from tripeaks.play.deal_digests import digests
+from tripeaks.play.deal_digests import SCHEME, copies, digests
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.errors import BadRequest, PlayError
 from tripeaks.play.models import RANKED_SOURCES, Deal, Game, Source
@@ -355,13 +355,14 @@ def custom_deal(code: str, rules: Rules, layout: str) -> Deal:
 
 
 def copies_a_ranking_deal(card_bands: list[str], game_digest: str) -> bool:
-    """Is there a deal sharing a band of these cards (or this game) that a run can still rank
-    on? Numbered
-    deals always rank; a daily ranks today and yesterday (a game started before midnight counts
-    when it ends); any deal ranks while a game on it is unfinished (a race's, a paused random
-    deal's: its player could scout, practise a copy elsewhere, undo and play). One query, on the
-    digests' indexes."""
-    return ranking_copies(card_bands, game_digest).exists()
+    """Is there a deal that a run can still rank on sharing `MATCHING_BANDS` bands of these cards
+    (or this game)? Numbered deals always rank; a daily ranks today and yesterday (a game started
+    before midnight counts when it ends); any deal ranks while a game on it is unfinished (a
+    race's, a paused random deal's: its player could scout, practise a copy elsewhere, undo and
+    play). One query, on the digests' indexes: the deals sharing one band or more (a handful at
+    most), then how many they share."""
+    found = ranking_copies(card_bands, game_digest).values_list("card_bands", "game_digest")
+    return any(copies(card_bands, game_digest, bands, game) for bands, game in found)
 
 
 def ranking_copies(card_bands: list[str], game_digest: str) -> QuerySet[Deal]:
@@ -378,15 +379,13 @@ def ranking_copies(card_bands: list[str], game_digest: str) -> QuerySet[Deal]:
 
 
 def fill_missing_digests(batch: int = 500) -> int:
-    """Give the deals made before digests existed theirs (after the migration that added them:
-    `manage.py fill_deal_digests`); returns how many were filled."""
+    """Give the deals made before digests existed theirs, and those whose bands were cut by an
+    older scheme new ones (a worker's start, or `manage.py fill_deal_digests`); returns how many
+    were filled."""
     filled = 0
+    stale = Q(card_bands=[]) | Q(game_digest="") | ~Q(card_bands__0__startswith=f"{SCHEME}/")
     while True:
-        rows = list(
-            Deal.objects.filter(Q(card_bands=[]) | Q(game_digest=""))
-            .exclude(source=Source.CUSTOM)
-            .order_by("id")[:batch]
-        )
+        rows = list(Deal.objects.filter(stale).exclude(source=Source.CUSTOM).order_by("id")[:batch])
         if not rows:
             return filled
         for row in rows:
