@@ -79,6 +79,9 @@ class Result(models.Model):
     )
     hold_reason = models.CharField(max_length=200, blank=True, default="")
     finished_at = models.DateTimeField()
+    # False for a game its contest ended (a race's end resigned it while the player was still
+    # playing): neither won nor lost by the player, it counts in no statistics.
+    in_stats = models.BooleanField(default=True)
     # A won run's line (its moves as they stand at the end) as a digest (leaderboard.lines): runs
     # of one deal that share it are found by the index below, not by reading move logs.
     line_digest = models.CharField(max_length=16, blank=True, default="")

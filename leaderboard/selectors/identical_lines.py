@@ -82,4 +82,3 @@ def identical_lines(*, days: int = 2, limit: int = IDENTICAL_LINES_LIMIT) -> lis
     ]
     found.sort(key=lambda group: -max(run.pk for run in group.runs))
     return found[:limit]
-

@@ -50,7 +50,7 @@ def _daily_streaks(days: list[date]) -> tuple[int, int]:
 @transaction.atomic
 def recompute_stats(player_ids: Iterable[int] | None = None) -> int:
     """Replace the statistics of these players (default: everybody); returns rows written."""
-    results = Result.objects.filter(ranked=True)
+    results = Result.objects.filter(ranked=True, in_stats=True)
     stats = PlayerStats.objects.all()
     if player_ids is not None:
         ids = list(player_ids)

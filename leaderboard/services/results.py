@@ -55,8 +55,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("tripeaks.events")
 
 
-def record_result(*, game: Game) -> Result:
-    """Store a finished game's result and update bests, records and statistics (same transaction)."""
+def record_result(*, game: Game, by_contest: bool = False) -> Result:
+    """Store a finished game's result and update bests, records and statistics (same transaction).
+    A custom deal's counts nowhere; a game the contest ended (`by_contest`: a race's end resigned
+    it while the player was still playing) is neither won nor lost by the player: it counts in no
+    statistics (the contest's fair-play hold still reads it)."""
     assert game.finished_at is not None
     deal = game.deal
     ranked = deal.source != "custom"
@@ -93,11 +96,13 @@ def record_result(*, game: Game) -> Result:
         held=bool(hold_reason),
         hold_reason=hold_reason,
         finished_at=game.finished_at,
+        in_stats=not by_contest,
         line_digest=line_digest(facts.line) if game.status == "won" else "",
     )
     if not ranked:
         return result
-    result.standing = Standing(stats=stats_rows.count_in_stats(result, stats))
+    counted = stats_rows.count_in_stats(result, stats) if result.in_stats else None
+    result.standing = Standing(stats=counted)
     if result.mode in BOARD_MODES and result.on_boards:
         if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY:
             # Its live update goes out with the best line's, once the record has its version.

@@ -63,7 +63,8 @@ def record_moves(moves: Sequence[tuple[Game, Step]]) -> list[Recorded | None]:
 def _recorded(game: Game, step: Step) -> Recorded:
     if not step.finishes:
         return Recorded(game)
-    result = record_result(game=game) if game.started_at is not None else None
+    started = game.started_at is not None
+    result = record_result(game=game, by_contest=step.by_contest) if started else None
     game_finished.send(sender=Game, game=game, result=result)
     return Recorded(game, result)
 

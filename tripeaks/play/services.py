@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from uuid import UUID
 
@@ -302,11 +302,14 @@ def apply_move(
     action: str,
     position: int | None = None,
     broadcast: bool = True,
+    by_contest: bool = False,
 ) -> MoveOutcome:
     """Apply one action to a player's game, or refuse it and change nothing.
 
     With `broadcast` the new view goes to the game's other sockets once committed; the game
-    socket passes False and sends it itself, from its own event loop, which costs far less."""
+    socket passes False and sends it itself, from its own event loop, which costs far less.
+    `by_contest`: the resignation is the contest's end, not the player's (its result counts in
+    no statistics)."""
     if action not in ACTIONS:
         raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
     # A hint's solver slot is taken (or refused) before the game row is locked.
@@ -328,6 +331,8 @@ def apply_move(
         if not game.contest and unwatched(game):
             game = _shown_again(game, state, now)  # a move from a screen no socket counted (REST)
         step = advance(game, state, action=action, position=position, now=now)
+        if by_contest and action == "resign" and game.contest:
+            step = replace(step, by_contest=True)
         recorded = recorder.record_move(game=game, step=step)
     game = recorded.game
     # After the block: nothing may come between ranking's last statement and the commit

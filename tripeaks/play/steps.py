@@ -51,6 +51,9 @@ class Step:
     state: engine.State
     move: LoggedMove
     hint: BudgetedHint | None = None
+    # The contest ended the game (a race's end resigns the games still played): neither won nor
+    # lost by the player, its result counts nowhere (`record_result`).
+    by_contest: bool = False
 
     @property
     def finishes(self) -> bool:

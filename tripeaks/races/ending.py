@@ -190,7 +190,13 @@ def end_games(*, game_ids: Sequence[uuid.UUID | str]) -> None:
             if game is None:
                 break
             try:
-                play.apply_move(game_id=game.pk, user=game.player, seq=game.seq, action="resign")
+                play.apply_move(
+                    game_id=game.pk,
+                    user=game.player,
+                    seq=game.seq,
+                    action="resign",
+                    by_contest=True,
+                )
                 break
             except SeqConflict:
                 continue
