@@ -187,6 +187,7 @@
  * @property {string} host
  * @property {number} seats
  * @property {{key: string}} rules
+ * @property {string} layout the layout's name
  * @property {boolean} public
  * @property {number} cap_s
  * @property {number} [absent_s] how long a racer may be silent before the others may claim the win

@@ -58,8 +58,8 @@ def test_a_player_joins_a_running_arena_on_a_phone(pages: Any) -> None:
     assert width <= PHONE["width"], "the arena page scrolls sideways on a phone"
     shot(page, "arena-phone")
 
-    # The game opens on the ordinary play page: the arena's game, its moves the usual ones.
+    # The game opens on the arena's own page: the arena's game, its moves the usual ones.
     page.get_by_role("button", name="Play the next game").click()
-    page.wait_for_url("**/#/play")
     game = wait_seq(page, 0)
+    assert f"/#/arenas/{arena.pk}" in page.url
     assert Game.objects.get(pk=game["id"]).contest == f"arena-{arena.pk}"

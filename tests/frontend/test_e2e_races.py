@@ -47,18 +47,18 @@ def test_two_browsers_race_to_a_result(pages: Any) -> None:
     bob_view = bob.evaluate("window.__tpGame.view()")
     assert ann_view["positions"] == bob_view["positions"] and ann_view["id"] != bob_view["id"]
 
-    # Bob draws with a click: Ann's side panel shows his stock going down.
-    click_move(bob, {"action": "draw"})
-    ann.wait_for_function(
-        "() => document.querySelector(\"[data-player='racer_bob'] td:nth-child(4)\")?.textContent"
-        f" === '{bob_view['stock_left'] - 1}'"
-    )
-    shot(bob, "race-phone-running")
-
     # Ann plays the winning line: her first moves by click, the rest as her page's requests.
+    # Bob's strip shows her cards left going down with each card she plays.
     line = winning_line(race_id)
     for move in line[:3]:
         click_move(ann, move)
+    left = ann_view["cards_left"] - sum(move["action"] == "play" for move in line[:3])
+    bob.wait_for_function(
+        "(left) => document.querySelector(\"[data-player='racer_ann'] [data-testid=cards-left]\")"
+        "?.textContent === String(left)",
+        arg=left,
+    )
+    shot(bob, "race-phone-running")
     seq = 3
     for move in line[3:]:
         answer = api_post(ann, f"/api/games/{ann_view['id']}/moves", {"seq": seq, **move})
@@ -67,7 +67,7 @@ def test_two_browsers_race_to_a_result(pages: Any) -> None:
     for page in (ann, bob):
         page.wait_for_selector("[data-testid=race-state][data-state=finished]")
         assert "Ann wins" in page.locator("[data-testid=race-state]").inner_text()
-    places = bob.locator("[data-testid=race-players] tbody tr")
+    places = bob.locator("[data-testid=race-results] tbody tr")
     assert places.nth(0).get_attribute("data-player") == "racer_ann"
     assert bob.get_by_role("button", name="Rematch").is_visible()
     shot(ann, "race-desktop-finished")
@@ -106,7 +106,7 @@ def test_one_racer_giving_up_ends_a_two_seat_race_for_the_other(pages: Any) -> N
     # Bob, the one left playing, wins at once: no playing on alone until the cap.
     bob.wait_for_selector("[data-testid=race-state][data-state=finished]", timeout=5000)
     assert "Bob wins" in bob.locator("[data-testid=race-state]").inner_text()
-    rows = bob.locator("[data-testid=race-players] tbody tr")
+    rows = bob.locator("[data-testid=race-results] tbody tr")
     assert rows.nth(0).get_attribute("data-player") == "stays_bob"
     assert rows.nth(1).get_attribute("data-player") == "quits_ann"
     assert rows.nth(0).locator("td").nth(0).inner_text() == "1"
@@ -146,7 +146,7 @@ def test_a_racer_whose_page_is_gone_is_claimed_against_with_the_button(pages: An
 
     ann.wait_for_selector("[data-testid=race-state][data-state=finished]", timeout=5000)
     assert "Ann wins" in ann.locator("[data-testid=race-state]").inner_text()
-    rows = ann.locator("[data-testid=race-players] tbody tr")
+    rows = ann.locator("[data-testid=race-results] tbody tr")
     assert rows.nth(1).get_attribute("data-player") == "gone_bob"
     assert rows.nth(1).locator("[data-testid=player-status]").inner_text() == "left"
 

@@ -47,7 +47,12 @@ class RacesView(APIView):
     @extend_schema(
         operation_id="races_list",
         parameters=[
-            OpenApiParameter("state", str, description="`open`: the lobby (public open races)"),
+            OpenApiParameter(
+                "state",
+                str,
+                description="`open`: the lobby (public open races); `live`: public races"
+                " counting down or running, to watch",
+            ),
             OpenApiParameter("code", str, description="A race's join code: that race"),
             OpenApiParameter("mine", bool, description="The caller's finished races"),
         ],
@@ -63,9 +68,14 @@ class RacesView(APIView):
         if request.query_params.get("mine"):
             return Response({"races": selectors.history(int(request.user.pk or 0))})
         state = request.query_params.get("state", "open")
+        if state == "live":
+            return Response({"races": selectors.live()})
         if state != "open":
             return Response(
-                {"detail": "the lobby lists open races: state=open", "code": "invalid"},
+                {
+                    "detail": "the lobby lists open races (state=open) or live ones (state=live)",
+                    "code": "invalid",
+                },
                 status=status.HTTP_400_BAD_REQUEST,
             )
         return Response({"races": selectors.lobby()})

@@ -206,6 +206,15 @@ def lobby(*, limit: int = 50) -> list[RacePayload]:
     return [race_payload(race) for race in races.order_by("-created_at")[:limit]]
 
 
+def live(*, limit: int = 20) -> list[RacePayload]:
+    """Public races counting down or running, the soonest begun first: the lobby's races to
+    watch (progress only, as every race payload: a watcher has no game, and sees no card)."""
+    races = Race.objects.select_related("host").filter(
+        state__in=(State.COUNTDOWN, State.RUNNING), public=True
+    )
+    return [race_payload(race) for race in races.order_by("starts_at", "created_at")[:limit]]
+
+
 def history(user_id: int, *, limit: int = 20) -> list[RacePayload]:
     """The player's finished races, newest first."""
     races = (

@@ -1,7 +1,8 @@
 // One arena: its countdown, join / leave / play, live standings (the arena socket), and its
-// podium once over. A game is played on the ordinary play page (#/play); the player comes back
-// here (Back, or the Arenas link) for the next one. The panel's words are arenas/panel.js, the
-// standings arenas/standings.js, what a frame or the clock changes arenas/live.js.
+// podium once over. Its games are played here, on the whole screen, the standings beside the
+// table (arenas/at_table.js); "Standings" goes back to this page, "Play the next game" deals the
+// next. The panel's words are arenas/panel.js, the standings arenas/standings.js, what a frame or
+// the clock changes arenas/live.js.
 
 import { api, ApiError } from '../api.js';
 import { LiveSocket } from '../socket.js';
@@ -12,14 +13,18 @@ import { scoringText } from './arenas/words.js';
 import { standingsTable, podiumItems } from './arenas/standings.js';
 import { clockText, actionsHtml, meText } from './arenas/panel.js';
 import { frameStep, turnAt } from './arenas/live.js';
+import { ArenaTable } from './arenas/at_table.js';
+import { raceStyles } from './races/styles.js';
+import { clock } from '../format.js';
 
 /** @param {ArenaScoring} scoring */
-const markup = (scoring) => `<section class="panel"><h2 data-testid="arena-name"></h2><p class="small arena-rules"></p>
+const markup = (scoring) => `<div class="arena-page"><section class="panel"><h2 data-testid="arena-name"></h2><p class="small arena-rules"></p>
       <p data-testid="arena-clock" aria-live="off"></p><div class="controls arena-actions"></div><p class="arena-me" data-testid="arena-me"></p></section>
     <section class="arena-podium" hidden><h2>${_('Podium')}</h2><ol data-testid="podium"></ol></section>
     <section><h2>${_('Standings')} <span class="live-dot">${_('live')}</span></h2><div class="board-out" aria-live="polite"></div></section>
     <section class="panel"><h2>${_('Scoring')}</h2><p>${esc(scoringText(scoring))}</p>
-      <p class="small">${_('Each game opens on the play page; come back here for the next one.')}</p></section>`;
+      <p class="small">${_('Each game is played here, the standings beside the table.')}</p></section></div>
+    <section class="arena-at-table play" data-testid="arena-table" aria-label="${_('Game')}" hidden></section>`;
 
 /** The arena in hand and its screen. */
 class ArenaScreen {
@@ -33,6 +38,20 @@ class ArenaScreen {
     /** @type {ArenaLine | null | undefined} */
     this.mine = arena.me;
     root.innerHTML = markup(arena.scoring);
+    this.atTable = new ArenaTable(this.$('[data-testid=arena-table]'));
+  }
+
+  /** Its games' table, or its page. @param {string | null} game the game to play; null: the page */
+  async atTheTable(game) {
+    this.$('.arena-page').hidden = Boolean(game);
+    if (!game) { this.atTable.show(false); return; }
+    this.drawTable();
+    await this.atTable.play(game);
+  }
+
+  drawTable() {
+    const left = this.arena.state === 'running' ? clock(Date.parse(this.arena.ends_at) - this.now()) : '–';
+    this.atTable.draw(this.arena, this.mine, this.me, left);
   }
 
   /** @param {string} sel */
@@ -40,7 +59,10 @@ class ArenaScreen {
 
   now() { return Date.now() + this.skew; }
 
-  drawClock() { this.$('[data-testid=arena-clock]').textContent = clockText(this.arena, this.now()); }
+  drawClock() {
+    this.$('[data-testid=arena-clock]').textContent = clockText(this.arena, this.now());
+    if (this.atTable.on) this.drawTable();
+  }
 
   drawActions() {
     this.$('.arena-actions').innerHTML = actionsHtml(this.arena, this.mine, Boolean(this.user));
@@ -51,6 +73,7 @@ class ArenaScreen {
     this.$('.board-out').innerHTML = standingsTable(this.arena.standings, this.mine, this.me);
     this.$('.arena-podium').hidden = !this.arena.podium;
     if (this.arena.podium) this.$('[data-testid=podium]').innerHTML = podiumItems(this.arena.podium);
+    if (this.atTable.on) this.drawTable();
   }
 
   draw() {
@@ -73,15 +96,19 @@ class ArenaScreen {
 }
 
 /**
- * A button pressed: join, leave, or play the next game (opened on the play page).
+ * A button pressed: join, leave, play the next game (here, at the table), end a stuck deal, back
+ * to the standings.
  * @param {ArenaScreen} screen @param {AppContext} ctx @param {HTMLElement} b
  */
 async function press(screen, ctx, b) {
   const act = b.dataset.act;
+  if (act === 'back') { screen.atTheTable(null); return; }
+  if (act === 'end') { screen.atTable.endDeal(); return; }
   b.setAttribute('disabled', '');
   try {
     const body = await api(`arenas/${encodeURIComponent(screen.arena.id)}/${act}`, { method: 'POST' });
-    if (act === 'play') { ctx.openGame(/** @type {{game: GameView}} */ (body).game); return; }
+    b.removeAttribute('disabled');
+    if (act === 'play') { await screen.atTheTable(/** @type {{game_id: string}} */ (body).game_id); return; }
     screen.take(/** @type {Arena} */ (body));
   } catch (err) {
     ctx.notice(err instanceof ApiError ? serverText(err.message, _('The arena refused: reload the page and try again.')) : _('Could not reach the server: try again.'));
@@ -96,6 +123,7 @@ async function press(screen, ctx, b) {
  * @returns {Promise<() => void>}
  */
 export async function mount(root, ctx, id) {
+  raceStyles();
   const view = new ArenaScreen(root, /** @type {Arena} */ (await api(`arenas/${encodeURIComponent(id)}`)), ctx.user);
   view.draw();
   const socket = new LiveSocket(`/ws/arenas/${encodeURIComponent(id)}/`, {
@@ -114,5 +142,5 @@ export async function mount(root, ctx, id) {
     if (turned) { view.arena.state = turned; socket.send({ type: 'sync' }); view.drawActions(); }
     view.drawClock();
   }, 1000);
-  return () => { clearInterval(timer); socket.close(); };
+  return () => { clearInterval(timer); socket.close(); view.atTable.close(); };
 }

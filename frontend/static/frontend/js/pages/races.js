@@ -1,6 +1,6 @@
 // Races: the lobby (#/races): a new race, join by code, "play someone now" (quick match), the
-// open races and the player's past races, each a module in races/. One race
-// (#/races/<id>[/<code>]) is pages/race.js, loaded when asked for.
+// open races, the races on now (to watch) and the player's past races, each a module in races/.
+// One race (#/races/<id>[/<code>]) is pages/race.js, loaded when asked for.
 
 import { num, _ } from '../i18n.js';
 import { raceStyles } from './races/styles.js';
@@ -27,6 +27,7 @@ const lobby = () => `<div class="races">
       <form data-testid="code-form" class="race-form"><label>${_('Code')} <input name="code" maxlength="8" autocomplete="off" autocapitalize="characters" required></label>
         <button type="submit" class="button">${_('Join')}</button></form></section>
     <section class="panel"><h2>${_('Open races')}</h2><div data-testid="lobby" aria-live="polite"></div></section>
+    <section class="panel"><h2>${_('Races to watch')}</h2><div data-testid="live-races" aria-live="polite"></div></section>
     <section class="panel"><h2>${_('Your races')}</h2><div data-testid="history"></div></section>
   </div>`;
 
@@ -41,7 +42,9 @@ export async function mount(root, ctx, params) {
   root.innerHTML = lobby();
   let gone = false;
   bindRaceForms(root, ctx);
-  const stopLobby = watchOpenRaces(/** @type {HTMLElement} */ (root.querySelector('[data-testid=lobby]')));
+  /** @param {string} id */
+  const part = (id) => /** @type {HTMLElement} */ (root.querySelector(`[data-testid=${id}]`));
+  const stopLobby = watchOpenRaces(part('lobby'), part('live-races'));
   showHistory(/** @type {HTMLElement} */ (root.querySelector('[data-testid=history]')), ctx.user.username, () => gone);
   const stopQueue = quickMatch(root);
   return () => { gone = true; stopLobby(); stopQueue(); };

@@ -7,7 +7,7 @@ import { timeText } from './words.js';
 
 /**
  * When the arena starts or ends, or when it ended.
- * @param {Arena} arena
+ * @param {ArenaSummary} arena
  * @param {number} now the server's time, in ms
  * @returns {string}
  */

@@ -1,12 +1,12 @@
-// The racers' table (pure): counts only, the server never sends anyone's cards.
+// The racers while the race runs (pure): a compact strip of the others (name, cards left as a
+// bar, streak, status) that never takes the table's room; a watcher sees every racer. Counts only:
+// the server never sends anyone's cards.
 
 import { esc } from '../../dialog.js';
-import { clock } from '../../format.js';
-import { _, num } from '../../i18n.js';
-import { raceChangeText } from '../races/words.js';
+import { _, fill, num } from '../../i18n.js';
 
 /** @type {Record<string, () => string>} */
-const STATUS = {
+export const STATUS = {
   waiting: () => _('waiting'),
   playing: () => _('playing'),
   stuck: () => _('stuck'),
@@ -16,27 +16,31 @@ const STATUS = {
   left: () => _('left'),
 };
 
-/** A player's line in the progress table. While the race runs: cards left, streak, stock; once it
- * is over: place, cards left, time, the rating change.
- * @param {RacePlayer} p @param {Race} race @param {string} me
+/** @param {RacePlayer} p */
+export const statusText = (p) => (STATUS[p.status] || (() => p.status))();
+
+/**
+ * One racer: the name, the cards left (a bar: the full width is the whole layout), the streak and
+ * the status.
+ * @param {RacePlayer} p @param {number} total the layout's cards
  */
-function playerRow(p, race, me) {
-  const mine = p.username === me ? ' class="mine"' : '';
-  const count = (/** @type {number | null} */ n) => (n == null ? '–' : num(n));
-  const status = `<td data-testid="player-status">${esc((STATUS[p.status] || (() => p.status))())}</td>`;
-  const cards = `<td data-testid="cards-left">${count(p.cards_left)}</td>`;
-  if (race.state !== 'finished') {
-    return `<tr${mine} data-player="${esc(p.username)}"><td>${esc(p.name)}</td>${cards}<td>${count(p.streak)}</td><td>${count(p.stock_left)}</td>${status}</tr>`;
-  }
-  const change = p.rating ? raceChangeText(p.rating) : '–';
-  return `<tr${mine} data-player="${esc(p.username)}"><td>${count(p.place)}</td><td>${esc(p.name)}</td>${cards}<td>${p.time_ms == null ? '–' : clock(p.time_ms)}</td>${status}<td data-testid="rating-change">${change}</td></tr>`;
+function racer(p, total) {
+  const left = p.cards_left == null ? total : p.cards_left;
+  const pct = total ? Math.round((100 * Math.min(left, total)) / total) : 0;
+  const label = fill(_('%(n)s cards left'), { n: num(left) });
+  return `<li class="racer" data-player="${esc(p.username)}" data-status="${esc(p.status)}">
+    <span class="racer-name">${esc(p.name)}</span>
+    <span class="racer-bar" role="meter" aria-valuemin="0" aria-valuemax="${total}" aria-valuenow="${left}" aria-label="${esc(label)}"><i style="width:${pct}%"></i></span>
+    <span class="racer-left" data-testid="cards-left" title="${esc(label)}">${num(left)}</span>
+    <span class="racer-streak" title="${esc(_('Streak'))}">×${num(p.streak || 0)}</span>
+    <span class="racer-status" data-testid="player-status">${esc(statusText(p))}</span></li>`;
 }
 
-/** @param {Race} race @param {string} me */
-export function playersTable(race, me) {
-  const head = race.state === 'finished'
-    ? ['#', _('Player'), _('Cards left'), _('Time'), _('Status'), _('Rating')]
-    : [_('Player'), _('Cards left'), _('Streak'), _('Stock'), _('Status')];
-  return `<table class="board race-players-table"><caption class="sr-only">${_('Players')}</caption><thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead>
-    <tbody>${race.players.map((p) => playerRow(p, race, me)).join('')}</tbody></table>`;
+/**
+ * The strip: everybody but the player (a watcher: everybody).
+ * @param {Race} race @param {string} me @param {number} total the layout's cards
+ */
+export function stripHtml(race, me, total) {
+  const others = race.players.filter((p) => p.username !== me);
+  return `<ul class="race-racers">${others.map((p) => racer(p, total)).join('')}</ul>`;
 }

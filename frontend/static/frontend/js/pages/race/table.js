@@ -1,17 +1,21 @@
-// The player's own table in a race: the play page itself, mounted through its exported `mount`
-// with the race's game handed in (one table, one move path, nothing of it copied).
+// The player's own table in a contest (a race, an arena): the game's view and layout read once,
+// then a ContestTable (game.js: the shared table and play's move path, nothing a contest refuses)
+// in the page's place for it. The page keeps the bar, the clock and the end.
 
-import { api } from '../../api.js';
+import { api, layoutNamed } from '../../api.js';
+import { ContestTable } from './game.js';
 
 export class RaceTable {
-  /** @param {AppContext} ctx */
-  constructor(ctx) {
-    this.ctx = ctx;
-    /** @type {string | null} the game the mounted play page shows */
+  /** @param {import('./game.js').ContestHooks} hooks */
+  constructor(hooks) {
+    this.hooks = hooks;
+    /** @type {string | null} the game the table shows */
     this.playFor = null;
-    /** @type {(() => void) | null} */
-    this.cleanup = null;
+    /** @type {ContestTable | null} */
+    this.game = null;
     this.gone = false;
+    /** @type {ResizeObserver | null} */
+    this.sizes = null;
   }
 
   /** Shows `game` in `into` (once: the same game again changes nothing). @param {string} game @param {HTMLElement} into */
@@ -26,26 +30,27 @@ export class RaceTable {
   /** @param {string} game @param {HTMLElement} into */
   async mount(game, into) {
     const view = /** @type {GameView} */ (await api(`games/${game}`));
+    const layout = await layoutNamed(view.layout);
     if (this.gone) return;
-    const el = document.createElement('div');
-    el.className = 'page page-play';
-    into.replaceChildren(el);
-    const play = await import('../play.js');
-    /** @type {AppContext} */
-    const playCtx = {
-      ...this.ctx,
-      hasGame: true,
-      takeGame: () => view,
-      // A race's game is the race's: a new deal is started from the lobby, not from here.
-      startGame: async () => { location.hash = '#/races'; },
-      openGame: () => {},
-    };
-    this.cleanup = (await play.mount(el, playCtx, [])) || null;
-    if (this.gone && this.cleanup) this.cleanup();
+    this.drop();
+    this.game = new ContestTable(into, layout, view, this.hooks);
+    // The table takes its place's size: again whenever that changes (the strip, the bar, a turn).
+    const table = this.game.table;
+    this.sizes = new ResizeObserver(() => table.place());
+    this.sizes.observe(into);
+  }
+
+  /** The player's deal has no move left. */
+  stuck() { return Boolean(this.game && this.game.view.status === 'stuck'); }
+
+  drop() {
+    if (this.sizes) this.sizes.disconnect();
+    if (this.game) this.game.close();
+    this.game = null;
   }
 
   close() {
     this.gone = true;
-    if (this.cleanup) this.cleanup();
+    this.drop();
   }
 }

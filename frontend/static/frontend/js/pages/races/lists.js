@@ -15,6 +15,20 @@ function lobbyRow(race) {
     <td><button type="button" class="button" data-join="${esc(race.id)}">${_('Join')}</button></td></tr>`;
 }
 
+/** A race to watch: its rules, where it stands, its racers. @param {Race} race */
+function liveRow(race) {
+  const where = race.state === 'countdown' ? _('starting') : _('racing');
+  return `<tr><td>${esc(rulesTitle(race.rules.key))}</td><td>${where}</td><td>${race.players.map((p) => esc(p.name)).join(', ')}</td>
+    <td><a class="button secondary" href="#/races/${esc(race.id)}" data-watch="${esc(race.id)}">${_('Watch')}</a></td></tr>`;
+}
+
+/** @param {Race[]} races public races counting down or running */
+export function liveHtml(races) {
+  return races.length
+    ? `<table class="board"><thead><tr><th scope="col">${_('Rules')}</th><th scope="col">${_('Status')}</th><th scope="col">${_('Players')}</th><th scope="col"><span class="sr-only">${_('Watch')}</span></th></tr></thead><tbody>${races.map(liveRow).join('')}</tbody></table>`
+    : `<p class="empty">${_('No race is on right now.')}</p>`;
+}
+
 /** @param {Race} race @param {string} me */
 function historyRow(race, me) {
   const mine = race.players.find((p) => p.username === me);
@@ -38,19 +52,21 @@ export function historyHtml(races, me) {
 }
 
 /**
- * The open races in `el`, read again every few seconds until the returned stop is called.
- * @param {HTMLElement} el
+ * The open races in `el` and the races to watch in `liveEl`, read again every few seconds until
+ * the returned stop is called.
+ * @param {HTMLElement} el @param {HTMLElement} liveEl
  * @returns {() => void}
  */
-export function watchOpenRaces(el) {
+export function watchOpenRaces(el, liveEl) {
   let gone = false;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   async function round() {
     try {
-      const { races } = /** @type {{races: Race[]}} */ (await api('races?state=open'));
+      const [open, on] = /** @type {{races: Race[]}[]} */ (await Promise.all([api('races?state=open'), api('races?state=live')]));
       if (gone) return;
-      el.innerHTML = lobbyHtml(races);
+      el.innerHTML = lobbyHtml(open.races);
+      liveEl.innerHTML = liveHtml(on.races);
     } catch { /* the next round tries again */ }
     if (!gone) timer = setTimeout(round, LOBBY_EVERY_MS);
   }
