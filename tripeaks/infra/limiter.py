@@ -12,6 +12,8 @@
   all are (sign-in and password-reset attempts: accounts/throttling.py).
 - **Slots** (`acquire_slot`, `release_slot`): leases in sorted sets, one member a call, scored by
   its expiry (solver calls: tripeaks/play/solver_guard.py).
+- **Holdings** (`hold`, `let_go`, `held`): leases too, one member a socket, in several holders'
+  sets at once or in none, each holder with its cap (open sockets: tripeaks/infra/socket_caps.py).
 
 A window's key is its name and its index (`<name>:<index>`) under the cache's prefix
 (`cache.make_key`), so the Django cache reads and clears the same counters.
@@ -24,6 +26,7 @@ import logging
 import math
 import time
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -323,3 +326,48 @@ def acquire_slot(keys: list[str], token: str, policy: SlotPolicy) -> int:
 def release_slot(keys: list[str], token: str, policy: SlotPolicy) -> None:
     script = redis_client.client().register_script(RELEASE_SCRIPT)
     script(keys=keys, args=[token, policy.light_gap_s])
+
+
+# --------------------------------------------------------------------------------------- holdings
+# KEYS: the holders' sets. ARGV: now, the lease's end, the member, then each holder's cap (0: no
+# cap), then the sets' lifetime. Returns 0 (held by every holder) or the 1-based index of the
+# holder at its cap.
+HOLD_SCRIPT = """
+for i, key in ipairs(KEYS) do
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
+    local cap = tonumber(ARGV[3 + i])
+    if cap > 0 and not redis.call('ZSCORE', key, ARGV[3])
+        and redis.call('ZCARD', key) >= cap then
+        return i
+    end
+end
+for _, key in ipairs(KEYS) do
+    redis.call('ZADD', key, ARGV[2], ARGV[3])
+    redis.call('EXPIRE', key, ARGV[4 + #KEYS])
+end
+return 0
+"""
+
+
+def hold(member: str, holders: Sequence[tuple[str, int]], lease_s: int) -> int:
+    """Add `member` to each holder's `(key, cap)` set (cap 0: none) for `lease_s` seconds, all or
+    none: 0, else the 1-based index of the first holder at its cap. A member held already is held
+    again (a renewal). Redis unreachable: raises."""
+    now = time.time()
+    script = redis_client.client().register_script(HOLD_SCRIPT)
+    args: list[str | int | float] = [now, now + lease_s, member]
+    args += [cap for _, cap in holders] + [lease_s]
+    return int(script(keys=[key for key, _ in holders], args=args))
+
+
+def let_go(member: str, keys: Sequence[str]) -> None:
+    """`member` is no longer held by these holders (one round trip)."""
+    with redis_client.client().pipeline(transaction=False) as pipe:
+        for key in keys:
+            pipe.zrem(key, member)
+        pipe.execute()
+
+
+def held(key: str) -> int:
+    """How many members the holder holds now (leases not yet lapsed)."""
+    return int(redis_client.client().zcount(key, time.time(), "+inf"))
