@@ -42,6 +42,14 @@ BENCH_DB = "tripeaks_bench_play"
 GOAL_MOVES_PER_S = 1000
 GOAL_P99_MS = 50.0
 REPLY_TIMEOUT_S = 15.0
+# The front gate's rates per address and credential (tripeaks/infra/front_gate.py).
+FRONT_GATE_RATES = (
+    "THROTTLE_SOCKET_OPENS_ADDRESS",
+    "THROTTLE_API_ADDRESS",
+    "THROTTLE_API_ADDRESS_MINUTE",
+    "THROTTLE_API_CREDENTIAL",
+    "THROTTLE_API_CREDENTIAL_MINUTE",
+)
 # Paced players arrive over this many seconds (--ramp).
 RAMP_S = 3.0
 # Each player's first game starts over REST with a socket of its own, all of them within the ramp:
@@ -76,6 +84,7 @@ def bench_env() -> dict[str, str]:
         env[name] = "1000000/s"
     env["THROTTLE_USER"] = env["THROTTLE_ANON"] = "1000000/s"
     env["SOCKETS_PER_ADDRESS"] = "0"  # hundreds of players, one address
+    env.update(dict.fromkeys(FRONT_GATE_RATES, "1000000/s"))  # the same (infra/front_gate.py)
     return env
 
 

@@ -70,6 +70,7 @@ TINY = {
         "0",
     ],
     "socket_flood.py": ["-m", "bench.socket_flood", "--sockets", "8", "--seconds", "1"],
+    "api_swarm.py": ["-m", "bench.api_swarm", "--rate", "100", "--seconds", "1"],
     "solver_share.py": [
         "-m",
         "bench.solver_share",

@@ -174,6 +174,13 @@ class Stack:
             THROTTLE_GAME_STARTS="10000/min",
             THROTTLE_GAME_STARTS_ADDRESS="10000/min",
             THROTTLE_USER="100000/min",
+            # Every test's sockets and requests come from 127.0.0.1 (the front gate is tested on
+            # its own: test_front_gate).
+            THROTTLE_SOCKET_OPENS_ADDRESS="100000/s",
+            THROTTLE_API_ADDRESS="100000/s",
+            THROTTLE_API_ADDRESS_MINUTE="1000000/min",
+            THROTTLE_API_CREDENTIAL="100000/s",
+            THROTTLE_API_CREDENTIAL_MINUTE="1000000/min",
             FAIR_PLAY_TIMING_CHECK="0",
             FAIR_PLAY_HOLD_SHARED="0",
             # A worker fills every random pool when it starts (432 of them): not here, where a

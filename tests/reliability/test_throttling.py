@@ -25,6 +25,12 @@ PRODUCTION_RATES = {
     "board_address": "120/min",
     "solver": "20/min",  # hints: one every 3 s on average (tripeaks/play/solver_guard.py)
     "solver_address": "60/min",  # a network address's share, whoever asks
+    # The front gate, per address and credential: above a household (tripeaks/infra/front_gate.py)
+    "socket_open_address": "10/10s",
+    "api_address": "60/s",
+    "api_address_minute": "3000/min",
+    "api_credential": "30/s",
+    "api_credential_minute": "1800/min",
 }
 
 

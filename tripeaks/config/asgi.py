@@ -25,18 +25,23 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from tripeaks.config.routing import websocket_urlpatterns  # noqa: E402
+from tripeaks.infra.front_gate import FrontGate  # noqa: E402
 from tripeaks.infra.socket_outage import OutageGuard  # noqa: E402
 from tripeaks.infra.socket_threads import ThreadedAuthMiddleware  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            OutageGuard(
-                SessionMiddlewareStack(ThreadedAuthMiddleware(URLRouter(websocket_urlpatterns)))
-            )
-        ),
-    }
+# The front gate first: a flood of socket opens or API requests from one address is refused
+# before any session is read (tripeaks/infra/front_gate.py).
+application = FrontGate(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                OutageGuard(
+                    SessionMiddlewareStack(ThreadedAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                )
+            ),
+        }
+    )
 )
 
 # Everything loaded by now lives as long as the process: frozen out of the cyclic collector, it is

@@ -4,11 +4,16 @@
   counters, all in one atomic script (`count`, or `count_async` from an event loop, where the
   frames that arrive while a count is in flight are counted together in the next call). DRF's
   throttles, the play limits and the sockets' frames (tripeaks/infra/throttling.py and
-  throttle_async.py) count this way.
+  throttle_async.py) count this way. `count_async(..., remember_refusals=True)` keeps, in the
+  process, the windows Redis said were over their limit until they end, and refuses a count that
+  falls in one of them without asking Redis: a flood's refusals cost no Redis call (the front
+  gate, tripeaks/infra/front_gate.py).
 - **Reservations** (`reserve`): nothing is counted unless every window is below its limit, then
   all are (sign-in and password-reset attempts: accounts/throttling.py).
 - **Slots** (`acquire_slot`, `release_slot`): leases in sorted sets, one member a call, scored by
   its expiry (solver calls: tripeaks/play/solver_guard.py).
+- **Holdings** (`hold`, `let_go`, `held`): leases too, one member a socket, in several holders'
+  sets at once or in none, each holder with its cap (open sockets: tripeaks/infra/socket_caps.py).
 
 A window's key is its name and its index (`<name>:<index>`) under the cache's prefix
 (`cache.make_key`), so the Django cache reads and clears the same counters.
@@ -21,6 +26,7 @@ import logging
 import math
 import time
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -34,12 +40,16 @@ _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def parse_rate(rate: str | None) -> tuple[int, int] | None:
-    """``"20/s"`` -> (20, 1), ``"30/min"`` -> (30, 60); ``None`` -> None (no limit). The period
-    is read by its first letter (s, m, h, d), as DRF reads its rates."""
+    """``"20/s"`` -> (20, 1), ``"30/min"`` -> (30, 60), ``"10/10s"`` -> (10, 10); ``None`` ->
+    None (no limit). The period is read by its first letter (s, m, h, d), as DRF reads its rates,
+    after a number of them if one is given (a burst of 10 opens, then one a second: "10/10s")."""
     if not rate:
         return None
     count, _, period = rate.partition("/")
-    return int(count), _PERIODS[period.strip()[0]]
+    period = period.strip()
+    unit = period.lstrip("0123456789")
+    many = int(period[: len(period) - len(unit)] or 1)
+    return int(count), many * _PERIODS[unit[0]]
 
 
 class Window(NamedTuple):
@@ -47,6 +57,7 @@ class Window(NamedTuple):
     allowed: int
     period: int
     left: int  # seconds until the window ends
+    ends: float = 0.0  # when it ends (time.time())
 
 
 def window(name: str, allowed: int, period: int, now: float | None = None) -> Window:
@@ -54,7 +65,7 @@ def window(name: str, allowed: int, period: int, now: float | None = None) -> Wi
     now = time.time() if now is None else now
     index = int(now // period)
     left = max(1, math.ceil((index + 1) * period - now))
-    return Window(f"{name}:{index}", allowed, period, left)
+    return Window(f"{name}:{index}", allowed, period, left, float((index + 1) * period))
 
 
 def longest_wait(windows: list[Window], counts: list[int]) -> int | None:
@@ -98,7 +109,7 @@ def count(windows: list[Window], *, fail_open: bool = True) -> int | None:
 @dataclass
 class _Waiting:
     windows: list[Window]
-    future: asyncio.Future[int | None]
+    future: asyncio.Future[list[int] | None]
 
 
 class _Counter:
@@ -110,8 +121,9 @@ class _Counter:
         self._counting: asyncio.Task[None] | None = None
         self.calls = 0
 
-    async def check(self, windows: list[Window]) -> int | None:
-        future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+    async def counts(self, windows: list[Window]) -> list[int] | None:
+        """Each window's count with this one in it; None when Redis could not be reached."""
+        future: asyncio.Future[list[int] | None] = asyncio.get_running_loop().create_future()
         self._waiting.append(_Waiting(windows, future))
         if self._counting is None or self._counting.done():
             self._counting = asyncio.create_task(self._count())
@@ -134,9 +146,7 @@ class _Counter:
             for waiting in batch:
                 end = start + len(waiting.windows)
                 if not waiting.future.done():
-                    waiting.future.set_result(
-                        None if counts is None else longest_wait(waiting.windows, counts[start:end])
-                    )
+                    waiting.future.set_result(None if counts is None else counts[start:end])
                 start = end
 
 
@@ -145,15 +155,73 @@ _counters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Counter] = (
 )
 
 
-async def count_async(windows: list[Window]) -> int | None:
-    """`count` from an event loop (failing open), batched with the loop's other counts."""
+class _Refusals:
+    """The windows Redis said were over their limit, by key, with when each ends: in the process,
+    so that a count in one of them is refused without a Redis call. At most `most` are kept (an
+    attacker with many addresses cannot grow it without end): the ended ones go first, then all."""
+
+    def __init__(self, most: int = 10_000) -> None:
+        self.most = most
+        self._ends: dict[str, float] = {}
+
+    def wait(self, windows: list[Window], now: float) -> int | None:
+        """The longest wait among the windows known to be over, or None."""
+        ends = [self._ends.get(w.key, 0.0) for w in windows]
+        known = max(ends, default=0.0)
+        return max(1, math.ceil(known - now)) if known > now else None
+
+    def note(self, windows: list[Window], counts: list[int], now: float) -> None:
+        for w, n in zip(windows, counts, strict=True):
+            if n > w.allowed and w.key not in self._ends:
+                if len(self._ends) >= self.most:
+                    self._forget_ended(now)
+                self._ends[w.key] = w.ends
+                log.info("over a rate: refused in the process until it ends", extra={"rate": w.key})
+
+    def _forget_ended(self, now: float) -> None:
+        self._ends = {key: ends for key, ends in self._ends.items() if ends > now}
+        if len(self._ends) >= self.most:
+            self._ends = {}
+
+    def clear(self) -> None:
+        self._ends = {}
+
+
+_refusals = _Refusals()
+
+
+def known_refusal(windows: list[Window]) -> int | None:
+    """The wait of a count that `count_async(..., remember_refusals=True)` would refuse without
+    asking Redis (a window of it is known over), or None: a check with no Redis call at all."""
+    return _refusals.wait(windows, time.time())
+
+
+def forget_refusals() -> None:
+    """Forget the process's known refusals (tests: the counters were cleared)."""
+    _refusals.clear()
+
+
+async def count_async(windows: list[Window], *, remember_refusals: bool = False) -> int | None:
+    """`count` from an event loop (failing open), batched with the loop's other counts. With
+    `remember_refusals`, a window found over its limit refuses in the process until it ends,
+    without a Redis call (such a refusal is not counted: the window is over already)."""
     if not windows:
         return None
+    now = time.time()
+    if remember_refusals:
+        known = _refusals.wait(windows, now)
+        if known is not None:
+            return known
     loop = asyncio.get_running_loop()
     counter = _counters.get(loop)
     if counter is None:
         counter = _counters[loop] = _Counter()
-    return await counter.check(windows)
+    counts = await counter.counts(windows)
+    if counts is None:
+        return None
+    if remember_refusals:
+        _refusals.note(windows, counts, now)
+    return longest_wait(windows, counts)
 
 
 # KEYS: the counters; ARGV: each counter's limit, then each one's lifetime. Nothing is counted
@@ -258,3 +326,48 @@ def acquire_slot(keys: list[str], token: str, policy: SlotPolicy) -> int:
 def release_slot(keys: list[str], token: str, policy: SlotPolicy) -> None:
     script = redis_client.client().register_script(RELEASE_SCRIPT)
     script(keys=keys, args=[token, policy.light_gap_s])
+
+
+# --------------------------------------------------------------------------------------- holdings
+# KEYS: the holders' sets. ARGV: now, the lease's end, the member, then each holder's cap (0: no
+# cap), then the sets' lifetime. Returns 0 (held by every holder) or the 1-based index of the
+# holder at its cap.
+HOLD_SCRIPT = """
+for i, key in ipairs(KEYS) do
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
+    local cap = tonumber(ARGV[3 + i])
+    if cap > 0 and not redis.call('ZSCORE', key, ARGV[3])
+        and redis.call('ZCARD', key) >= cap then
+        return i
+    end
+end
+for _, key in ipairs(KEYS) do
+    redis.call('ZADD', key, ARGV[2], ARGV[3])
+    redis.call('EXPIRE', key, ARGV[4 + #KEYS])
+end
+return 0
+"""
+
+
+def hold(member: str, holders: Sequence[tuple[str, int]], lease_s: int) -> int:
+    """Add `member` to each holder's `(key, cap)` set (cap 0: none) for `lease_s` seconds, all or
+    none: 0, else the 1-based index of the first holder at its cap. A member held already is held
+    again (a renewal). Redis unreachable: raises."""
+    now = time.time()
+    script = redis_client.client().register_script(HOLD_SCRIPT)
+    args: list[str | int | float] = [now, now + lease_s, member]
+    args += [cap for _, cap in holders] + [lease_s]
+    return int(script(keys=[key for key, _ in holders], args=args))
+
+
+def let_go(member: str, keys: Sequence[str]) -> None:
+    """`member` is no longer held by these holders (one round trip)."""
+    with redis_client.client().pipeline(transaction=False) as pipe:
+        for key in keys:
+            pipe.zrem(key, member)
+        pipe.execute()
+
+
+def held(key: str) -> int:
+    """How many members the holder holds now (leases not yet lapsed)."""
+    return int(redis_client.client().zcount(key, time.time(), "+inf"))

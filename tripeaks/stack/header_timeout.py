@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     from uvicorn.server import ServerState
 
 DEFAULT_HEADER_TIMEOUT_S = 10.0
+REFUSED_UPGRADE = (
+    b"HTTP/1.1 429 Too Many Requests\r\nretry-after: %d\r\ncontent-length: 0\r\n"
+    b"connection: close\r\n\r\n"
+)
 
 
 def header_timeout() -> float:
@@ -73,3 +77,13 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._cancel_header_timer()
         super().on_headers_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        from tripeaks.infra.front_gate import known_refused_socket
+
+        wait = known_refused_socket(self.client, self.scope["headers"])
+        if wait is None:
+            super().handle_websocket_upgrade()
+            return
+        self.transport.write(REFUSED_UPGRADE % wait)
+        self.transport.close()

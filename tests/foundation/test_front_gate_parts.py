@@ -1,0 +1,91 @@
+"""The front gate's parts (tripeaks/infra/front_gate.py): the address it counts is the one DRF's
+throttles count, a rate may name a period of several seconds, and the refusals a process
+remembers cannot grow without end."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from django.core.handlers.asgi import ASGIRequest
+
+from tripeaks.infra import limiter
+from tripeaks.infra.addresses import client_address, scope_address
+from tripeaks.infra.front_gate import credential
+
+
+def test_a_rate_may_name_a_period_of_several_units() -> None:
+    assert limiter.parse_rate("20/s") == (20, 1)
+    assert limiter.parse_rate("30/min") == (30, 60)
+    assert limiter.parse_rate("10/10s") == (10, 10)
+    assert limiter.parse_rate("5/2h") == (5, 7200)
+    assert limiter.parse_rate(None) is None
+
+
+def scope_of(client: str | None, forwarded: list[str]) -> dict[str, Any]:
+    headers = [(b"x-forwarded-for", value.encode()) for value in forwarded]
+    return {
+        "type": "http",
+        "method": "GET",
+        "path": "/api/me",
+        "query_string": b"",
+        "headers": [(b"host", b"testserver"), *headers],
+        "client": [client, 5000] if client else None,
+    }
+
+
+@pytest.mark.parametrize("proxies", [0, 1, 2, None])
+@pytest.mark.parametrize(
+    ("client", "forwarded"),
+    [
+        ("203.0.113.5", []),
+        ("203.0.113.5", ["198.51.100.1"]),
+        ("203.0.113.5", ["198.51.100.1, 192.0.2.9"]),
+        ("203.0.113.5", ["198.51.100.1", "192.0.2.9"]),
+        ("203.0.113.5", [" 1.2.3.4 ,5.6.7.8 , 9.9.9.9"]),
+        (None, ["198.51.100.1"]),
+        (None, []),
+    ],
+)
+def test_the_gate_counts_the_address_drfs_throttles_count(
+    settings: Any, proxies: int | None, client: str | None, forwarded: list[str]
+) -> None:
+    from rest_framework.settings import api_settings
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": proxies}
+    api_settings.reload()
+    try:
+        scope = scope_of(client, forwarded)
+        request = ASGIRequest(scope, io.BytesIO())
+        assert scope_address(scope) == client_address(request)
+    finally:
+        settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 0}
+        api_settings.reload()
+
+
+def test_a_credential_is_a_digest_of_the_token_or_the_session_cookie() -> None:
+    def scope(*headers: tuple[bytes, bytes]) -> dict[str, Any]:
+        return {"type": "http", "headers": list(headers)}
+
+    token = credential(scope((b"authorization", b"Token abc123")))
+    session = credential(scope((b"cookie", b"csrftoken=x; sessionid=abc123")))
+    assert token and session and token != session and "abc123" not in token + session
+    assert credential(scope((b"cookie", b"sessionid=abc123"))) == session
+    assert credential(scope((b"cookie", b"csrftoken=x"))) is None
+    assert credential(scope((b"authorization", b"Basic abc123"))) is None
+
+
+def test_the_refusals_a_process_remembers_are_bounded() -> None:
+    refusals = limiter._Refusals(most=3)
+    now = 1_000_000.0
+    windows = [limiter.window(f"r{n}", 1, 60, now) for n in range(5)]
+    for w in windows:
+        refusals.note([w], [2], now)
+    assert len(refusals._ends) <= 3
+    # One over its limit refuses until its window ends, and no longer.
+    refusals.clear()
+    refusals.note(windows[:1], [2], now)
+    assert refusals.wait(windows[:1], now) == windows[0].left
+    assert refusals.wait(windows[:1], windows[0].ends) is None
+    assert refusals.wait(windows[1:2], now) is None

@@ -1,0 +1,127 @@
+"""The front gate: a flood from one address, or one credential, is refused before it costs
+anything but a Redis call (issue #35).
+
+`FrontGate` wraps the whole ASGI application (tripeaks/config/asgi.py). Before the session is
+read, the player authenticated or any middleware has run, it counts:
+
+- every socket handshake against its address's open rate (``PLAY_THROTTLE_RATES
+  ["socket_open_address"]``): over it, the socket is accepted and closed with 1013 (try again
+  later), which the page answers by trying again, backing off up to 5 s (socket.js);
+- every ``/api/`` request against its address's rates and, when it carries one, its credential's
+  (the session cookie or the API token, as the request names it, unread: a digest of it): over
+  one, a 429 with Retry-After and DRF's throttled body, which is what DRF's own throttles answer.
+
+The count is the limiter's (`limiter.count_async`, batched: the requests of a burst share one
+Redis call) and remembers the windows found over their limit until they end, so the refusals of a
+flood cost no Redis call at all. Redis unreachable: everything goes through (the limiter fails
+open), as the other rates do. The finer limits stay where they were: DRF's rates per player, the
+play limits, the socket caps (tripeaks/infra/socket_caps.py).
+
+Behind one address there may be a household, an office, a school: the rates are set well above
+what one makes (docs/operations.md, "Limits"); every one is a setting read from the environment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import orjson
+from django.conf import settings
+from django.http.cookie import parse_cookie
+from rest_framework.exceptions import Throttled
+
+from tripeaks.infra import limiter, throttling
+from tripeaks.infra.addresses import scope_address, scope_header
+from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, Application, Receive, Scope, Send
+
+
+def credential(scope: Scope) -> str | None:
+    """A digest of the API token or session cookie the request carries (never the key itself),
+    or None. Read from the headers only: whether it is valid is the authentication's business."""
+    authorization = scope_header(scope, b"authorization")
+    if authorization:
+        kind, _, key = authorization.partition(" ")
+        if kind.lower() == "token" and key.strip():
+            return hashlib.sha256(b"token:" + key.strip().encode()).hexdigest()[:32]
+    cookies = scope_header(scope, b"cookie", "; ")
+    session = parse_cookie(cookies).get(settings.SESSION_COOKIE_NAME) if cookies else None
+    if session:
+        return hashlib.sha256(b"session:" + session.encode()).hexdigest()[:32]
+    return None
+
+
+def socket_limits(scope: Scope) -> list[throttling.Limit]:
+    address = scope_address(scope)
+    return [throttling.Limit("socket_open_address", address)] if address else []
+
+
+def api_limits(scope: Scope) -> list[throttling.Limit]:
+    limits = []
+    address = scope_address(scope)
+    if address:
+        limits += [
+            throttling.Limit(rate, address) for rate in ("api_address", "api_address_minute")
+        ]
+    named = credential(scope)
+    if named:
+        limits += [
+            throttling.Limit(rate, named) for rate in ("api_credential", "api_credential_minute")
+        ]
+    return limits
+
+
+def limits_of(scope: Scope) -> list[throttling.Limit]:
+    """What a connection is counted against at the gate: nothing for pages and static files."""
+    if scope["type"] == "websocket":
+        return socket_limits(scope)
+    if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
+        return api_limits(scope)
+    return []
+
+
+def known_refused_socket(client: object, headers: object) -> int | None:
+    """The wait of a socket handshake from `client` (the peer, as the server has it) with these
+    headers that the gate already knows it refuses (its address's open rate is over in this
+    process), or None: for the server, before it makes a WebSocket of the connection."""
+    scope = {"type": "websocket", "client": client, "headers": headers}
+    return limiter.known_refusal(throttling.windows_of(socket_limits(scope)))
+
+
+async def refuse_socket(receive: Receive, send: Send) -> None:
+    """Accepted, so that the page hears a code, and closed with 1013: try again later."""
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+
+
+async def refuse_request(send: Send, wait: int) -> None:
+    """429, as DRF's throttles answer it: its detail, the code, Retry-After."""
+    body = orjson.dumps({"detail": str(Throttled(wait).detail), "code": "throttled"})
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(wait).encode()),
+        (b"cache-control", b"no-store"),
+        (b"x-content-type-options", b"nosniff"),
+    ]
+    await send({"type": "http.response.start", "status": 429, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class FrontGate:
+    def __init__(self, inner: Application) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limits = limits_of(scope)
+        if limits:
+            windows = throttling.windows_of(limits)
+            wait = await limiter.count_async(windows, remember_refusals=True)
+            if wait is not None:
+                if scope["type"] == "websocket":
+                    await refuse_socket(receive, send)
+                else:
+                    await refuse_request(send, wait)
+                return
+        await self.inner(scope, receive, send)
