@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.idle_stack import DEFAULT_FLOOR, healthy, start_stack, stop, wait_until  # noqa: E402
+from bench.play_load import FRONT_GATE_RATES  # noqa: E402
 from tests.ports import free_port  # noqa: E402
 
 HARD_LAYOUTS = ("torii", "waves", "stone-wall", "checkerboard", "pagoda", "classic")
@@ -178,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         "THROTTLE_GAME_STARTS_ADDRESS": "100000/min",
         "PASSWORD_HASH_ITERATIONS": "1000",
         "ALLOW_WEAK_PASSWORD_HASHES": "1",
+        # The front gate's rates (infra/front_gate.py): every simulated player is 127.0.0.1.
+        **dict.fromkeys(FRONT_GATE_RATES, "1000000/s"),
     }
     with tempfile.TemporaryDirectory(prefix="celery-load-") as scratch:
         var, log, port = Path(scratch) / "var", Path(scratch) / "run.log", free_port()
