@@ -3,6 +3,7 @@
 import { api, ApiError, layouts } from './api.js';
 import { sprite } from './cards.js';
 import { _, serverText } from './i18n.js';
+import { layoutTitle } from './format.js';
 
 // The page's boot data (frontend/views.py boot_data) and its fixed elements (base.html, home.html).
 /** @type {{user: User | null, has_game?: boolean}} */
@@ -67,7 +68,7 @@ const ctx = {
   cycleTheme,
   takeGame() { const g = pendingGame; pendingGame = null; return g; },
   layoutName: () => localStorage.getItem('tp.layout') || 'classic',
-  layoutTitle: () => localStorage.getItem('tp.layoutTitle') || _('Three Peaks'),
+  layoutTitle: () => layoutTitle(ctx.layoutName(), localStorage.getItem('tp.layoutTitle') || _('Three Peaks')),
   // Start a deal over REST (POST /api/games) and show it.
   async startGame(body) {
     if (!boot.user) { location.href = '/accounts/login/?next=/%23/'; return; }

@@ -2,7 +2,7 @@
 // arena (arena.js). Anyone may look; signed-in players join from an arena's page.
 
 import { api } from '../api.js';
-import { countdown, rulesTitle } from '../format.js';
+import { countdown, rulesTitle, arenaName } from '../format.js';
 import { esc } from '../dialog.js';
 import { _, fill, num } from '../i18n.js';
 import { scoringText, timeText } from './arenas/words.js';
@@ -28,7 +28,7 @@ function whenText(a, now) {
  */
 function arenaItem(a, now) {
   const players = fill(_('%(n)s players'), { n: num(a.players || 0) });
-  return `<li class="panel" data-testid="arena-${a.state}"><a href="#/arenas/${esc(a.id)}"><strong>${esc(a.name)}</strong></a>
+  return `<li class="panel" data-testid="arena-${a.state}"><a href="#/arenas/${esc(a.id)}"><strong>${esc(arenaName(a.name))}</strong></a>
     <span class="small">${esc(rulesTitle(a.rules))} · <span data-arena="${esc(a.id)}">${esc(whenText(a, now))}</span> · ${esc(players)}</span></li>`;
 }
 
