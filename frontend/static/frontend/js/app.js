@@ -30,6 +30,22 @@ const ROUTES = {
   ratings: ['ratings', () => _('Ratings')],
   races: ['races', () => _('Races')],
 };
+// Each page's module, loaded on demand. Named in full, never by a computed path: collectstatic
+// writes the hashed name of each into this file (frontend/storage.py).
+/** @type {Record<string, () => Promise<{mount: Mount}>>} */
+const PAGES = {
+  start: () => import('./pages/start.js'),
+  play: () => import('./pages/play.js'),
+  layouts: () => import('./pages/layouts.js'),
+  numbered: () => import('./pages/numbered.js'),
+  boards: () => import('./pages/boards.js'),
+  arenas: () => import('./pages/arenas.js'),
+  stats: () => import('./pages/stats.js'),
+  help: () => import('./pages/help.js'),
+  custom: () => import('./pages/custom.js'),
+  ratings: () => import('./pages/ratings.js'),
+  races: () => import('./pages/races.js'),
+};
 
 // ---------------------------------------------------------------- theme: system, light, dark
 const THEMES = ['system', 'light', 'dark'];
@@ -132,7 +148,7 @@ async function route() {
   el.className = `page page-${page}`;
   root.replaceChildren(el);
   try {
-    const mod = await import(`./pages/${page}.js`);
+    const mod = await PAGES[page]();
     const done = (await mod.mount(el, ctx, params)) || null;
     if (mine !== routeId) { if (done) done(); return; }
     cleanup = done;
