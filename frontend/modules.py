@@ -22,6 +22,7 @@ from typing import TypedDict
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.core.files.storage import storages
 from django.templatetags.static import static
 
 JS = "frontend/js/"
@@ -73,8 +74,14 @@ def page_names() -> list[str]:
     return sorted(found)
 
 
-@functools.cache
 def route_modules() -> RouteModules:
+    """Worked out once per static storage (a process's settings may change it: a test server
+    forked from a test process that had asked with the tests' plain storage)."""
+    return _route_modules(storages["staticfiles"])
+
+
+@functools.lru_cache(maxsize=4)
+def _route_modules(storage: object) -> RouteModules:
     base = settings.STATIC_URL + JS
     app = closure(APP)[1:]  # app.js itself is in the page already
     routes = {
