@@ -152,7 +152,10 @@ def test_a_cold_game_page_under_make_run_is_hashed_gzipped_cached_and_light(
         assert len(fonts) == 1
         _assert_devanagari_drawn_with_the_shipped_font(page)
     else:
-        assert fonts == []  # the Devanagari font costs only the Nepali pages
+        assert fonts == []  # the Devanagari font costs only the Nepali pages...
+        nepali = page.locator("#language option[lang=ne]")
+        family = nepali.evaluate("(e) => getComputedStyle(e).fontFamily")
+        assert family.startswith('"TriPeaks Devanagari"')  # ...and "नेपाली" once the list opens
 
 
 def _assert_devanagari_drawn_with_the_shipped_font(page: Any) -> None:

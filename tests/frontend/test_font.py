@@ -37,8 +37,12 @@ def test_the_font_travels_with_its_licence() -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("language", "loaded"), [("ne", True), ("de", False), ("en", False)])
-def test_only_the_nepali_pages_load_the_font(language: str, loaded: bool) -> None:
+@pytest.mark.parametrize("language", ["ne", "de", "en"])
+def test_the_nepali_pages_are_set_in_the_font_the_others_only_nepali_words(language: str) -> None:
+    """(A browser downloads it only where it draws Devanagari: tests/frontend/test_e2e_wire.py.)"""
     page = Client().get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
-    assert ("noto-sans-devanagari-subset" in page) is loaded
-    assert ('font-family:"TriPeaks Devanagari"' in page) is loaded
+    assert "noto-sans-devanagari-subset" in page and "unicode-range:U+0900-097F" in page
+    whole_page = ':root{font-family:"TriPeaks Devanagari"' in page
+    assert whole_page is (language == "ne")
+    assert ('[lang=ne]{font-family:"TriPeaks Devanagari"' in page) is (language != "ne")
+    assert '<option value="ne" lang="ne"' in page  # the language list's "नेपाली"
