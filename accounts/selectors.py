@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
 from accounts.models import AccessKind, AccessRecord, User
@@ -80,17 +81,18 @@ class Access:
 def describe_device(user_agent: str) -> str:
     """ "Firefox 139 on Ubuntu", from a user agent (ua-parser); "Unknown device" when empty."""
     if not user_agent.strip():
-        return "Unknown device"
+        return gettext("Unknown device")
     from ua_parser import parse
 
     parsed = parse(user_agent)
     browser = parsed.user_agent
     system = parsed.os
-    name = browser.family if browser else "Unknown browser"
+    name = browser.family if browser else gettext("Unknown browser")
     if browser and browser.major:
         name = f"{name} {browser.major}"
     if system and system.family and system.family != "Other":
-        name = f"{name} on {system.family}"
+        # Translators: a browser on an operating system, "Firefox 139 on Ubuntu".
+        name = gettext("%(browser)s on %(system)s") % {"browser": name, "system": system.family}
     return name
 
 

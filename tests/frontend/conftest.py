@@ -107,15 +107,16 @@ def _collect_static(root: Path) -> None:
     settings.STATIC_ROOT = root
 
 
-def _serve(port: int, static_root: Path) -> None:
-    """(The forked server process.) The test application, its static files included, on `port`."""
+def _serve(port: int, static_root: Path, collect: Callable[[Path], None] = _collect_static) -> None:
+    """(The forked server process.) The test application, its static files included, on `port`;
+    `collect` puts them in `static_root` and may set up the process as a run of its own needs."""
     import uvicorn
     from channels.testing.live import make_application
 
     from tripeaks.stack.serve import uvicorn_options
 
     _in_the_server_process()
-    _collect_static(static_root)
+    collect(static_root)
     # A handler made before the fork (an in-process socket test imports tripeaks.config.asgi) holds a
     # WhiteNoise that never saw these files: the server's HTTP side gets a fresh one.
     from tripeaks.config import asgi
@@ -143,13 +144,18 @@ def _answers(url: str) -> bool:
 
 @pytest.fixture(scope="session")
 def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
+    yield from live_server(django_db_blocker, _collect_static)
+
+
+def live_server(django_db_blocker: Any, collect: Callable[[Path], None]) -> Iterator[str]:
+    """A forked server's URL while it runs (`_serve`), stopped and cleaned up after."""
     from django.db import connections
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     static_root = Path(tempfile.mkdtemp(prefix="tripeaks-static-"))
     process = multiprocessing.get_context("fork").Process(
-        target=_serve, args=(port, static_root), daemon=True
+        target=_serve, args=(port, static_root, collect), daemon=True
     )
     # Forked while database access is allowed, so the server process may use the database;
     # it must not share this process's connections.

@@ -73,6 +73,10 @@ def msgids(po: Path) -> list[str]:
     return ids
 
 
+# Words some language writes as English does (German months among them).
+SAME_IN_TRANSLATION = {"API", "Par", "live", "April", "August", "September", "November"}
+
+
 @pytest.mark.parametrize("lang", ["de", "ne"])
 @pytest.mark.parametrize("domain", ["django", "djangojs"])
 def test_every_message_is_translated_and_compiled(lang: str, domain: str) -> None:
@@ -81,7 +85,7 @@ def test_every_message_is_translated_and_compiled(lang: str, domain: str) -> Non
         catalog = gettext.GNUTranslations(mo)
     ids = msgids(po)
     assert ids
-    untranslated = [i for i in ids if catalog.gettext(i) == i and i not in ("API", "Par", "live")]
+    untranslated = [i for i in ids if catalog.gettext(i) == i and i not in SAME_IN_TRANSLATION]
     assert untranslated == [], "not translated, or the .mo is older than the .po"
 
 
@@ -151,7 +155,7 @@ def test_the_sign_up_form_speaks_the_language_and_english_stays_english() -> Non
     ("lang", "said"),
     [
         ("de", "Gib einen gültigen Benutzernamen ein: 3 bis 30 Zeichen"),
-        ("ne", "मान्य प्रयोगकर्ता नाम लेख्नुहोस्: 3 देखि 30 अक्षर"),
+        ("ne", "मान्य प्रयोगकर्ता नाम लेख्नुहोस्: ३ देखि ३० अक्षर"),  # the numbers in Devanagari
         (
             "en",
             "Enter a valid username: 3 to 30 characters: letters, digits, underscores and hyphens.",

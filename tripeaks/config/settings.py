@@ -561,13 +561,18 @@ DEAL_DAY_TIME_ZONE = "Asia/Kathmandu"
 # --------------------------------------------------------------------------- static files
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
-# Hashed, compressed names, served by WhiteNoise with far-future caching. They need
-# `collectstatic` first (`make run` and the Dockerfile do it); with DEBUG on, WhiteNoise serves
-# straight from the apps' static folders.
+# Hashed, compressed names (the ES modules' imports too: frontend/storage.py), served by WhiteNoise
+# with far-future caching. They need `collectstatic` first: `make run` (DEBUG on or off) and the
+# Dockerfile do it, and WhiteNoise serves the collected files, never the apps' folders, so a page
+# under `make run` weighs on the wire what it weighs in production (docs/frontend.md).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "frontend.storage.StaticStorage"},
 }
+WHITENOISE_USE_FINDERS = False
+WHITENOISE_AUTOREFRESH = False
+# Same-origin files (the font too): no Access-Control-Allow-Origin on each.
+WHITENOISE_ALLOW_ALL_ORIGINS = False
 
 # --------------------------------------------------------------------------- security
 SESSION_COOKIE_HTTPONLY = True

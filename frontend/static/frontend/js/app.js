@@ -3,6 +3,7 @@
 import { api, ApiError, layouts } from './api.js';
 import { sprite } from './cards.js';
 import { _, serverText } from './i18n.js';
+import { layoutTitle } from './format.js';
 
 // The page's boot data (frontend/views.py boot_data) and its fixed elements (base.html, home.html).
 /** @type {{user: User | null, has_game?: boolean}} */
@@ -28,6 +29,22 @@ const ROUTES = {
   custom: ['custom', () => _('Custom deal')],
   ratings: ['ratings', () => _('Ratings')],
   races: ['races', () => _('Races')],
+};
+// Each page's module, loaded on demand. Named in full, never by a computed path: collectstatic
+// writes the hashed name of each into this file (frontend/storage.py).
+/** @type {Record<string, () => Promise<{mount: Mount}>>} */
+const PAGES = {
+  start: () => import('./pages/start.js'),
+  play: () => import('./pages/play.js'),
+  layouts: () => import('./pages/layouts.js'),
+  numbered: () => import('./pages/numbered.js'),
+  boards: () => import('./pages/boards.js'),
+  arenas: () => import('./pages/arenas.js'),
+  stats: () => import('./pages/stats.js'),
+  help: () => import('./pages/help.js'),
+  custom: () => import('./pages/custom.js'),
+  ratings: () => import('./pages/ratings.js'),
+  races: () => import('./pages/races.js'),
 };
 
 // ---------------------------------------------------------------- theme: system, light, dark
@@ -67,7 +84,7 @@ const ctx = {
   cycleTheme,
   takeGame() { const g = pendingGame; pendingGame = null; return g; },
   layoutName: () => localStorage.getItem('tp.layout') || 'classic',
-  layoutTitle: () => localStorage.getItem('tp.layoutTitle') || _('Three Peaks'),
+  layoutTitle: () => layoutTitle(ctx.layoutName(), localStorage.getItem('tp.layoutTitle') || _('Three Peaks')),
   // Start a deal over REST (POST /api/games) and show it.
   async startGame(body) {
     if (!boot.user) { location.href = '/accounts/login/?next=/%23/'; return; }
@@ -131,7 +148,7 @@ async function route() {
   el.className = `page page-${page}`;
   root.replaceChildren(el);
   try {
-    const mod = await import(`./pages/${page}.js`);
+    const mod = await PAGES[page]();
     const done = (await mod.mount(el, ctx, params)) || null;
     if (mine !== routeId) { if (done) done(); return; }
     cleanup = done;

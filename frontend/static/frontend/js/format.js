@@ -1,7 +1,7 @@
 // Small pure helpers for text shown on the page, in the player's language (i18n.js): card names,
 // the clock, the countdown, rule-set and deal titles, counts, days.
 
-import { _, ngettext, fill, num, digits, lang } from './i18n.js';
+import { _, ngettext, fill, num, digits, lang, serverText } from './i18n.js';
 
 /** @type {Record<string, () => string>} */
 const RANKS = { A: () => _('ace'), T: () => '10', J: () => _('jack'), Q: () => _('queen'), K: () => _('king') };
@@ -60,16 +60,36 @@ export function pct(rate) {
   return rate == null ? '–' : digits(new Intl.NumberFormat(lang(), { style: 'percent' }).format(Math.round(rate * 100) / 100));
 }
 
-// A deal day ("2026-12-01") as the locale writes a date; the ISO text where Intl cannot.
+// Whether the browser's Intl data writes dates in `locale` (Chromium's has no Nepali: it wrote
+// "Dec ५, २०२६" and "Sat ०६:१५ PM"); where it does not, the catalog's words do.
+/** @param {string} locale */
+const intlSpeaks = (locale) => Intl.DateTimeFormat.supportedLocalesOf([locale]).length > 0;
+
+const MONTHS = () => [_('January'), _('February'), _('March'), _('April'), _('May'), _('June'), _('July'),
+  _('August'), _('September'), _('October'), _('November'), _('December')];
+// Short weekday names, Sunday first (Date.getDay()).
+const WEEKDAYS = () => [_('Sun'), _('Mon'), _('Tue'), _('Wed'), _('Thu'), _('Fri'), _('Sat')];
+
+// A deal day ("2026-12-01") as the locale writes a date; the ISO text where nothing can.
 /** @param {string | null | undefined} iso @param {string} [locale] */
 export function dayText(iso, locale = lang()) {
   if (!iso) return '';
   const [y, m, d] = iso.split('-').map(Number);
-  try {
-    return digits(new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d)), locale);
-  } catch {
-    return iso;
+  if (!y || !m || !d) return iso;
+  if (!intlSpeaks(locale)) {
+    return digits(fill(_('%(month)s %(day)s, %(year)s'), { month: MONTHS()[m - 1], day: d, year: y }), locale);
   }
+  return digits(new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.UTC(y, m - 1, d)), locale);
+}
+
+// A moment on the player's clock, its weekday and time ("Sat 18:15"): the next daily deal, an arena.
+/** @param {Date} when @param {string} [locale] */
+export function weekdayTime(when, locale = lang()) {
+  if (!intlSpeaks(locale)) {
+    const time = `${String(when.getHours()).padStart(2, '0')}:${String(when.getMinutes()).padStart(2, '0')}`;
+    return digits(`${WEEKDAYS()[when.getDay()]} ${time}`, locale);
+  }
+  return digits(when.toLocaleString(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' }), locale);
 }
 
 // "1 move", "2 moves" (in the locale's digits).
@@ -91,4 +111,59 @@ export function dealTitle(v) {
     : v.mode === 'numbered' ? fill(_('Deal #%(n)s'), { n: num(Number(v.number)) })
       : v.mode === 'custom' ? _('Custom deal') : _('New deal');
   return `${what} · ${rulesTitle(v.rules)}`;
+}
+
+// What a run counts for, in full (the game bar's hover): the server's reason is English, so it is
+// said here from the view's `ranking` and `mode`; an unknown pair gets the server's words in English.
+/** @type {Record<string, () => string>} */
+const RANKING_REASONS = {
+  'first-try daily': () => _('Your first try at this daily deal: it ranks on the daily board.'),
+  'first-try numbered': () => _('Your first try at this deal: it counts on its board.'),
+  'first-try random': () => _('A fresh deal: it counts in your ranked statistics.'),
+  'practice daily': () => _('Practice: your first try at this deal is played. A faster win still improves your best time.'),
+  'practice numbered': () => _('Practice: a better run still improves your best on this deal.'),
+  'unranked custom': () => _('Unranked: custom deals never rank.'),
+};
+/** @param {{ranking?: string, mode: string, ranking_reason?: string}} v a game's view */
+export function rankingReason(v) {
+  const known = RANKING_REASONS[`${v.ranking} ${v.mode}`];
+  if (known) return known();
+  if (v.ranking === 'unranked') return _('Unranked: you took a hint on this deal, so no run on it ranks.');
+  return serverText(v.ranking_reason, '');
+}
+
+// The layouts by name (tripeaks/engine/layouts: the engine's titles are English, for machines
+// and logs): the title in the player's language, else the one given.
+/** @type {Record<string, () => string>} */
+const LAYOUTS = {
+  classic: () => _('Three Peaks'), 'twin-peaks': () => _('Twin Peaks'), 'four-peaks': () => _('Four Peaks'),
+  'five-peaks': () => _('Five Peaks'), 'mountain-range': () => _('Mountain Range'), pyramid: () => _('Pyramid'),
+  'great-pyramid': () => _('Great Pyramid'), 'twin-pyramids': () => _('Twin Pyramids'), cascade: () => _('Cascade'),
+  funnel: () => _('Funnel'), 'three-valleys': () => _('Three Valleys'), diamond: () => _('Diamond'),
+  hourglass: () => _('Hourglass'), mesa: () => _('Mesa'), wedge: () => _('Wedge'), ziggurat: () => _('Ziggurat'),
+  checkerboard: () => _('Checkerboard'), wall: () => _('The Wall'), 'great-wall': () => _('Great Wall'),
+  'stone-wall': () => _('Stone Wall'), 'ruined-wall': () => _('Ruined Wall'), fence: () => _('Fence'),
+  castle: () => _('Castle'), 'five-towers': () => _('Five Towers'), 'twin-towers': () => _('Twin Towers'),
+  skyline: () => _('Skyline'), lighthouse: () => _('Lighthouse'), staircase: () => _('Staircase'),
+  steps: () => _('Steps'), bridge: () => _('Bridge'), 'suspension-bridge': () => _('Suspension Bridge'),
+  'rope-bridge': () => _('Rope Bridge'), arch: () => _('Arch'), aqueduct: () => _('Aqueduct'),
+  temple: () => _('Temple'), torii: () => _('Torii Gate'), pagoda: () => _('Pagoda'), ladder: () => _('Ladder'),
+  crown: () => _('Crown'), zigzag: () => _('Zigzag'), waves: () => _('Waves'), butterfly: () => _('Butterfly'),
+  bowtie: () => _('Bow Tie'), cross: () => _('Cross'), saltire: () => _('Saltire'), heart: () => _('Heart'),
+  arrow: () => _('Arrow'), frame: () => _('Picture Frame'), 'pine-tree': () => _('Pine Tree'),
+  cottage: () => _('Cottage'), sailboat: () => _('Sailboat'), dice: () => _('Dice'), dominoes: () => _('Dominoes'),
+  horseshoe: () => _('Horseshoe'),
+};
+/** @param {string} name a layout's name ("twin-peaks") @param {string} [title] its English title */
+export function layoutTitle(name, title = name) {
+  return LAYOUTS[name] ? LAYOUTS[name]() : title;
+}
+
+// The arenas of the default schedule (settings.ARENA_SCHEDULE) are named in English in the
+// database; their names are said in the player's language, any other name as it is.
+/** @type {Record<string, () => string>} */
+const ARENAS = { 'Hourly arena': () => _('Hourly arena'), 'Daily arena': () => _('Daily arena') };
+/** @param {string} name */
+export function arenaName(name) {
+  return ARENAS[name] ? ARENAS[name]() : name;
 }

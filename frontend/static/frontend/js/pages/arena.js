@@ -6,7 +6,7 @@
 
 import { api, ApiError } from '../api.js';
 import { LiveSocket } from '../socket.js';
-import { rulesTitle } from '../format.js';
+import { rulesTitle, arenaName } from '../format.js';
 import { esc } from '../dialog.js';
 import { _, fill, num, serverText } from '../i18n.js';
 import { scoringText } from './arenas/words.js';
@@ -78,7 +78,7 @@ class ArenaScreen {
 
   draw() {
     const { arena } = this;
-    this.$('[data-testid=arena-name]').textContent = arena.name;
+    this.$('[data-testid=arena-name]').textContent = arenaName(arena.name);
     this.$('.arena-rules').textContent = `${rulesTitle(arena.rules)} · ${fill(_('%(n)s players'), { n: num(arena.standings.total) })}`;
     this.drawClock();
     this.drawActions();

@@ -3,7 +3,7 @@
 // (arena.js), where its games are played. Anyone may look; signed-in players join.
 
 import { api, ApiError } from '../api.js';
-import { rulesTitle } from '../format.js';
+import { arenaName, rulesTitle } from '../format.js';
 import { esc } from '../dialog.js';
 import { _, fill, num, serverText } from '../i18n.js';
 import { scoringText, timeText } from './arenas/words.js';
@@ -27,7 +27,7 @@ function arenaItem(a, now, signedIn) {
   const players = fill(_('%(n)s players'), { n: num(a.players || 0) });
   const open = a.state === 'running' || a.state === 'scheduled';
   const joining = open && signedIn ? ` <button type="button" class="button" data-join="${esc(a.id)}">${_('Join')}</button>` : '';
-  return `<li class="panel" data-testid="arena-${a.state}"><a href="#/arenas/${esc(a.id)}"><strong>${esc(a.name)}</strong></a>
+  return `<li class="panel" data-testid="arena-${a.state}"><a href="#/arenas/${esc(a.id)}"><strong>${esc(arenaName(a.name))}</strong></a>
     <span class="small">${esc(rulesTitle(a.rules))} · <span data-arena="${esc(a.id)}" data-testid="arena-when">${esc(whenText(a, now))}</span> · ${esc(players)}</span>${joining}</li>`;
 }
 

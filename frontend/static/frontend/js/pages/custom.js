@@ -4,7 +4,7 @@
 import { esc } from '../dialog.js';
 import { copyText } from '../share.js';
 import { startAsking } from '../starting.js';
-import { rulesTitle, parseKey } from '../format.js';
+import { rulesTitle, parseKey, layoutTitle } from '../format.js';
 import { _, fill } from '../i18n.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
@@ -33,7 +33,7 @@ export async function mount(root, ctx, [rulesIn, layoutIn, cardsIn] = []) {
     <form class="custom-form" data-testid="custom-form">
       <label class="field">${_('Deal code')}<textarea name="code" rows="4" spellcheck="false" autocapitalize="characters" required>${esc(shared ? cardsIn.split('-').join(' ') : '')}</textarea></label>
       <label class="field">${_('Rules')}<select name="rules">${RULES.map((r) => `<option value="${r}"${r === rules ? ' selected' : ''}>${esc(rulesTitle(r))}</option>`).join('')}</select></label>
-      <p class="small">${esc(fill(_('Layout: %(layout)s'), { layout }))}</p>
+      <p class="small">${esc(fill(_('Layout: %(layout)s'), { layout: layoutTitle(layout) }))}</p>
       <button type="submit" class="button secondary">${_('Make a link')}</button>
       <button type="button" class="button" data-play>${_('Play this deal')}</button>
     </form>

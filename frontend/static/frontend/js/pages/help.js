@@ -12,13 +12,13 @@ const list = (items) => `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`
 /** @type {Mount} */
 export async function mount(root) {
   const keys = [
-    ['D, Space', _('draw a card from the stock')],
+    [_('D, Space'), _('draw a card from the stock')],
     [_('arrow keys'), _('move between the free cards and the stock')],
-    ['Enter', _('play the card you are on (on the stock: draw)')],
-    ['Z, U, Backspace', _('undo the last move')],
+    [_('Enter'), _('play the card you are on (on the stock: draw)')],
+    [_('Z, U, Backspace'), _('undo the last move')],
     ['H', _('show a hint')],
     ['N', _('start a new deal')],
-    ['P, Esc', _('pause and open the menu')],
+    [_('P, Esc'), _('pause and open the menu')],
   ];
   root.innerHTML = [
     section('help-goal', _('The goal'), p(_('Clear every card from the peaks. A card can go onto the waste pile when it is one rank higher or lower than the card on top of the waste: a 7 goes on a 6 or an 8, whatever the suits.'))

@@ -5,6 +5,7 @@ import { thumbnail } from '../geometry.js';
 import { esc } from '../dialog.js';
 import { startAsking } from '../starting.js';
 import { _, fill, num } from '../i18n.js';
+import { layoutTitle } from '../format.js';
 
 /** @param {Layout} layout */
 function svg(layout) {
@@ -21,7 +22,7 @@ export async function mount(root, ctx) {
     <button type="button" class="button play-layout" data-testid="play-layout">${esc(playLabel())}</button></div>
     <div class="layout-grid" role="group" aria-label="${_('Layouts')}">${data.layouts.map((l) => `
       <button type="button" class="thumb" data-name="${esc(l.name)}" aria-pressed="${l.name === chosen}">
-        ${svg(l)}<span>${esc(l.title)}</span><small>${esc(fill(_('%(n)s cards'), { n: num(l.size) }))}</small></button>`).join('')}</div>`;
+        ${svg(l)}<span>${esc(layoutTitle(l.name, l.title))}</span><small>${esc(fill(_('%(n)s cards'), { n: num(l.size) }))}</small></button>`).join('')}</div>`;
   const play = /** @type {HTMLElement} */ (root.querySelector('[data-testid=play-layout]'));
   /** @type {HTMLElement} */ (root.querySelector('.layout-grid')).addEventListener('click', (e) => {
     const b = /** @type {Element} */ (e.target).closest('.thumb');

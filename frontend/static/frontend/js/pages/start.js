@@ -2,10 +2,10 @@
 // the result with its rank) and a new deal; the daily streak and the countdown.
 
 import { api, ApiError } from '../api.js';
-import { countdown, rulesTitle, dealTitle, movesText, clock, cardsLeftText } from '../format.js';
+import { countdown, rulesTitle, dealTitle, movesText, clock, cardsLeftText, dayText, weekdayTime } from '../format.js';
 import { esc } from '../dialog.js';
 import { startAsking } from '../starting.js';
-import { _, ngettext, fill, num, lang, digits } from '../i18n.js';
+import { _, ngettext, fill, num } from '../i18n.js';
 
 /**
  * Today's deal of one rule set for the player (GET /api/me/today).
@@ -43,9 +43,9 @@ export async function mount(root, ctx) {
     ${current ? `<section class="panel continue"><h2>${_('Your deal is waiting')}</h2><p data-testid="waiting-deal">${esc(dealTitle(current))} · ${esc(fill(_('%(moves)s so far'), { moves: movesText(current.moves) }))}</p>
       <a class="button" href="#/play" data-testid="continue">${_('Continue')}</a></section>` : ''}
     ${ctx.user ? '' : `<p class="panel">${fill(_('Anyone can look at the %(boards)s. To play, %(signin)s or %(signup)s.'), { boards: `<a href="#/boards">${_('leaderboards')}</a>`, signin: `<a href="/accounts/login/?next=/%23/">${_('sign in')}</a>`, signup: `<a href="/accounts/signup/">${_('create an account')}</a>` })}</p>`}
-    <section aria-labelledby="today-h"><h2 id="today-h">${esc(fill(_('Today\'s deal · %(day)s'), { day: today.day }))}</h2>
+    <section aria-labelledby="today-h"><h2 id="today-h">${esc(fill(_('Today\'s deal · %(day)s'), { day: dayText(today.day) }))}</h2>
       ${streak}
-      <p>${fill(_('The next daily deal comes in %(countdown)s, at %(time)s your time (midnight in Kathmandu).'), { countdown: '<strong data-testid="countdown"></strong>', time: `<strong>${esc(digits(next.toLocaleString(lang(), { weekday: 'short', hour: '2-digit', minute: '2-digit' })))}</strong>` })}</p>
+      <p>${fill(_('The next daily deal comes in %(countdown)s, at %(time)s your time (midnight in Kathmandu).'), { countdown: '<strong data-testid="countdown"></strong>', time: `<strong>${esc(weekdayTime(next))}</strong>` })}</p>
       <div class="rule-grid">${sets.map((r) => `<div class="panel rule-set" data-testid="today-${r.key}">
         <h3>${esc(rulesTitle(r))}</h3>
         ${mine ? todayLine(mine.rule_sets[r.key]) : ''}

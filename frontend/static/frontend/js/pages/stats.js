@@ -2,7 +2,7 @@
 // by week, the calendar of daily deals and the spread of winning times, per rule set and layout.
 
 import { api } from '../api.js';
-import { clock, rulesTitle, pct } from '../format.js';
+import { clock, rulesTitle, pct, layoutTitle } from '../format.js';
 import { esc } from '../dialog.js';
 import { _, num } from '../i18n.js';
 import { recentChart, rateChart, calendar, timesChart } from '../charts.js';
@@ -32,7 +32,7 @@ export async function mount(root, ctx) {
     <section class="panel glance" aria-labelledby="glance-h"><h2 id="glance-h">${_('At a glance')}</h2>
       <form class="board-form" data-testid="glance-form">
         <label>${_('Rules')} <select name="rules"><option value="">${_('All rules')}</option>${options(RULES, rulesTitle)}</select></label>
-        <label>${_('Layout')} <select name="layout"><option value="">${_('All layouts')}</option>${options(history.layouts, (x) => x)}</select></label>
+        <label>${_('Layout')} <select name="layout"><option value="">${_('All layouts')}</option>${options(history.layouts, (x) => layoutTitle(x))}</select></label>
       </form>
       <div class="glance-out" aria-live="polite"></div></section>
     ${Object.entries(/** @type {Record<string, FullStats>} */ (s.rules)).map(([k, v]) => `<section class="panel"><h2>${esc(rulesTitle(k))}</h2>${statsBlock(v)}</section>`).join('')}`;

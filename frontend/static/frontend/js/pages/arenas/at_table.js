@@ -4,6 +4,7 @@
 // a phone). Between games, the table's place says how the deal went and offers the next one.
 
 import { esc } from '../../dialog.js';
+import { arenaName } from '../../format.js';
 import { _, fill, num } from '../../i18n.js';
 import { RaceTable } from '../race/table.js';
 import { standingsTable } from './standings.js';
@@ -68,7 +69,7 @@ export class ArenaTable {
    * @param {Arena} arena @param {ArenaLine | null | undefined} mine @param {string | null} me @param {string} clockText
    */
   draw(arena, mine, me, clockText) {
-    this.$('[data-testid=deal-title]').textContent = arena.name;
+    this.$('[data-testid=deal-title]').textContent = arenaName(arena.name);
     this.$('[data-testid=arena-bar-clock]').textContent = clockText;
     this.$('[data-testid=arena-points]').textContent = mine ? num(mine.points) : '–';
     this.$('[data-testid=arena-place]').textContent = mine ? num(mine.rank) : '–';

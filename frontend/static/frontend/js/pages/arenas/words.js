@@ -1,7 +1,8 @@
 // What the arena list (../arenas.js) and one arena (../arena.js) both say: the scoring, and a
 // time on the player's clock.
 
-import { _, fill, num, digits, lang } from '../../i18n.js';
+import { _, fill, num } from '../../i18n.js';
+import { weekdayTime } from '../../format.js';
 
 /**
  * The scoring, as the server states it (docs/arenas.md).
@@ -19,5 +20,5 @@ export function scoringText(s) {
  * @returns {string}
  */
 export function timeText(iso) {
-  return digits(new Date(iso).toLocaleString(lang(), { weekday: 'short', hour: '2-digit', minute: '2-digit' }));
+  return weekdayTime(new Date(iso));
 }

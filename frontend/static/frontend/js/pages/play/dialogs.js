@@ -8,6 +8,7 @@ import { _, fill } from '../../i18n.js';
 import * as sound from '../../sound.js';
 import { copyText } from '../../share.js';
 import { resultsContent } from './results.js';
+import { layoutTitle } from '../../format.js';
 
 /** @param {string} hash */
 const go = (hash) => () => { closeDialog(); location.hash = hash; };
@@ -122,7 +123,7 @@ function newDeal(game) {
 
 /** @param {DialogGame} game @param {GameView} v @param {Stats | null} stats */
 function results(game, v, stats) {
-  const { title, body, share } = resultsContent(v, stats, game.layout.title);
+  const { title, body, share } = resultsContent(v, stats, layoutTitle(game.layout.name, game.layout.title));
   openDialog({
     id: 'results', wide: true, title, body,
     buttons: [

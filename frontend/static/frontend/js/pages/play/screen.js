@@ -3,7 +3,7 @@
 // table's place, the row of tool buttons; and the pages shown instead when there is no game.
 
 import { _, digits } from '../../i18n.js';
-import { dealTitle } from '../../format.js';
+import { dealTitle, rankingReason } from '../../format.js';
 
 export const signInFirst = () => `<section class="panel narrow"><h2>${_('Sign in to play')}</h2><p>${_('Anyone can look at the boards; playing keeps your scores, so it needs an account.')}</p>
   <p><a class="button" href="/accounts/login/?next=/%23/play">${_('Sign in')}</a> <a href="/accounts/signup/">${_('Create an account')}</a> <a href="/accounts/guest/">${_('Play as guest')}</a></p></section>`;
@@ -54,6 +54,6 @@ export function showScores(root, v) {
   // Fair play: what this run counts for, said before the first move (the full reason on hover).
   const ranking = $('[data-testid=ranking]');
   ranking.textContent = RANKINGS[v.ranking] ? RANKINGS[v.ranking]() : '';
-  ranking.title = v.ranking_reason || '';
+  ranking.title = rankingReason(v);
   root.querySelector('[data-act=undo]')?.setAttribute('aria-disabled', String(!v.can_undo));
 }

@@ -1,0 +1,185 @@
+"""Issue #38, item 7: German and Nepali are complete. A player with a deal in progress, a finished
+game, an arena and a race walks every page of the site in English, German and Nepali; every text
+the page shows (text nodes, the options of every select, and the names a screen reader reads:
+aria-label, title, placeholder, alt) is collected.
+
+- Nepali: no Latin word and no ASCII digit may show, but for the few proper names below.
+- German: no text may be the same as on the English page (a string the catalog missed is shown
+  in English in both), but for names and words that are German too.
+
+A miss names the page and the text, so a new untranslated string fails here at once.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from tests.frontend.conftest import DESKTOP, api_post, needs_chromium, sign_up
+from tests.frontend.helpers import open_game
+from tripeaks.arenas import services as arenas
+
+pytestmark = [pytest.mark.e2e, needs_chromium]
+
+PLAYER = "walker_wanda"
+ARENA = "Hourly arena"  # the default schedule's name: the page shows it in the language
+# Proper names and words every language writes alike (the site's name, the languages' own names,
+# a rating system's name), the player's own name, and the cards' faces (a rank as the card shows it).
+ALLOWED = {
+    "TriPeaks Online", "TriPeaks", "English", "Deutsch", "Glicko-2", "API", "JSON", PLAYER,
+    # The browser and system of a session, as ua-parser names them ("HeadlessChrome 156 on Linux").
+    "HeadlessChrome", "Linux",
+}  # fmt: skip
+# Machine text: an address, a link to copy (the numbered deal's challenge link).
+MACHINE = re.compile(r"^(\d{1,3}(\.\d{1,3}){3}|https?://\S+)$")
+# German words spelt as in English.
+SAME_IN_GERMAN = {"live"}
+
+COLLECT = """() => {
+  const seen = new Set();
+  const add = (t) => { t = (t || '').replace(/\\s+/g, ' ').trim(); if (t) seen.add(t); };
+  const visible = (el) => !!el && !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length)
+    && getComputedStyle(el).visibility !== 'hidden';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest('script, style, noscript, svg, template')) continue;
+    if (el.closest('select')) continue;
+    if (visible(el) || el.closest('.sr-only')) add(n.textContent);
+  }
+  for (const o of document.querySelectorAll('select option')) if (visible(o.closest('select'))) add(o.textContent);
+  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
+    if (el.closest('svg') && !el.matches('svg')) continue;
+    for (const a of ['aria-label', 'title', 'placeholder', 'alt']) if (el.hasAttribute(a)) add(el.getAttribute(a));
+  }
+  add(document.title);
+  return [...seen];
+}"""
+
+
+def _setup(page: Any) -> dict[str, str]:
+    """A player with a finished game (statistics, boards), a deal in progress, a running arena and
+    an open race; returns the pages' paths that need their ids."""
+    sign_up(page, PLAYER)
+    body = {"mode": "random", "rules": {"wrap": True}}
+    started = api_post(page, "/api/games", body).json()
+    move = {"seq": started["seq"], "action": "draw"}
+    assert api_post(page, f"/api/games/{started['id']}/moves", move).ok
+    assert api_post(page, "/api/games", body).status == 201  # the first one counts as lost
+    now = timezone.now()
+    arena = arenas.create_arena(
+        name=ARENA,
+        rules_key="wrap-closed",
+        starts_at=now - timedelta(seconds=5),
+        ends_at=now + timedelta(minutes=10),
+    )
+    race = api_post(page, "/api/races", {"rules": {"wrap": True}}).json()
+    return {"arena": str(arena.id), "race": str(race.get("id", ""))}
+
+
+def _pages(ids: dict[str, str]) -> list[str]:
+    return [
+        "/", "/#/play", "/#/layouts", "/#/numbered", "/#/numbered/42/wrap-closed",
+        "/#/boards/today", "/#/boards/past", "/#/boards/numbered", "/#/boards/alltime",
+        "/#/stats", "/#/help", "/#/custom", "/#/arenas", f"/#/arenas/{ids['arena']}",
+        "/#/races", f"/#/races/{ids['race']}", "/ratings/", "/accounts/", "/accounts/sessions/",
+        "/accounts/email/", "/accounts/password/", "/fair-play/",
+    ]  # fmt: skip
+
+
+def _texts(page: Any, path: str) -> set[str]:
+    page.goto("about:blank")
+    page.goto(path)
+    if path == "/" or "#/" in path:  # the app's page drawn, and its second read (standings...)
+        page.wait_for_function(
+            "() => { const p = document.querySelector('#app > .page'); return p && p.children.length }"
+        )
+        page.wait_for_timeout(400)
+    if path != "/#/play":
+        return set(page.evaluate(COLLECT))
+    # The pause menu (open already when the last walk left the game paused), then New deal.
+    page.wait_for_function("() => window.__tpGame && window.__tpGame.view()")
+    if not page.locator("dialog[open]").count():
+        page.keyboard.press("p")
+    page.wait_for_selector("dialog[open]")
+    found = set(page.evaluate(COLLECT))
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog[open]", state="detached")
+    page.keyboard.press("n")
+    page.wait_for_selector("dialog[data-testid=new-deal][open]")
+    return found | set(page.evaluate(COLLECT))
+
+
+# Signed out: the start page and the account pages a newcomer sees.
+SIGNED_OUT = [
+    "/", "/accounts/login/", "/accounts/signup/", "/accounts/guest/", "/accounts/password/reset/",
+]  # fmt: skip
+
+
+def _walk(pages: Any, page: Any, language: str, paths: list[str]) -> dict[str, set[str]]:
+    cookie = {"name": "django_language", "value": language, "url": pages.base_url}
+    page.context.add_cookies([cookie])
+    found = {path: _texts(page, path) for path in paths}
+    stranger = pages.new(viewport=DESKTOP)
+    stranger.context.add_cookies([cookie])
+    found |= {f"{path} (signed out)": _texts(stranger, path) for path in SIGNED_OUT}
+    stranger.context.close()
+    return found
+
+
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}|[0-9]")
+# A card's name keeps the rank its face shows ("हुकुमको 9": the accessible name holds the visible
+# text, format.js cardName); the suits are the catalog's.
+NEPALI_CARD = re.compile(r"(ईंटको|पानको|चिडीको|हुकुमको) ([2-9]|10)\b")
+
+
+def _without_names(text: str) -> str:
+    for name in sorted(ALLOWED, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return NEPALI_CARD.sub(" ", text)
+
+
+def _nepali_misses(texts: dict[str, set[str]]) -> list[str]:
+    return sorted(
+        f"{path}: {text!r}"
+        for path, found in texts.items()
+        for text in found
+        if LATIN_WORD.search(_without_names(text)) and not MACHINE.match(text)
+    )
+
+
+def _german_misses(english: dict[str, set[str]], german: dict[str, set[str]]) -> list[str]:
+    misses = []
+    for path, found in german.items():
+        for text in found & english[path]:
+            if (
+                not MACHINE.match(text)
+                and set(re.findall(r"[A-Za-z]{2,}", _without_names(text))) - SAME_IN_GERMAN
+            ):
+                misses.append(f"{path}: {text!r}")
+    return sorted(misses)
+
+
+def _walker(pages: Any) -> tuple[Any, list[str]]:
+    page = pages.new(viewport=DESKTOP)
+    paths = _pages(_setup(page))
+    open_game(page)
+    return page, paths
+
+
+def test_no_page_in_german_shows_a_text_the_english_page_shows(pages: Any) -> None:
+    page, paths = _walker(pages)
+    english = _walk(pages, page, "en", paths)
+    german = _walk(pages, page, "de", paths)
+    misses = _german_misses(english, german)
+    assert misses == [], "\n" + "\n".join(misses)
+
+
+def test_no_page_in_nepali_shows_a_latin_word_or_digit(pages: Any) -> None:
+    page, paths = _walker(pages)
+    misses = _nepali_misses(_walk(pages, page, "ne", paths))
+    assert misses == [], "\n" + "\n".join(misses)
