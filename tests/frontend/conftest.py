@@ -122,7 +122,7 @@ def _serve(port: int, static_root: Path, collect: Callable[[Path], None] = _coll
     from tripeaks.config import asgi
     from tripeaks.infra.request_threads import ReusedThreadsASGIHandler
 
-    asgi.application.application_mapping["http"] = ReusedThreadsASGIHandler()
+    asgi.router.application_mapping["http"] = ReusedThreadsASGIHandler()
     application = make_application(static_wrapper=None)
     config = uvicorn.Config(application, host="127.0.0.1", port=port, **uvicorn_options())
     uvicorn.Server(config).run()

@@ -29,20 +29,19 @@ from tripeaks.infra.front_gate import FrontGate  # noqa: E402
 from tripeaks.infra.socket_outage import OutageGuard  # noqa: E402
 from tripeaks.infra.socket_threads import ThreadedAuthMiddleware  # noqa: E402
 
+router = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            OutageGuard(
+                SessionMiddlewareStack(ThreadedAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            )
+        ),
+    }
+)
 # The front gate first: a flood of socket opens or API requests from one address is refused
 # before any session is read (tripeaks/infra/front_gate.py).
-application = FrontGate(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                OutageGuard(
-                    SessionMiddlewareStack(ThreadedAuthMiddleware(URLRouter(websocket_urlpatterns)))
-                )
-            ),
-        }
-    )
-)
+application = FrontGate(router)
 
 # Everything loaded by now lives as long as the process: frozen out of the cyclic collector, it is
 # not walked again at every full collection, which holds the event loop and so every socket of the
