@@ -3,6 +3,8 @@
 import { api, ApiError, layouts } from './api.js';
 import { sprite } from './cards.js';
 import { _, serverText } from './i18n.js';
+import { refusalWords } from './refusals.js';
+import { guestFirst } from './welcome.js';
 
 // The page's boot data (frontend/views.py boot_data) and its fixed elements (base.html, home.html).
 /** @type {{user: User | null, has_game?: boolean}} */
@@ -68,17 +70,33 @@ const ctx = {
   takeGame() { const g = pendingGame; pendingGame = null; return g; },
   layoutName: () => localStorage.getItem('tp.layout') || 'classic',
   layoutTitle: () => localStorage.getItem('tp.layoutTitle') || _('Three Peaks'),
-  // Start a deal over REST (POST /api/games) and show it.
+  // Start a deal over REST (POST /api/games) and show it. Without an account the guest way is
+  // offered first (welcome.js).
   async startGame(body) {
-    if (!boot.user) { location.href = '/accounts/login/?next=/%23/'; return; }
+    if (!ctx.user) { guestFirst(ctx, body); return; }
     let game;
     try {
       game = await api('games', { method: 'POST', body });
     } catch (e) {
-      notice(startError(e));
+      if (e instanceof ApiError && e.retryAfter) noticeWait(refusalWords('deal', e.body.code, e.status), e.retryAfter);
+      else notice(startError(e));
       return;
     }
     ctx.openGame(game);
+  },
+  // Play as a guest (POST /api/auth/guest: the same limits as the guest page), signed in by a
+  // session from now on. False when refused (said in the notice).
+  async becomeGuest() {
+    try {
+      /** @type {User} */
+      const me = await api('auth/guest', { method: 'POST' });
+      ctx.user = { username: me.username, public_name: me.public_name };
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.retryAfter) noticeWait(refusalWords('guest', 'throttled', e.status), e.retryAfter);
+      else notice(_('Could not start a guest game: check your connection and try again.'));
+      return false;
+    }
   },
   // Show a game just started (its view in hand) on a play page built afresh.
   openGame(game) {
@@ -88,6 +106,7 @@ const ctx = {
     else location.hash = '#/play';
   },
   notice: (text) => notice(text),
+  noticeWait: (words, seconds) => noticeWait(words, seconds),
   layouts,
 };
 
@@ -105,11 +124,29 @@ export function startError(e) {
   return e.body.code ? serverText(e.message, _('Could not start the deal.')) : _('Could not start the deal.');
 }
 
+/** @type {ReturnType<typeof setInterval> | undefined} the wait counted down in the notice */
+let waiting;
+
 /** @param {string} text none hides the notice */
 export function notice(text) {
+  clearInterval(waiting);
   const n = /** @type {HTMLElement} */ (document.getElementById('notice'));
   n.textContent = text;
   n.hidden = !text;
+}
+
+// A refusal with its wait (refusals.js), counted down in the notice each second; it goes when
+// the wait is over. The one way every page says a 429 or a 503 (and a socket's refusal).
+/** @param {(left: number) => string} words @param {number} seconds */
+export function noticeWait(words, seconds) {
+  let left = Math.max(1, Math.ceil(seconds));
+  notice(words(left));
+  const n = /** @type {HTMLElement} */ (document.getElementById('notice'));
+  waiting = setInterval(() => {
+    left -= 1;
+    if (left > 0) n.textContent = words(left);
+    else notice('');
+  }, 1000);
 }
 
 async function route() {
