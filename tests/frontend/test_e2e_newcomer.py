@@ -87,6 +87,11 @@ def test_every_way_to_a_deal_offers_the_guest_way_first_and_a_guests_win_says_wh
     page.get_by_test_id("welcome").locator(".table .pc").first.wait_for()
     assert page.get_by_role("button", name="Deal", exact=True).is_visible()
 
+    page.goto("/accounts/login/")  # the guest way above the form, not at its foot
+    guest_way = page.get_by_test_id("guest-way").bounding_box()
+    form = page.get_by_label("Username").bounding_box()
+    assert guest_way is not None and form is not None and guest_way["y"] < form["y"]
+
     page.goto("/#/")
     page.locator("button[data-daily=wrap-closed]").click()  # once the sign-in form
     dialog = page.locator("dialog[data-testid=guest-first]")

@@ -182,5 +182,6 @@ async function route() {
 }
 
 document.body.insertAdjacentHTML('afterbegin', sprite());
+document.getElementById('notice')?.addEventListener('click', () => notice(''));
 window.addEventListener('hashchange', route);
 route();
