@@ -177,7 +177,8 @@ async function route() {
     if (mine !== routeId) return;
     console.warn(e);
     el.innerHTML = '';
-    notice(e instanceof ApiError ? serverText(e.message, _('Something went wrong: please reload the page.')) : _('Something went wrong: please reload the page.'));
+    if (e instanceof ApiError && e.retryAfter) noticeWait(refusalWords('page', e.body.code, e.status), e.retryAfter);
+    else notice(e instanceof ApiError ? serverText(e.message, _('Something went wrong: please reload the page.')) : _('Something went wrong: please reload the page.'));
   }
 }
 

@@ -14,7 +14,7 @@ function whyNotRanked(v) {
   const held = v.ranking_code === 'held' || v.ranking_code === 'flagged';
   const more = held
     ? ` <a href="/fair-play/" data-testid="fair-play-link">${_('How held runs are reviewed')}</a>`
-    : v.ranking_code === 'guest' ? ` <a href="/accounts/account/">${_('Sign up')}</a>` : '';
+    : v.ranking_code === 'guest' ? ` <a href="/accounts/signup/">${_('Sign up')}</a>` : '';
   return `<p class="why-not" data-testid="why-not-ranked">${esc(rankingReason(v))}${more}</p>`;
 }
 
