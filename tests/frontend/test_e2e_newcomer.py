@@ -126,3 +126,16 @@ def test_an_accounts_daily_says_ranked_before_and_its_rank_after(
     results = results_after_the_last_move(page, game, code)
     assert results.get_by_test_id("result-rank").inner_text() == "#1 of 1"
     assert results.get_by_test_id("why-not-ranked").count() == 0
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_the_guest_page_lands_on_a_deal(pages: Any, viewport: dict[str, int]) -> None:
+    """Once "No deal in progress · Choose a deal"."""
+    page = pages.new(viewport=viewport)
+    page.goto("/accounts/guest/")
+    page.get_by_test_id("play-as-guest").click()
+    game = wait_seq(page, 0)
+    assert (game["mode"], game["ranking_code"]) == ("random", "guest")
+    assert page.evaluate("location.hash") == "#/play"
+    assert page.locator(".table .pc.up").count() > 0
+    assert Game.objects.filter(player__is_guest=True).count() == 1

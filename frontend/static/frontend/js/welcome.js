@@ -36,12 +36,14 @@ function line(ctx) {
 
 /**
  * The face-down table in `root`; a tap on a card, the stock or Deal deals a random deal with the
- * rules last chosen (a guest is made first when nobody is signed in).
+ * rules last chosen (a guest is made first when nobody is signed in). `atOnce`: deal now, for a
+ * player who has just asked to play (the guest page sends a new guest to `#/play/deal`).
  * @param {HTMLElement} root
  * @param {AppContext} ctx
+ * @param {boolean} [atOnce]
  * @returns {Promise<() => void>} its cleanup
  */
-export async function welcomeTable(root, ctx) {
+export async function welcomeTable(root, ctx, atOnce = false) {
   const name = ctx.user ? ctx.layoutName() : 'classic';
   const layout = await layoutNamed(name);
   root.innerHTML = `<section class="welcome" data-testid="welcome" aria-labelledby="welcome-h">
@@ -64,6 +66,7 @@ export async function welcomeTable(root, ctx) {
   const table = new Table(/** @type {HTMLElement} */ (root.querySelector('.table-wrap')), layout, { onCard: deal, onStock: deal });
   table.render(faceDown(layout));
   root.querySelector('[data-testid=deal-now]')?.addEventListener('click', deal);
+  if (atOnce && ctx.user) deal();
   return () => table.destroy();
 }
 

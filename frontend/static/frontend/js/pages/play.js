@@ -14,10 +14,11 @@ import { pauseWhileHidden } from './play/visibility.js';
 import { welcomeTable } from '../welcome.js';
 
 /** @type {Mount} */
-export async function mount(root, ctx) {
+export async function mount(root, ctx, params = []) {
   const view = await loadGame(ctx);
-  // No deal in progress (or nobody signed in): a table that deals at the first tap.
-  if (!view) return welcomeTable(root, ctx);
+  // No deal in progress (or nobody signed in): a table that deals at the first tap (at once
+  // on #/play/deal, where the guest page sends a guest it has just made).
+  if (!view) return welcomeTable(root, ctx, params[0] === 'deal');
   const layout = await layoutNamed(view.layout);
   document.body.classList.add('playing');
   root.innerHTML = gameScreen(view.contest);
