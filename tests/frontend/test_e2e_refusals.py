@@ -6,6 +6,7 @@ says so in the results, with the way to the fair-play page."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import re
 import shutil
@@ -34,6 +35,7 @@ from tests.play.helpers import winnable_code
 from tests.ports import free_port
 from tripeaks.config import settings as production
 from tripeaks.infra import throttling
+from tripeaks.play import solver_guard
 from tripeaks.play.models import Deal, Game
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
@@ -158,6 +160,27 @@ def test_the_hint_over_the_limit_says_its_wait_on_screen_and_its_old_glow_goes(
         arg=wait,
         timeout=5_000,
     )
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_a_hint_while_every_solver_slot_is_taken_says_so_with_its_wait(
+    limited: Pages, viewport: dict[str, int]
+) -> None:
+    page = limited.new(viewport=viewport)
+    game = custom_table(page, f"busy_{viewport['width']}")
+    page.keyboard.press("h")
+    hinted = page.locator(".table .hinted")
+    hinted.first.wait_for()
+    with contextlib.ExitStack() as held:
+        # Every slot of the service, held from here (the server shares them through Redis), by
+        # askers on other addresses: the page's hint finds none (a 503 on the socket).
+        for n in range(solver_guard.settings.SOLVER_MAX_CONCURRENT):
+            asker = solver_guard.Asker(player=f"holder-{n}", address=f"192.0.2.{n + 1}")
+            held.enter_context(solver_guard.solver_slot(asker))
+        page.keyboard.press("h")
+        assert notice_wait(page, "The solver is busy: try again in") == 1
+    assert hinted.count() == 0
+    assert view(page)["seq"] == game["seq"] + 1
 
 
 @pytest.mark.parametrize("viewport", SIZES)

@@ -135,17 +135,23 @@ export function notice(text) {
   n.hidden = !text;
 }
 
+// A short wait is still shown this long, to be read.
+const NOTICE_READ_S = 4;
+
 // A refusal with its wait (refusals.js), counted down in the notice each second; it goes when
-// the wait is over. The one way every page says a 429 or a 503 (and a socket's refusal).
+// the wait is over (a short one after NOTICE_READ_S). The one way every page says a 429 or a 503
+// (and a socket's refusal).
 /** @param {(left: number) => string} words @param {number} seconds */
 export function noticeWait(words, seconds) {
   let left = Math.max(1, Math.ceil(seconds));
+  let shown = 0;
   notice(words(left));
   const n = /** @type {HTMLElement} */ (document.getElementById('notice'));
   waiting = setInterval(() => {
     left -= 1;
+    shown += 1;
     if (left > 0) n.textContent = words(left);
-    else notice('');
+    else if (shown >= NOTICE_READ_S) notice('');
   }, 1000);
 }
 
