@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from tests.frontend.axe import assert_no_violations
 from tests.frontend.conftest import PHONE, api_post, needs_chromium, shot, sign_up
 from tests.frontend.helpers import click_move, line_for, open_game, view, wait_seq
 from tripeaks.play.models import Deal, Game
@@ -86,6 +87,7 @@ def test_every_way_to_a_deal_offers_the_guest_way_first_and_a_guests_win_says_wh
     page.goto("/#/play")  # once "Sign in to play"
     page.get_by_test_id("welcome").locator(".table .pc").first.wait_for()
     assert page.get_by_role("button", name="Deal", exact=True).is_visible()
+    assert_no_violations(page, "the game page, nobody signed in")
 
     page.goto("/accounts/login/")  # the guest way above the form, not at its foot
     guest_way = page.get_by_test_id("guest-way").bounding_box()
@@ -98,6 +100,7 @@ def test_every_way_to_a_deal_offers_the_guest_way_first_and_a_guests_win_says_wh
     names = dialog.locator(".dlg-buttons button").all_inner_texts()
     assert names[0] == "Play as guest" and "Sign in" in names and "Create an account" in names
     assert "held for review" in dialog.inner_text()  # a guest's try is this browser's first try
+    assert_no_violations(page, "dialog: play as a guest?")
     assert not User.objects.filter(is_guest=True).exists()
     dialog.get_by_role("button", name="Play as guest").click()
 
@@ -110,6 +113,7 @@ def test_every_way_to_a_deal_offers_the_guest_way_first_and_a_guests_win_says_wh
     why = results.get_by_test_id("why-not-ranked")
     assert "never rank on a leaderboard" in why.inner_text()
     assert why.get_by_role("link", name="Sign up").is_visible()
+    assert_no_violations(page, "results: a guest's win")
 
 
 @pytest.mark.parametrize("viewport", SIZES)
