@@ -131,6 +131,7 @@ let waiting;
 export function notice(text) {
   clearInterval(waiting);
   const n = /** @type {HTMLElement} */ (document.getElementById('notice'));
+  n.removeAttribute('aria-live');
   n.textContent = text;
   n.hidden = !text;
 }
@@ -147,7 +148,9 @@ export function noticeWait(words, seconds) {
   let shown = 0;
   notice(words(left));
   const n = /** @type {HTMLElement} */ (document.getElementById('notice'));
+  // The refusal is said once (an alert); its countdown is for the eye, not read out every second.
   waiting = setInterval(() => {
+    n.setAttribute('aria-live', 'off');
     left -= 1;
     shown += 1;
     if (left > 0) n.textContent = words(left);
