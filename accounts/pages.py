@@ -59,7 +59,9 @@ def play_as_guest(request: HttpRequest) -> HttpResponse:
         if wait is not None:
             return _throttled(request, "accounts/guest.html", _retention(), wait)
         login(request, guests.create_guest(), backend=BACKEND)
-        return redirect("/#/play")
+        # The game page deals at once when nothing is on the table (issue 38: a guest lands on a
+        # deal, not on "No deal in progress").
+        return redirect("/#/play/deal")
     return render(request, "accounts/guest.html", _retention())
 
 

@@ -86,6 +86,8 @@
  * @property {boolean} contest a race's or an arena's game: no undo, start again, hint, pause or new deal
  * @property {'first-try' | 'practice' | 'unranked' | string} ranking
  * @property {string} ranking_reason
+ * @property {boolean} ranks whether the server will rank this run (issue 38)
+ * @property {'first-try' | 'practice' | 'guest' | 'hint' | 'custom' | 'contest' | 'held' | 'flagged' | 'excluded' | string} ranking_code why it ranks or not
  * @property {string | null} started_at
  * @property {string | null} finished_at
  * @property {string | null} waste the waste's top card, null before the first draw or when paused
@@ -184,6 +186,8 @@
  * @property {(body: DealRequest) => Promise<void>} startGame
  * @property {(game: GameView) => void} openGame
  * @property {(text: string) => void} notice
+ * @property {(words: (left: number) => string, seconds: number) => void} noticeWait a refusal counted down
+ * @property {() => Promise<boolean>} becomeGuest play as a guest (false when refused)
  * @property {() => Promise<{layouts: Layout[]}>} layouts
  */
 

@@ -59,7 +59,8 @@ def test_play_as_guest_page_signs_a_guest_in_and_sign_up_keeps_it() -> None:
 
     response = client.post("/accounts/guest/")
 
-    assert response.status_code == 302 and response["Location"] == "/#/play"
+    # Issue 38: to the game page, which deals at once (not "No deal in progress").
+    assert response.status_code == 302 and response["Location"] == "/#/play/deal"
     guest = User.objects.get(is_guest=True)
     assert b"Guest" in client.get("/").content
     signup = client.post(

@@ -11,11 +11,11 @@ from tests.frontend.conftest import (
     DESKTOP,
     PASSWORD,
     PHONE,
-    api_post,
     needs_chromium,
     shot,
     sign_up,
 )
+from tests.frontend.helpers import wait_seq
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
@@ -35,9 +35,11 @@ def test_a_visitor_plays_as_a_guest_then_signs_up_keeping_the_game(pages: Any) -
     assert "Guest" in page.get_by_test_id("signed-in-as").inner_text()
     guest = me(page).json()
     assert guest["guest"] is True
-    started = api_post(page, "/api/games", {"mode": "daily"})
-    assert started.status == 201
+    # Issue 38: the guest lands on a deal, dealt at once.
+    started = wait_seq(page, 0)
+    assert started["mode"] == "random" and started["ranking_code"] == "guest"
 
+    page.goto("/#/")  # the game on a phone has the whole screen: the header is on the others
     page.get_by_test_id("account-link").click()
     page.get_by_test_id("guest-signup").click()
     page.get_by_label("Username").fill("was_a_guest")
@@ -49,7 +51,7 @@ def test_a_visitor_plays_as_a_guest_then_signs_up_keeping_the_game(pages: Any) -
     account = me(page).json()
     assert account["id"] == guest["id"] and account["username"] == "was_a_guest"
     assert account["guest"] is False
-    assert page.request.get("/api/games/current").json()["id"] == started.json()["id"]
+    assert page.request.get("/api/games/current").json()["id"] == started["id"]
     shot(page, "phone-light-guest-signed-up")
 
 

@@ -35,14 +35,22 @@ test('recent results: a six-second win stands above the line, a loss hangs below
 import { resultsContent } from '../../frontend/static/frontend/js/pages/play/results.js';
 
 test('the results dialog: rank, not ranked, and a share text only after a daily deal', () => {
-  const v = { status: 'won', mode: 'daily', day: '2026-12-01', rules: 'wrap-closed', score: 512, elapsed_ms: 90_000, moves: 40, cards_left: 0, result: { board: { rank: 2, lines: 9 }, announcements: [{ text: 'New record on today\'s deal!' }] } };
+  const v = { status: 'won', mode: 'daily', ranks: true, ranking_code: 'first-try', day: '2026-12-01', rules: 'wrap-closed', score: 512, elapsed_ms: 90_000, moves: 40, cards_left: 0, result: { board: { rank: 2, lines: 9 }, announcements: [{ text: 'New record on today\'s deal!' }] } };
   const daily = resultsContent(v, { won: 3, lost: 1, win_rate: 0.75, current_streak: 2, best_streak: 2, daily_streak: 1, best_win_ms: 80_000 }, 'Three Peaks');
   assert.equal(daily.title, 'You won!');
   assert.match(daily.body, /#2 of 9/);
   assert.match(daily.body, /New record/);
   assert.match(daily.share, /Rank 2 of 9/);
-  const custom = resultsContent({ ...v, mode: 'custom', status: 'lost', cards_left: 3, result: { ranked: false } }, null, 'Pyramid');
+  assert.doesNotMatch(daily.body, /why-not-ranked/);
+  const custom = resultsContent({ ...v, mode: 'custom', ranks: false, ranking_code: 'custom', status: 'lost', cards_left: 3, result: { ranked: false } }, null, 'Pyramid');
   assert.equal(custom.share, null);
   assert.equal(custom.title, 'Deal over');
-  assert.match(custom.body, /Not ranked \(custom deal or hint\)/);
+  assert.match(custom.body, /Not ranked/);
+  assert.match(custom.body, /Custom deals never rank/);
+  // Issue 38: a guest's win and a held run say why they did not rank; a held run links to its review.
+  const guest = resultsContent({ ...v, ranks: false, ranking_code: 'guest', result: { ranked: true, board: null } }, null, 'Three Peaks');
+  assert.match(guest.body, /never rank on a leaderboard/);
+  const held = resultsContent({ ...v, ranks: false, ranking_code: 'held', result: { ranked: true, held: true, board: null } }, null, 'Three Peaks');
+  assert.match(held.body, /Held for review/);
+  assert.match(held.body, /href="\/fair-play\/"/);
 });

@@ -11,7 +11,7 @@ const busy = { busy: true, starting: false };
 
 function view(over = {}) {
   return {
-    id: 'g', seq: 3, mode: 'random', assisted: false, status: 'playing', paused: false,
+    id: 'g', seq: 3, mode: 'random', assisted: false, ranks: true, ranking_code: 'first-try', status: 'playing', paused: false,
     moves: 2, stock_left: 10, can_undo: true, waste: '5H',
     positions: [
       { position: 0, card: null, face_up: false, free: false, removed: false },
@@ -64,7 +64,9 @@ test('a paused game takes only resume and resign', () => {
 test('the first hint of a ranked run and starting again after moves ask first', () => {
   assert.deepEqual(actionVerdict(view(), 'hint', idle), { kind: 'ask', first: 'hint' });
   assert.equal(actionVerdict(view({ assisted: true }), 'hint', idle).kind, 'send');
-  assert.equal(actionVerdict(view({ mode: 'custom' }), 'hint', idle).kind, 'send');
+  assert.equal(actionVerdict(view({ mode: 'custom', ranks: false, ranking_code: 'custom' }), 'hint', idle).kind, 'send');
+  // Issue 38: a guest's run never ranks, so its hint takes nothing away and asks nothing.
+  assert.equal(actionVerdict(view({ ranks: false, ranking_code: 'guest' }), 'hint', idle).kind, 'send');
   assert.deepEqual(actionVerdict(view(), 'restart', idle), { kind: 'ask', first: 'restart' });
   assert.equal(actionVerdict(view({ moves: 0 }), 'restart', idle).kind, 'send');
   assert.equal(ranked(view({ mode: 'daily' })), true);

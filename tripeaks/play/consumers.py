@@ -181,8 +181,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         try:
             moves, view = await self.moves.start(serializer.validated_data, self.scope)
-        except PlayError as error:
-            await self._error(error.message, code=error.code)
+        except PlayError as error:  # pool_empty says how long to wait, as over REST
+            await self._error(error.message, code=error.code, retry_after=error.retry_after)
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         self.moves, self.game_id = moves, moves.game_id
@@ -245,8 +245,13 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if event["view"] is not None:
             await self._show_view(event["view"])
 
-    async def _error(self, detail: str, code: str = "bad_message") -> None:
-        await self._send({"type": "error", "detail": detail, "code": code})
+    async def _error(
+        self, detail: str, code: str = "bad_message", retry_after: int | None = None
+    ) -> None:
+        body: dict[str, object] = {"type": "error", "detail": detail, "code": code}
+        if retry_after is not None:
+            body["retry_after"] = retry_after
+        await self._send(body)
 
     async def _send(self, body: Mapping[str, object]) -> None:
         view = body.get("game")

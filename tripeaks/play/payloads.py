@@ -57,7 +57,25 @@ def rules_payload(rules: Rules) -> RulesPayload:
     return {"key": rules.key, "wrap": rules.wrap, "open": rules.open, "start": rules.start}
 
 
-RANKING_REASONS = {
+# What a run counts for, as the server will decide it (docs/fair-play.md): `ranks` says whether
+# it can rank (a board's first try or best run, a random deal's ranked statistics), the code says
+# why or why not (the page says it in the player's words), `ranking_reason` says it in English for
+# other clients. Before the end it is what the run will count for if nothing is found against it;
+# once the game is over it is what its result did.
+RankingCode = Literal[
+    "first-try",
+    "practice",
+    "guest",
+    "hint",
+    "custom",
+    "contest",
+    "held",
+    "flagged",
+    "excluded",
+]
+RANKS: dict[RankingCode, bool] = {"first-try": True, "practice": True}
+
+RANKING_REASONS: dict[tuple[RankingCode, str], str] = {
     ("first-try", "daily"): "Your first try at this daily deal: it ranks on the daily board.",
     ("first-try", "numbered"): "Your first try at this deal: it counts on its board.",
     ("first-try", "random"): "A fresh deal: it counts in your ranked statistics.",
@@ -66,13 +84,65 @@ RANKING_REASONS = {
         " time."
     ),
     ("practice", "numbered"): "Practice: a better run still improves your best on this deal.",
-    ("unranked", "custom"): "Unranked: custom deals never rank.",
 }
-SEEN_ANSWER = "Unranked: you took a hint on this deal, so no run on it ranks."
+REASONS: dict[RankingCode, str] = {
+    "first-try": "Your first try at this deal: it ranks.",
+    "practice": "Practice: a better run still improves your best on this deal.",
+    "guest": (
+        "Guest: a guest's runs count in its own statistics but never rank on a board. Sign up to"
+        " rank."
+    ),
+    "hint": "Unranked: you took a hint on this deal, so no run on it ranks.",
+    "custom": "Unranked: custom deals never rank.",
+    "contest": "A contest: its places come from the contest, not from the deal boards.",
+    "held": (
+        "Held for review: another account played this deal today from the same browser or"
+        " network. Staff decide; until then only you see the run."
+    ),
+    "flagged": (
+        "Held for review: the timing check found moves faster or steadier than people play."
+        " Staff decide; until then only you see the run."
+    ),
+    "excluded": "Not ranked: this account is off the boards.",
+}
 
 
-def ranking_reason(ranking: str, mode: str) -> str:
-    return RANKING_REASONS.get((ranking, mode), SEEN_ANSWER if ranking == "unranked" else "")
+def ranking_reason(code: RankingCode, mode: str) -> str:
+    return RANKING_REASONS.get((code, mode)) or REASONS[code]
+
+
+def live_ranking(game: Game, guest: bool) -> RankingCode:
+    """What a game still being played will count for (``services._ranking`` decided first try,
+    practice or unranked at its start; a hint since makes it unranked)."""
+    if game.contest:
+        return "contest"
+    if game.deal.source == "custom":
+        return "custom"
+    if guest:
+        return "guest"
+    if game.ranking == "unranked" or game.assisted:
+        return "hint"
+    return "practice" if game.ranking == "practice" else "first-try"
+
+
+def result_ranking(game: Game, result: Result, guest: bool) -> RankingCode:
+    """What a finished game's result did (``leaderboard.services.results.record_result``): the
+    first reason found keeps it off the boards, the deepest first."""
+    if game.contest:
+        return "contest"
+    if not result.ranked:
+        return "custom"
+    if guest:
+        return "guest"
+    if result.attempt == "unranked" or result.assisted:
+        return "hint"
+    if result.flagged:
+        return "flagged"
+    if result.held:
+        return "held"
+    if result.hidden:
+        return "excluded"
+    return "practice" if result.attempt == "practice" else "first-try"
 
 
 def game_payload(
@@ -102,14 +172,21 @@ def game_payload(
         contest=bool(game.contest),
         # Told before the first move: what this run counts for (docs/fair-play.md).
         ranking=game.ranking,
-        ranking_reason=ranking_reason(game.ranking, deal.source),
         started_at=game.started_at.isoformat() if game.started_at else None,
         finished_at=game.finished_at.isoformat() if game.finished_at else None,
     )
+    guest = game.player.is_guest
+    code = live_ranking(game, guest)
     if game.finished:
         # The verdict and par of a numbered or custom deal are told only once the game is over.
         payload["deal"] = {"winnable": deal.winnable, "par": deal.par}
-        payload["result"] = result_for_game(game, result)
+        if result is None:
+            result = Result.objects.filter(game_id=game.pk).first()
+        payload["result"] = None if result is None else result_for_game(game, result)
+        if result is not None:
+            code = result_ranking(game, result, guest)
+    payload.update(ranks=RANKS.get(code, False), ranking_code=code)
+    payload["ranking_reason"] = ranking_reason(code, deal.source)
     return payload
 
 

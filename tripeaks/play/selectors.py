@@ -14,7 +14,7 @@ from tripeaks.play.models import Game
 def unfinished_game(*, player_id: int) -> Game | None:
     """The player's game in progress, with its deal (a player has at most one), or None."""
     return (
-        Game.objects.select_related("deal")
+        Game.objects.select_related("deal", "player")
         .filter(player_id=player_id, finished_at__isnull=True)
         .first()
     )
@@ -28,4 +28,8 @@ def has_unfinished_game(*, player_id: int) -> bool:
 def players_game(*, game_id: UUID | str, player_id: int) -> Game | None:
     """The game `game_id` with its deal if it is the player's, else None (somebody else's game
     and no game look the same)."""
-    return Game.objects.select_related("deal").filter(pk=game_id, player_id=player_id).first()
+    return (
+        Game.objects.select_related("deal", "player")
+        .filter(pk=game_id, player_id=player_id)
+        .first()
+    )

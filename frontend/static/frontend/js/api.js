@@ -1,12 +1,14 @@
 // fetch() for the JSON API: CSRF header from the cookie, JSON errors as ApiError.
 
 export class ApiError extends Error {
-  /** @param {number} status @param {ErrorBody | null} body */
-  constructor(status, body) {
+  /** @param {number} status @param {ErrorBody | null} body @param {number | null} [retryAfter] */
+  constructor(status, body, retryAfter = null) {
     super((body && body.detail) || `HTTP ${status}`);
     this.status = status;
     /** @type {ErrorBody} */
     this.body = body || {};
+    /** @type {number | null} seconds to wait before trying again (a 429's or 503's Retry-After) */
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -35,7 +37,10 @@ export async function api(path, { method = 'GET', body } = {}) {
   if (res.status !== 204) {
     try { data = await res.json(); } catch { data = null; }
   }
-  if (!res.ok) throw new ApiError(res.status, data);
+  if (!res.ok) {
+    const wait = Number(res.headers.get('Retry-After'));
+    throw new ApiError(res.status, data, Number.isFinite(wait) && wait > 0 ? wait : null);
+  }
   return data;
 }
 

@@ -4,6 +4,8 @@ import { api, ApiError, layouts } from './api.js';
 import { sprite } from './cards.js';
 import { _, serverText } from './i18n.js';
 import { layoutTitle } from './format.js';
+import { refusalWords } from './refusals.js';
+import { guestFirst } from './welcome.js';
 
 // The page's boot data (frontend/views.py boot_data) and its fixed elements (base.html, home.html).
 /** @type {{user: User | null, has_game?: boolean}} */
@@ -85,17 +87,33 @@ const ctx = {
   takeGame() { const g = pendingGame; pendingGame = null; return g; },
   layoutName: () => localStorage.getItem('tp.layout') || 'classic',
   layoutTitle: () => layoutTitle(ctx.layoutName(), localStorage.getItem('tp.layoutTitle') || _('Three Peaks')),
-  // Start a deal over REST (POST /api/games) and show it.
+  // Start a deal over REST (POST /api/games) and show it. Without an account the guest way is
+  // offered first (welcome.js).
   async startGame(body) {
-    if (!boot.user) { location.href = '/accounts/login/?next=/%23/'; return; }
+    if (!ctx.user) { guestFirst(ctx, body); return; }
     let game;
     try {
       game = await api('games', { method: 'POST', body });
     } catch (e) {
-      notice(startError(e));
+      if (e instanceof ApiError && e.retryAfter) noticeWait(refusalWords('deal', e.body.code, e.status), e.retryAfter);
+      else notice(startError(e));
       return;
     }
     ctx.openGame(game);
+  },
+  // Play as a guest (POST /api/auth/guest: the same limits as the guest page), signed in by a
+  // session from now on. False when refused (said in the notice).
+  async becomeGuest() {
+    try {
+      /** @type {User} */
+      const me = await api('auth/guest', { method: 'POST' });
+      ctx.user = { username: me.username, public_name: me.public_name };
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.retryAfter) noticeWait(refusalWords('guest', 'throttled', e.status), e.retryAfter);
+      else notice(_('Could not start a guest game: check your connection and try again.'));
+      return false;
+    }
   },
   // Show a game just started (its view in hand) on a play page built afresh.
   openGame(game) {
@@ -105,6 +123,7 @@ const ctx = {
     else location.hash = '#/play';
   },
   notice: (text) => notice(text),
+  noticeWait: (words, seconds) => noticeWait(words, seconds),
   layouts,
 };
 
@@ -122,11 +141,38 @@ export function startError(e) {
   return e.body.code ? serverText(e.message, _('Could not start the deal.')) : _('Could not start the deal.');
 }
 
+/** @type {ReturnType<typeof setInterval> | undefined} the wait counted down in the notice */
+let waiting;
+
 /** @param {string} text none hides the notice */
 export function notice(text) {
+  clearInterval(waiting);
   const n = /** @type {HTMLElement} */ (document.getElementById('notice'));
+  n.removeAttribute('aria-live');
   n.textContent = text;
   n.hidden = !text;
+}
+
+// A short wait is still shown this long, to be read.
+const NOTICE_READ_S = 4;
+
+// A refusal with its wait (refusals.js), counted down in the notice each second; it goes when
+// the wait is over (a short one after NOTICE_READ_S). The one way every page says a 429 or a 503
+// (and a socket's refusal).
+/** @param {(left: number) => string} words @param {number} seconds */
+export function noticeWait(words, seconds) {
+  let left = Math.max(1, Math.ceil(seconds));
+  let shown = 0;
+  notice(words(left));
+  const n = /** @type {HTMLElement} */ (document.getElementById('notice'));
+  // The refusal is said once (an alert); its countdown is for the eye, not read out every second.
+  waiting = setInterval(() => {
+    n.setAttribute('aria-live', 'off');
+    left -= 1;
+    shown += 1;
+    if (left > 0) n.textContent = words(left);
+    else if (shown >= NOTICE_READ_S) notice('');
+  }, 1000);
 }
 
 async function route() {
@@ -157,10 +203,12 @@ async function route() {
     if (mine !== routeId) return;
     console.warn(e);
     el.innerHTML = '';
-    notice(e instanceof ApiError ? serverText(e.message, _('Something went wrong: please reload the page.')) : _('Something went wrong: please reload the page.'));
+    if (e instanceof ApiError && e.retryAfter) noticeWait(refusalWords('page', e.body.code, e.status), e.retryAfter);
+    else notice(e instanceof ApiError ? serverText(e.message, _('Something went wrong: please reload the page.')) : _('Something went wrong: please reload the page.'));
   }
 }
 
 document.body.insertAdjacentHTML('afterbegin', sprite());
+document.getElementById('notice')?.addEventListener('click', () => notice(''));
 window.addEventListener('hashchange', route);
 route();

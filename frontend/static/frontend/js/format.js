@@ -1,7 +1,7 @@
 // Small pure helpers for text shown on the page, in the player's language (i18n.js): card names,
 // the clock, the countdown, rule-set and deal titles, counts, days.
 
-import { _, ngettext, fill, num, digits, lang, serverText } from './i18n.js';
+import { _, ngettext, fill, num, digits, lang } from './i18n.js';
 
 /** @type {Record<string, () => string>} */
 const RANKS = { A: () => _('ace'), T: () => '10', J: () => _('jack'), Q: () => _('queen'), K: () => _('king') };
@@ -111,25 +111,6 @@ export function dealTitle(v) {
     : v.mode === 'numbered' ? fill(_('Deal #%(n)s'), { n: num(Number(v.number)) })
       : v.mode === 'custom' ? _('Custom deal') : _('New deal');
   return `${what} · ${rulesTitle(v.rules)}`;
-}
-
-// What a run counts for, in full (the game bar's hover): the server's reason is English, so it is
-// said here from the view's `ranking` and `mode`; an unknown pair gets the server's words in English.
-/** @type {Record<string, () => string>} */
-const RANKING_REASONS = {
-  'first-try daily': () => _('Your first try at this daily deal: it ranks on the daily board.'),
-  'first-try numbered': () => _('Your first try at this deal: it counts on its board.'),
-  'first-try random': () => _('A fresh deal: it counts in your ranked statistics.'),
-  'practice daily': () => _('Practice: your first try at this deal is played. A faster win still improves your best time.'),
-  'practice numbered': () => _('Practice: a better run still improves your best on this deal.'),
-  'unranked custom': () => _('Unranked: custom deals never rank.'),
-};
-/** @param {{ranking?: string, mode: string, ranking_reason?: string}} v a game's view */
-export function rankingReason(v) {
-  const known = RANKING_REASONS[`${v.ranking} ${v.mode}`];
-  if (known) return known();
-  if (v.ranking === 'unranked') return _('Unranked: you took a hint on this deal, so no run on it ranks.');
-  return serverText(v.ranking_reason, '');
 }
 
 // The layouts by name (tripeaks/engine/layouts: the engine's titles are English, for machines

@@ -18,7 +18,7 @@ export class MoveQueue {
    * @param {(move: SentMove) => void} handlers.transmit
    * @param {(view: GameView, extra: ViewExtra) => void} [handlers.onView]
    * @param {(move: SentMove, detail: string | undefined) => void} [handlers.onRefused]
-   * @param {(detail: string, move: SentMove | null) => void} [handlers.onError]
+   * @param {(detail: string, move: SentMove | null, msg: ErrorMessage) => void} [handlers.onError]
    * @param {(detail: string, msg: ErrorMessage) => void} [handlers.onNewError]
    * @param {() => void} [handlers.onTimeUp]
    */
@@ -127,14 +127,14 @@ export class MoveQueue {
         this.inflight = null;
         if (game) this.accept(game);
         if (msg.code === 'illegal_move') this.onRefused(move, msg.detail);
-        else this.onError(msg.detail || 'error', move);
+        else this.onError(msg.detail || 'error', move, msg);
       } else if (this.starting) {
         // The answer to "new": refused, the current game goes on.
         this.starting = false;
         if (game) this.accept(game);
         this.onNewError(msg.detail || 'Could not start the deal', msg);
       } else {
-        this.onError(msg.detail || 'error', null);
+        this.onError(msg.detail || 'error', null, msg);
       }
     }
     this.pump();

@@ -11,11 +11,14 @@ import { loadGame } from './play/load.js';
 import { assemble } from './play/assemble.js';
 import { bindControls } from './play/controls.js';
 import { pauseWhileHidden } from './play/visibility.js';
+import { welcomeTable } from '../welcome.js';
 
 /** @type {Mount} */
-export async function mount(root, ctx) {
-  const view = await loadGame(root, ctx);
-  if (!view) return null;
+export async function mount(root, ctx, params = []) {
+  const view = await loadGame(ctx);
+  // No deal in progress (or nobody signed in): a table that deals at the first tap (at once
+  // on #/play/deal, where the guest page sends a guest it has just made).
+  if (!view) return welcomeTable(root, ctx, params[0] === 'deal');
   const layout = await layoutNamed(view.layout);
   document.body.classList.add('playing');
   root.innerHTML = gameScreen(view.contest);

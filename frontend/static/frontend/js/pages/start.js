@@ -5,6 +5,7 @@ import { api, ApiError } from '../api.js';
 import { countdown, rulesTitle, dealTitle, movesText, clock, cardsLeftText, dayText, weekdayTime } from '../format.js';
 import { esc } from '../dialog.js';
 import { startAsking } from '../starting.js';
+import { welcomeTable } from '../welcome.js';
 import { _, ngettext, fill, num } from '../i18n.js';
 
 /**
@@ -38,11 +39,10 @@ export async function mount(root, ctx) {
   const ruleSets = today.rule_sets;
   const sets = ruleSets.filter((r) => r.start === 'waste');
   const streak = mine ? `<p class="streak" data-testid="daily-streak">${esc(fill(ngettext('Daily streak: %(n)s day won in a row', 'Daily streak: %(n)s days won in a row', mine.daily_streak), { n: num(mine.daily_streak) }))}${mine.best_daily_streak ? ` · ${esc(fill(_('best %(n)s'), { n: num(mine.best_daily_streak) }))}` : ''}</p>` : '';
-  root.innerHTML = `
+  root.innerHTML = `${ctx.user ? '' : '<div data-testid="welcome-place"></div>'}
     <p class="lede">${_('Clear the three peaks one card higher or lower at a time. Play today\'s deal, chase records on numbered deals, and see how you rank.')} <a href="#/help">${_('How to play')}</a></p>
     ${current ? `<section class="panel continue"><h2>${_('Your deal is waiting')}</h2><p data-testid="waiting-deal">${esc(dealTitle(current))} · ${esc(fill(_('%(moves)s so far'), { moves: movesText(current.moves) }))}</p>
       <a class="button" href="#/play" data-testid="continue">${_('Continue')}</a></section>` : ''}
-    ${ctx.user ? '' : `<p class="panel">${fill(_('Anyone can look at the %(boards)s. To play, %(signin)s or %(signup)s.'), { boards: `<a href="#/boards">${_('leaderboards')}</a>`, signin: `<a href="/accounts/login/?next=/%23/">${_('sign in')}</a>`, signup: `<a href="/accounts/signup/">${_('create an account')}</a>` })}</p>`}
     <section aria-labelledby="today-h"><h2 id="today-h">${esc(fill(_('Today\'s deal · %(day)s'), { day: dayText(today.day) }))}</h2>
       ${streak}
       <p>${fill(_('The next daily deal comes in %(countdown)s, at %(time)s your time (midnight in Kathmandu).'), { countdown: '<strong data-testid="countdown"></strong>', time: `<strong>${esc(weekdayTime(next))}</strong>` })}</p>
@@ -56,6 +56,9 @@ export async function mount(root, ctx) {
   const cd = /** @type {HTMLElement} */ (root.querySelector('[data-testid=countdown]'));
   const tick = () => { cd.textContent = countdown(next.getTime() - (Date.now() + skew)); };
   tick();
+  // Nobody signed in: a deal on the first screen, dealt at the first tap (welcome.js).
+  const place = root.querySelector('[data-testid=welcome-place]');
+  const unwelcome = place instanceof HTMLElement ? await welcomeTable(place, ctx) : null;
   const timer = setInterval(tick, 1000);
   root.addEventListener('click', (e) => {
     const b = /** @type {Element} */ (e.target).closest('button[data-daily], button[data-random]');
@@ -69,5 +72,5 @@ export async function mount(root, ctx) {
     if (current && body.mode === 'daily' && current.mode === 'daily' && current.rules.key === r.key) { location.hash = '#/play'; return; }
     startAsking(ctx, body, b, current);
   });
-  return () => clearInterval(timer);
+  return () => { clearInterval(timer); if (unwelcome) unwelcome(); };
 }

@@ -36,8 +36,8 @@ export function assemble(root, ctx, layout, view) {
     transmit: (move) => transport.send(move),
     onView: (v, extra) => game.show(v, extra),
     onRefused: (move, detail) => game.refused(move, detail),
-    onError: (detail) => game.failed(detail),
-    onNewError: (detail) => game.dealRefused(detail),
+    onError: (detail, move, msg) => game.failed(detail, move, msg),
+    onNewError: (detail, msg) => game.dealRefused(detail, msg),
     onTimeUp: () => game.timeUp(),
   });
   /** @type {GameClock} */

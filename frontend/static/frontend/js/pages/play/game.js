@@ -10,6 +10,7 @@ import * as sound from '../../sound.js';
 import { showScores } from './screen.js';
 import { feedback } from './feedback.js';
 import { actionVerdict, cardVerdict } from './moves.js';
+import { refusalWords } from '../../refusals.js';
 
 export class Game {
   /** @param {GameParts} parts */
@@ -119,8 +120,32 @@ export class Game {
     this.announce(serverText(detail, _('That move is not allowed')));
   }
 
-  /** @param {string} detail */
-  failed(detail) { this.announce(serverText(detail, _('The server could not take that move.'))); }
+  /**
+   * The server took no move: a refusal with a wait (too many hints, the solver busy, too many
+   * moves) is said on screen with it, counted down; a refused hint's old glow goes.
+   * @param {string} detail
+   * @param {SentMove | null} [move]
+   * @param {ErrorMessage} [msg]
+   */
+  failed(detail, move = null, msg = undefined) {
+    if (move && move.action === 'hint') this.table.hint(null);
+    if (this.sayWait(move && move.action === 'hint' ? 'hint' : 'move', msg)) return;
+    this.announce(serverText(detail, _('The server could not take that move.')));
+  }
+
+  /**
+   * A refusal that says how long to wait, on screen (the notice, counted down) and to the screen
+   * reader. False when `msg` gives no wait.
+   * @param {string} what
+   * @param {ErrorMessage} [msg]
+   */
+  sayWait(what, msg) {
+    if (!msg || !msg.retry_after) return false;
+    const words = refusalWords(what, msg.code, 0);
+    this.ctx.noticeWait(words, msg.retry_after);
+    this.announce(words(msg.retry_after));
+    return true;
+  }
 
   // The contest's time is up (a race's cap, an arena's end): its result comes on its own page.
   timeUp() {
@@ -129,9 +154,10 @@ export class Game {
     this.announce(text);
   }
 
-  /** @param {string} detail */
-  dealRefused(detail) {
+  /** @param {string} detail @param {ErrorMessage} [msg] */
+  dealRefused(detail, msg) {
     this.newDeal.stopWaiting();
+    if (this.sayWait('deal', msg)) return;
     const text = serverText(detail, _('Could not start the deal.'));
     this.ctx.notice(text);
     this.announce(text);

@@ -1,31 +1,23 @@
 // Which game the page shows: the one just started (its view in hand), else the player's
-// unfinished game; without a player or a game the page says so instead and nothing else mounts.
+// unfinished game; null when there is none (or nobody is signed in): the page then shows the
+// face-down table that deals at the first tap (../../welcome.js).
 
 import { api, ApiError } from '../../api.js';
-import { signInFirst, noGame } from './screen.js';
 
 /**
- * @param {HTMLElement} root
  * @param {AppContext} ctx
- * @returns {Promise<GameView | null>} null when `root` says why not
+ * @returns {Promise<GameView | null>}
  */
-export async function loadGame(root, ctx) {
-  if (!ctx.user) {
-    root.innerHTML = signInFirst();
-    return null;
-  }
+export async function loadGame(ctx) {
+  if (!ctx.user) return null;
   const view = ctx.takeGame();
   if (view) return view;
-  if (!ctx.hasGame) {
-    root.innerHTML = noGame();
-    return null;
-  }
+  if (!ctx.hasGame) return null;
   try {
     return await api('games/current');
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 404) throw e;
     ctx.hasGame = false;
-    root.innerHTML = noGame();
     return null;
   }
 }

@@ -10,10 +10,11 @@ import { _, fill } from '../../i18n.js';
 export const over = (v) => v.status === 'won' || v.status === 'lost';
 
 /**
- * A run counts on the boards unless it is a custom deal or a hint was taken.
+ * Whether the run can rank, as the server says (`ranks`: not a guest's, a custom deal, a contest's,
+ * or one on a deal whose hint was seen); a hint asks first only then.
  * @param {GameView} v
  */
-export const ranked = (v) => v.mode !== 'custom' && !v.assisted;
+export const ranked = (v) => Boolean(v.ranks) && !v.assisted;
 
 /**
  * What a contest's game (a race, an arena) never takes: everybody has the same deal and the clock

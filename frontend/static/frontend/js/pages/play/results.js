@@ -5,6 +5,18 @@ import { esc } from '../../dialog.js';
 import { clock, pct, movesText } from '../../format.js';
 import { _, fill, num } from '../../i18n.js';
 import { dailyShareText } from '../../share.js';
+import { rankingReason } from './screen.js';
+
+// Why a run did not rank, and for a held run the way to its review (the fair-play page).
+/** @param {GameView} v */
+function whyNotRanked(v) {
+  if (v.ranks) return '';
+  const held = v.ranking_code === 'held' || v.ranking_code === 'flagged';
+  const more = held
+    ? ` <a href="/fair-play/" data-testid="fair-play-link">${_('How held runs are reviewed')}</a>`
+    : v.ranking_code === 'guest' ? ` <a href="/accounts/signup/">${_('Sign up')}</a>` : '';
+  return `<p class="why-not" data-testid="why-not-ranked">${esc(rankingReason(v))}${more}</p>`;
+}
 
 /** @param {string} k @param {unknown} val @param {string} [tid] */
 const row = (k, val, tid) => `<div><dt>${k}</dt><dd${tid ? ` data-testid="${tid}"` : ''}>${esc(val)}</dd></div>`;
@@ -20,10 +32,10 @@ export function resultsContent(v, stats, layoutTitle) {
   /** @type {GameResult} */
   const res = v.result || {};
   const board = res.board;
-  const rank = board ? fill(_('#%(rank)s of %(lines)s'), { rank: num(board.rank), lines: num(board.lines) }) : res.held ? _('Held for review') : res.ranked === false ? _('Not ranked (custom deal or hint)') : '–';
+  const rank = board ? fill(_('#%(rank)s of %(lines)s'), { rank: num(board.rank), lines: num(board.lines) }) : v.ranking_code === 'held' || v.ranking_code === 'flagged' ? _('Held for review') : v.ranks ? '–' : _('Not ranked');
   const news = (res.announcements || []).map((a) => `<li class="news">${esc(a.text)}</li>`).join('');
   const share = v.mode === 'daily' ? dailyShareText(v, board) : null;
-  const body = `${news ? `<ul class="news-list">${news}</ul>` : ''}<dl class="results">
+  const body = `${news ? `<ul class="news-list">${news}</ul>` : ''}${whyNotRanked(v)}<dl class="results">
     ${row(_('Score'), v.score, 'result-score')}${row(_('Time'), clock(v.elapsed_ms))}${row(_('Moves'), v.moves)}
     ${row(_('Layout'), layoutTitle)}${row(_('Par'), v.deal && v.deal.par != null ? movesText(v.deal.par) : '–')}${row(_('Rank'), rank, 'result-rank')}
     ${row(_('Cards left'), v.cards_left)}</dl>

@@ -1,14 +1,8 @@
 // The game page's markup: the game bar (menu, score, time, moves, stock, the deal's name, what the
-// run counts for), the
-// table's place, the row of tool buttons; and the pages shown instead when there is no game.
+// run counts for), the table's place, the row of tool buttons.
 
 import { _, digits } from '../../i18n.js';
-import { dealTitle, rankingReason } from '../../format.js';
-
-export const signInFirst = () => `<section class="panel narrow"><h2>${_('Sign in to play')}</h2><p>${_('Anyone can look at the boards; playing keeps your scores, so it needs an account.')}</p>
-  <p><a class="button" href="/accounts/login/?next=/%23/play">${_('Sign in')}</a> <a href="/accounts/signup/">${_('Create an account')}</a> <a href="/accounts/guest/">${_('Play as guest')}</a></p></section>`;
-
-export const noGame = () => `<section class="panel narrow"><h2>${_('No deal in progress')}</h2><p><a class="button" href="#/">${_('Choose a deal')}</a></p></section>`;
+import { dealTitle } from '../../format.js';
 
 /** @param {string} act @param {string} icon @param {string} label @param {string} [keys] */
 const tool = (act, icon, label, keys = '') => `<button type="button" class="tool" data-act="${act}"${keys ? ` aria-keyshortcuts="${keys}"` : ''}><span class="ico" aria-hidden="true">${icon}</span><span class="lbl">${label}</span></button>`;
@@ -40,8 +34,34 @@ export const gameScreen = (contest) => `<section class="play" aria-label="${_('G
   </section>`;
 
 // The game bar and the Undo button after a view.
-/** @type {Record<string, () => string>} */
-const RANKINGS = { 'first-try': () => _('Ranked: first try'), practice: () => _('Practice'), unranked: () => _('Unranked') };
+/** @type {Record<string, () => string>} what the run counts for, by the server's `ranking_code` */
+const RANKINGS = {
+  'first-try': () => _('Ranked: first try'),
+  practice: () => _('Practice'),
+  guest: () => _('Guest: not ranked'),
+  hint: () => _('Unranked: hint taken'),
+  custom: () => _('Unranked: custom deal'),
+  contest: () => _('Contest'),
+  held: () => _('Held for review'),
+  flagged: () => _('Held for review'),
+  excluded: () => _('Not ranked'),
+};
+
+/** @type {Record<string, () => string>} why, in full (the label's title, the results) */
+export const RANKING_REASONS = {
+  'first-try': () => _('Your first try at this deal: it ranks.'),
+  practice: () => _('Practice: you played this deal before. A better run still improves your best.'),
+  guest: () => _('A guest\'s runs count in its own statistics but never rank on a leaderboard. Sign up to rank: your games stay yours.'),
+  hint: () => _('You took a hint on this deal, so no run on it ranks.'),
+  custom: () => _('Custom deals never rank.'),
+  contest: () => _('A contest: your place comes from the contest, not from the deal boards.'),
+  held: () => _('Held for review: another account played this deal today from the same browser or network. Staff decide; until then only you see the run.'),
+  flagged: () => _('Held for review: the timing check found moves faster or steadier than people play. Staff decide; until then only you see the run.'),
+  excluded: () => _('This account is off the boards.'),
+};
+
+/** @param {GameView} v @returns {string} why the run ranks or not, in the player's words */
+export const rankingReason = (v) => (RANKING_REASONS[v.ranking_code] ? RANKING_REASONS[v.ranking_code]() : v.ranking_reason || '');
 
 /** @param {HTMLElement} root @param {GameView} v */
 export function showScores(root, v) {
@@ -53,7 +73,8 @@ export function showScores(root, v) {
   $('[data-testid=deal-title]').textContent = dealTitle(v);
   // Fair play: what this run counts for, said before the first move (the full reason on hover).
   const ranking = $('[data-testid=ranking]');
-  ranking.textContent = RANKINGS[v.ranking] ? RANKINGS[v.ranking]() : '';
+  ranking.textContent = RANKINGS[v.ranking_code] ? RANKINGS[v.ranking_code]() : '';
+  ranking.dataset.code = v.ranking_code || '';
   ranking.title = rankingReason(v);
   root.querySelector('[data-act=undo]')?.setAttribute('aria-disabled', String(!v.can_undo));
 }

@@ -43,7 +43,10 @@ export class MoveTransport {
       const body = await api(`games/${this.gameId()}/moves`, { method: 'POST', body: move });
       this.receive({ type: 'view', game: body, hint: body.hint, replayed: body.replayed });
     } catch (e) {
-      if (e instanceof ApiError && e.body && e.body.code) this.receive({ type: 'error', ...e.body, code: e.body.code });
+      // A refusal with its wait (a 429, a 503 with a code): the wait travels as a socket's does.
+      const wait = e instanceof ApiError && e.retryAfter ? { retry_after: e.retryAfter } : {};
+      if (e instanceof ApiError && e.body && e.body.code) this.receive({ type: 'error', ...e.body, code: e.body.code, ...wait });
+      else if (e instanceof ApiError && e.status === 429) this.receive({ type: 'error', code: 'throttled', detail: e.message, ...wait });
       else if (e instanceof ApiError && e.status < 500) this.receive({ type: 'error', code: 'invalid', detail: e.message });
       // No answer (network, a 5xx): the same move again while it is still the one awaited.
       else setTimeout(() => { if (this.inflight() === move) this.send(move); }, REST_RETRY_MS);
