@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.factories import UserFactory
-from tests.frontend.conftest import DESKTOP, needs_chromium, sign_up
+from tests.frontend.conftest import DESKTOP, needs_chromium, shot, sign_up
 from tests.leaderboard.helpers import daily, finish
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
@@ -76,3 +76,75 @@ def test_a_bad_board_in_the_url_shows_the_first_try(pages: Any) -> None:
     page.wait_for_selector("[data-testid=board-note]")
     assert page.get_by_label("First try").is_checked()
     assert "first try" in page.get_by_test_id("board-note").inner_text()
+
+
+def _on_every_board() -> None:
+    """Lines on every board: today's first try and best run, yesterday's, and the all-time boards
+    (the win rate's needs 20 clean first tries)."""
+    from datetime import timedelta
+
+    from tests.leaderboard.helpers import other
+    from tripeaks.play.dealday import deal_day
+
+    long_name = UserFactory(username="wolfgang", display_name="Wolfgang Amadeus Langername")
+    yesterday = daily(deal_day() - timedelta(days=1))
+    finish(long_name, yesterday, won=True, time_ms=3_723_000, moves=1234)
+    finish(long_name, daily(deal_day()), won=False, cards_left=12, time_ms=3_723_000)
+    finish(long_name, daily(deal_day()), won=True, time_ms=3_600_000, moves=1234)
+    for i in range(21):
+        finish(long_name, other(), won=i % 4 != 0, time_ms=100_000)
+
+
+def _fits(page: Any, width: int, where: str) -> None:
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('.board-out, .board-out table, main')]
+        .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.className || e.tagName)"""
+    )
+    cells = page.evaluate(
+        "() => [...document.querySelectorAll('.board-out th, .board-out tbody tr:first-child td')].map((e) => [e.textContent, Math.round(e.getBoundingClientRect().width)])"
+    )
+    assert wide == [], (where, wide, cells)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width, where
+
+
+PHONE_360 = {"width": 360, "height": 640}
+ROUTES = {
+    "#/boards/today/first": "[data-testid=board]",
+    "#/boards/today/best": "[data-testid=board]",
+    "#/boards/past/best": "[data-testid=board]",
+    "#/boards/numbered": ".board-out :is(table, .empty)",
+    "#/boards/alltime": ".board-out table",
+}
+
+
+def test_every_board_fits_360_px_in_german(pages: Any) -> None:
+    _on_every_board()
+    page = pages.new(viewport=PHONE_360, locale="de-DE")
+    for route, ready in ROUTES.items():
+        page.goto(f"/{route}")
+        page.wait_for_selector(ready)
+        _fits(page, PHONE_360["width"], route)
+    # Each all-time board, its widest column's title ("Gewinnquote (ab 20 Spielen)") included.
+    for board, title in (("daily-streak", "Beste Tagesserie"), ("win-rate", "Gewinnquote")):
+        page.locator("select[name=board]").select_option(board)
+        page.wait_for_selector(f".board-out th:has-text('{title}')")
+        page.wait_for_selector(".board-out tr:has-text('Wolfgang')")
+        _fits(page, PHONE_360["width"], board)
+        last = page.locator(".board-out thead th").last.bounding_box()
+        assert last["x"] + last["width"] <= PHONE_360["width"]
+    shot(page, "phone-de-360-alltime-win-rate")
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_axe_finds_nothing_on_either_daily_board_or_all_time(pages: Any, dark: bool) -> None:
+    from tests.frontend.axe import violations
+
+    _on_every_board()
+    found = {}
+    for viewport in (DESKTOP, PHONE_360):
+        page = pages.new(viewport=viewport, dark=dark, locale="de-DE")
+        for route, ready in ROUTES.items():
+            page.goto(f"/{route}")
+            page.wait_for_selector(ready)
+            found[f"{route} {viewport['width']}"] = violations(page)
+    assert {k: v for k, v in found.items() if v} == {}
