@@ -110,3 +110,19 @@ def test_the_charts_read_with_0_1_3_and_300_results(pages: Any, n: int) -> None:
             page.emulate_media(color_scheme="dark" if dark else "light")
             found = violations(page)
             assert found == [], (n, dark, found)
+
+
+def test_stats_and_layouts_fit_360_px_in_german(pages: Any) -> None:
+    page = pages.new(viewport=PHONE_SMALL, locale="de-DE")
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": pages.base_url}])
+    sign_up(page, "breit_nicht")  # in English: sign_up reads English labels
+    _results("breit_nicht", 3)
+    page.context.add_cookies([{"name": "django_language", "value": "de", "url": pages.base_url}])
+    page.goto("/#/stats")
+    page.get_by_test_id("times-chart").wait_for()
+    for testid in ("recent-chart", "rate-chart", "times-chart", "calendar"):
+        _read(page, testid)  # no label outside its chart or over another, in German
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    page.goto("/#/layouts")
+    page.wait_for_selector(".thumb")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
