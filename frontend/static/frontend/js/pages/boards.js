@@ -116,6 +116,8 @@ function today(form, out, ctx, keep) {
     if (board === 'first') { live.watch(rules); return; }
     /** @type {DealPage & {board: {date: string}}} */
     const page = await api(`leaderboards/daily?rules=${rules}&board=best`);
+    const now = new FormData(form);
+    if (now.get('board') !== 'best' || now.get('rules') !== rules) return; // switched meanwhile
     out.innerHTML = `<h2>${esc(rulesTitle(rules))} · ${esc(dayText(page.board.date))}</h2>` + boardNote('best') + dealBoard(page, ctx.user);
   };
   form.addEventListener('change', show);
