@@ -57,6 +57,22 @@ def _at_the_table(
     return page, game, line
 
 
+def test_in_german_the_ranking_is_whole_in_two_short_lines_at_most(pages: Any) -> None:
+    """ "Gewertet: erster Versuch" does not fit one line beside the scores at 360 px: it takes two
+    lines of the labels' type (the height of a score and its label), never an ellipsis."""
+    page, _, _ = _at_the_table(pages, "360x640", "zeile")
+    page.context.add_cookies([{"name": "django_language", "value": "de", "url": pages.base_url}])
+    open_game(page)
+    ranking = page.get_by_test_id("ranking")
+    assert ranking.inner_text().replace("\n", " ") == "Gewertet: erster Versuch"
+    assert ranking.evaluate(
+        "(e) => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight"
+    )
+    r, score = ranking.bounding_box(), page.locator(".scores div").last.bounding_box()
+    assert r["height"] <= score["height"] + 1, (r, score)
+    assert r["x"] >= score["x"] + score["width"] + 6 and r["x"] + r["width"] <= 360
+
+
 @pytest.mark.parametrize("size", list(PHONES))
 def test_the_runs_ranking_is_one_line_in_the_scores_type_clear_of_stock(
     pages: Any, size: str
