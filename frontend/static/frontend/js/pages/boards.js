@@ -182,7 +182,7 @@ export async function mount(root, ctx, params) {
   };
   const tabs = { today: _('Today'), past: _('Past days'), numbered: _('Numbered'), alltime: _('All time') };
   root.innerHTML = `<nav class="tabs" aria-label="${_('Boards')}">${Object.entries(tabs).map(([k, v]) => `<a href="#/boards/${k}"${k === tab ? ' aria-current="page"' : ''}>${v}</a>`).join('')}</nav>
-    <form class="board-form"></form><div class="board-out" aria-live="polite"></div>`;
+    <form class="board-form"></form><div class="board-out leaderboards" aria-live="polite"></div>`;
   const form = /** @type {HTMLFormElement} */ (root.querySelector('.board-form'));
   form.addEventListener('submit', (e) => e.preventDefault());  // not an inline handler: the CSP blocks those
   const out = /** @type {HTMLElement} */ (root.querySelector('.board-out'));
