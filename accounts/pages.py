@@ -16,6 +16,7 @@ from django.contrib.auth.views import INTERNAL_RESET_SESSION_TOKEN
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -24,6 +25,7 @@ from accounts import selectors
 from accounts.models import User
 from accounts.services import access, deletion, email_verification, guests, passwords
 from accounts.throttling import SignInGuard, throttled_message
+from accounts.zones import player_zone
 from tripeaks.infra.addresses import client_address
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -189,10 +191,13 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 @login_required
 def sessions(request: HttpRequest) -> HttpResponse:
+    """The times in the player's zone (the browser's), named on the page."""
     rows = selectors.list_access(
         user=_player(request), current_session=request.session.session_key, current_token=None
     )
-    return render(request, "accounts/sessions.html", {"rows": rows})
+    zone = player_zone(request)
+    with timezone.override(zone):
+        return render(request, "accounts/sessions.html", {"rows": rows, "zone": zone.key})
 
 
 @login_required

@@ -12,3 +12,9 @@ interface Window {
   };
   __tpMotion?: Record<string, number>;
 }
+
+// HTML's focus option, which TypeScript's DOM types do not know yet (Chromium 135+, Firefox 104+):
+// focus without the focus ring until a key is used (table.js, a page's first focus).
+interface FocusOptions {
+  focusVisible?: boolean;
+}

@@ -92,6 +92,21 @@ export function weekdayTime(when, locale = lang()) {
   return digits(when.toLocaleString(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' }), locale);
 }
 
+// A day ("2026-12-01", or a time in ms) in a few letters for a chart's axis ("1 Dec", "Dec 1"), or
+// its weekday ("Mon") with `part` 'weekday'; the ISO text where Intl cannot.
+/** @param {string | number} day @param {'day' | 'weekday'} [part] @param {string} [locale] */
+export function dayShort(day, part = 'day', locale = lang()) {
+  const t = typeof day === 'number' ? day : Date.parse(`${day.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(t)) return String(day);
+  /** @type {Intl.DateTimeFormatOptions} */
+  const options = part === 'weekday' ? { weekday: 'short' } : { month: 'short', day: 'numeric' };
+  try {
+    return digits(new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' }).format(t), locale);
+  } catch {
+    return new Date(t).toISOString().slice(0, 10);
+  }
+}
+
 // "1 move", "2 moves" (in the locale's digits).
 /** @param {number} n */
 export function movesText(n) {

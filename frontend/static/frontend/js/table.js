@@ -133,15 +133,19 @@ export class Table {
     this.roving(true);
   }
 
-  /** @param {boolean} focus move the page's focus there too */
-  roving(focus) {
+  /**
+   * @param {boolean} focus move the page's focus there too
+   * @param {boolean} [quiet] without a ring until a key is used (a page's first focus: the browser
+   *   would ring it on a fresh load, even on a phone)
+   */
+  roving(focus, quiet = false) {
     const places = this.places();
     if (!places.some((p) => p.id === this.focusId)) this.focusId = places.length ? ordered(places)[0].id : null;
     for (const b of [...this.cards, this.stock]) b.tabIndex = -1;
     const el = this.focusId === null ? null : this.elementOf(this.focusId);
     if (el) {
       el.tabIndex = 0;
-      if (focus) el.focus();
+      if (focus) el.focus(quiet ? { focusVisible: false } : undefined);
     }
   }
 

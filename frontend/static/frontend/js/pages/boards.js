@@ -1,4 +1,6 @@
 // Leaderboards: today's boards per rule set (live), past days, numbered deals, all-time boards.
+// A daily deal has two boards: each player's first try (the ranked one) and each player's best run;
+// the switch between them is kept in the URL (`#/boards/today/best`, `#/boards/past/first`).
 // The player's own line is always shown, on the page or under it.
 
 import { api } from '../api.js';
@@ -10,6 +12,17 @@ import { _, fill, num } from '../i18n.js';
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 /** @type {Record<string, () => string>} */
 const ALLTIME = { 'daily-wins': () => _('Daily deals won'), 'daily-streak': () => _('Best daily streak'), 'win-rate': () => _('Win rate (20+ games)') };
+
+/** @type {Record<string, () => string>} the daily boards, by the API's `board` */
+const DAILY = { first: () => _('First try'), best: () => _('Best run') };
+
+/** @param {string} board the board shown */
+const boardSwitch = (board) => `<fieldset class="board-switch" data-testid="board-switch"><legend>${_('Board')}</legend>${Object.keys(DAILY).map((b) => `<label><input type="radio" name="board" value="${b}"${b === board ? ' checked' : ''}> ${DAILY[b]()}</label>`).join('')}</fieldset>`;
+
+/** @param {string} board */
+const boardNote = (board) => `<p class="small board-note" data-testid="board-note">${board === 'best'
+  ? _('Each player\'s best run on the deal, practice runs included.')
+  : _('Each player\'s first try at the deal: the ranked board. Later runs are practice.')}</p>`;
 
 /** @param {DealLine} l @param {string | undefined} me the viewer's username */
 function dealRow(l, me) {
@@ -46,27 +59,33 @@ const options = (list, sel, label = (x) => x) => list.map((x) => `<option value=
 const rulesSelect = (selected = 'wrap-closed') => `<label>${_('Rules')} <select name="rules">${options(RULES, selected, rulesTitle)}</select></label>`;
 
 /**
- * A tab: fills its form, shows its board in `out`, returns its cleanup (or null).
- * @typedef {(form: HTMLFormElement, out: HTMLElement, ctx: AppContext) => (() => void) | null} Tab
+ * The daily board shown (`first` or `best`) and `switched(board)`, which keeps a new choice in the
+ * URL and returns it.
+ * @typedef {{board: string, switched: (board: string) => string}} Keep
  */
 
 /**
- * Today's board per rule set, live: the board's socket pushes the whole page.
- * @type {Tab}
+ * A tab: fills its form, shows its board in `out`, returns its cleanup (or null).
+ * @typedef {(form: HTMLFormElement, out: HTMLElement, ctx: AppContext, keep: Keep) => (() => void) | null} Tab
  */
-function today(form, out, ctx) {
-  form.innerHTML = rulesSelect() + ` <span class="live-dot" data-testid="live">${_('live')}</span>`;
+
+/**
+ * Today's first-try board per rule set, live: the board's socket pushes the whole page.
+ * @param {HTMLElement} out @param {AppContext} ctx
+ */
+function liveBoard(out, ctx) {
   /** @type {LiveSocket | null} */
   let socket = null;
   /** @type {(DealPage & {rules: string, date: string, version: number}) | null} */
   let live = null;
   const drawLive = () => {
     if (!live) return;
-    out.innerHTML = `<h2>${esc(rulesTitle(live.rules))} · ${esc(dayText(live.date))}</h2>` + dealBoard(live, ctx.user);
+    out.innerHTML = `<h2>${esc(rulesTitle(live.rules))} · ${esc(dayText(live.date))}</h2>` + boardNote('first') + dealBoard(live, ctx.user);
   };
+  const close = () => { if (socket) socket.close(); socket = null; };
   /** @param {string} rules */
   const watch = (rules) => {
-    if (socket) socket.close();
+    close();
     live = null;
     out.innerHTML = `<p>${_('Loading…')}</p>`;
     socket = new LiveSocket(`/ws/leaderboards/daily/${rules}/`, {
@@ -78,10 +97,32 @@ function today(form, out, ctx) {
       },
     });
   };
-  const select = /** @type {HTMLSelectElement} */ (form.querySelector('select'));
-  select.addEventListener('change', () => watch(select.value));
-  watch('wrap-closed');
-  return () => { if (socket) socket.close(); };
+  return { watch, close };
+}
+
+/**
+ * Today's boards per rule set: the first-try board live, the best-run board read on each change.
+ * @type {Tab}
+ */
+function today(form, out, ctx, keep) {
+  form.innerHTML = rulesSelect() + boardSwitch(keep.board) + ` <span class="live-dot" data-testid="live">${_('live')}</span>`;
+  const live = liveBoard(out, ctx);
+  const dot = /** @type {HTMLElement} */ (form.querySelector('[data-testid=live]'));
+  const show = async () => {
+    const f = new FormData(form);
+    const rules = String(f.get('rules')), board = keep.switched(String(f.get('board')));
+    live.close();
+    dot.hidden = board !== 'first';
+    if (board === 'first') { live.watch(rules); return; }
+    /** @type {DealPage & {board: {date: string}}} */
+    const page = await api(`leaderboards/daily?rules=${rules}&board=best`);
+    const now = new FormData(form);
+    if (now.get('board') !== 'best' || now.get('rules') !== rules) return; // switched meanwhile
+    out.innerHTML = `<h2>${esc(rulesTitle(rules))} · ${esc(dayText(page.board.date))}</h2>` + boardNote('best') + dealBoard(page, ctx.user);
+  };
+  form.addEventListener('change', show);
+  show();
+  return live.close;
 }
 
 /**
@@ -95,12 +136,15 @@ function showOn(form, event, show) {
   return null;
 }
 
-/** A past day's board. @type {Tab} */
-function past(form, out, ctx) {
+/** A past day's board, first try or best run. @type {Tab} */
+function past(form, out, ctx, keep) {
   const y = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
-  form.innerHTML = `<label>${_('Day')} <input type="date" name="date" value="${y}"></label> ${rulesSelect()} <button class="button" type="submit">${_('Show')}</button>`;
+  form.innerHTML = `<label>${_('Day')} <input type="date" name="date" value="${y}"></label> ${rulesSelect()} ${boardSwitch(keep.board)} <button class="button" type="submit">${_('Show')}</button>`;
+  // A new board shows at once; a new day or rule set when sent.
+  form.addEventListener('change', (e) => { if (/** @type {HTMLInputElement} */ (e.target).name === 'board') form.requestSubmit(); });
   return showOn(form, 'submit', async (f) => {
-    out.innerHTML = dealBoard(await api(`leaderboards/daily?date=${f.get('date')}&rules=${f.get('rules')}`), ctx.user);
+    const board = keep.switched(String(f.get('board')));
+    out.innerHTML = boardNote(board) + dealBoard(await api(`leaderboards/daily?date=${f.get('date')}&rules=${f.get('rules')}&board=${board}`), ctx.user);
   });
 }
 
@@ -127,11 +171,20 @@ const TABS = new Map(Object.entries({ today, past, numbered, alltime }));
 /** @type {Mount} */
 export async function mount(root, ctx, params) {
   const tab = params[0] || 'today';
+  /** @type {Keep} */
+  const keep = {
+    board: params[1] === 'best' ? 'best' : 'first',
+    switched(board) {
+      if (board !== keep.board) history.replaceState(history.state, '', `#/boards/${tab}/${board}`);
+      keep.board = board;
+      return board;
+    },
+  };
   const tabs = { today: _('Today'), past: _('Past days'), numbered: _('Numbered'), alltime: _('All time') };
   root.innerHTML = `<nav class="tabs" aria-label="${_('Boards')}">${Object.entries(tabs).map(([k, v]) => `<a href="#/boards/${k}"${k === tab ? ' aria-current="page"' : ''}>${v}</a>`).join('')}</nav>
-    <form class="board-form"></form><div class="board-out" aria-live="polite"></div>`;
+    <form class="board-form"></form><div class="board-out leaderboards" aria-live="polite"></div>`;
   const form = /** @type {HTMLFormElement} */ (root.querySelector('.board-form'));
   form.addEventListener('submit', (e) => e.preventDefault());  // not an inline handler: the CSP blocks those
   const out = /** @type {HTMLElement} */ (root.querySelector('.board-out'));
-  return (TABS.get(tab) || alltime)(form, out, ctx);
+  return (TABS.get(tab) || alltime)(form, out, ctx, keep);
 }

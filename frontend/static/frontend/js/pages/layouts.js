@@ -1,5 +1,5 @@
 // Layout picker: a grid of thumbnails drawn from the layouts' outlines; the choice is remembered,
-// and PLAY deals a new game on it.
+// and PLAY (always on the screen, at its bottom) deals a new game on it.
 
 import { thumbnail } from '../geometry.js';
 import { esc } from '../dialog.js';
@@ -18,11 +18,13 @@ export async function mount(root, ctx) {
   const data = await ctx.layouts();
   const chosen = ctx.layoutName();
   const playLabel = () => fill(_('Play %(layout)s'), { layout: ctx.layoutTitle() });
-  root.innerHTML = `<div class="layout-head"><p>${_('Pick the shape of the table for new and numbered deals (the daily deal is always the classic three peaks).')}</p>
-    <button type="button" class="button play-layout" data-testid="play-layout">${esc(playLabel())}</button></div>
+  // PLAY stands in a bar that keeps to the bottom of the screen: at hand wherever the layout was
+  // picked (at the top of the page it was 3,366 px away from the last ones on a phone).
+  root.innerHTML = `<p class="layout-intro">${_('Pick the shape of the table for new and numbered deals (the daily deal is always the classic three peaks).')}</p>
     <div class="layout-grid" role="group" aria-label="${_('Layouts')}">${data.layouts.map((l) => `
       <button type="button" class="thumb" data-name="${esc(l.name)}" aria-pressed="${l.name === chosen}">
-        ${svg(l)}<span>${esc(layoutTitle(l.name, l.title))}</span><small>${esc(fill(_('%(n)s cards'), { n: num(l.size) }))}</small></button>`).join('')}</div>`;
+        ${svg(l)}<span>${esc(layoutTitle(l.name, l.title))}</span><small>${esc(fill(_('%(n)s cards'), { n: num(l.size) }))}</small></button>`).join('')}</div>
+    <div class="layout-bar"><button type="button" class="button play-layout" data-testid="play-layout">${esc(playLabel())}</button></div>`;
   const play = /** @type {HTMLElement} */ (root.querySelector('[data-testid=play-layout]'));
   /** @type {HTMLElement} */ (root.querySelector('.layout-grid')).addEventListener('click', (e) => {
     const b = /** @type {Element} */ (e.target).closest('.thumb');

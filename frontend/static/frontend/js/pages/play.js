@@ -37,7 +37,7 @@ export async function mount(root, ctx, params = []) {
   window.__tpGame = { drop: () => socket.drop(), view: () => game.view, socketPath: () => socket.path, patience: (ms) => { newDeal.waitMs = ms; } };
   queue.accept(view);
   if (!performance.getEntriesByName('tp-first-card').length) performance.mark('tp-first-card');
-  table.roving(true); // the keyboard starts on the table (after Continue, a reload, a new deal)
+  table.roving(true, true); // the keyboard starts on the table (after Continue, a reload, a new deal), its ring after a key
 
   return () => {
     game.close();
