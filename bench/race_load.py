@@ -56,12 +56,15 @@ import uvloop
 
 from bench.database import create_migrated_database
 from bench.play_load import (
+    RAMP_S,
     ROOT,
+    SETTLE_SHARE,
     bench_env,
     choose,
     cpu_seconds,
     make_players,
     percentile,
+    run_players,
     start_servers,
     stop_servers,
     verify_replays,
@@ -82,6 +85,38 @@ SLACK_S = 30
 LAG_TICK_S = 0.01
 # Seconds since a race's start, for the progress latency by phase.
 PHASES = (0, 2, 5, 10, 20, 40, 80, 160, 320, 640)
+# The steady window, where the race CPU a move is measured: from this long after the last race's
+# start (its sockets opened, its games on screen) to this long before the first race's cap.
+STEADY_AFTER_S = 2.0
+STEADY_BEFORE_S = 1.0
+# Issue #37's goal: a race move costs the servers at most this many solo moves.
+GOAL_RACE_OVER_SOLO = 1.5
+
+
+@dataclass
+class Window:
+    """Servers' CPU (from /proc/<pid>/stat) and the moves answered between two instants (epoch
+    seconds): the race's steady play, without socket opens, starts or caps."""
+
+    start: float
+    end: float
+    pids: list[int]
+    moves: int = 0
+    cpu: list[float] = field(default_factory=list)
+
+    def count(self, now: float) -> None:
+        if self.start <= now <= self.end:
+            self.moves += 1
+
+    async def sample(self) -> None:
+        for at in (self.start, self.end):
+            await asyncio.sleep(max(0.0, at - time.time()))
+            self.cpu.append(sum(cpu_seconds(pid) for pid in self.pids))
+
+    def ms_a_move(self) -> float:
+        if len(self.cpu) < 2 or not self.moves:
+            return float("nan")
+        return (self.cpu[1] - self.cpu[0]) / self.moves * 1000
 
 
 @dataclass
@@ -100,6 +135,7 @@ class Tally:
     # (username, seq) -> when the move that made that seq was sent (time.time())
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
     port_of: dict[str, int] = field(default_factory=dict)
+    window: Window | None = None
 
     # ms from each race's start instant to each player hearing of their game (the race frame)...
     told: list[float] = field(default_factory=list)
@@ -246,8 +282,10 @@ async def _play(game_socket: Any, shown: _Seen, chooser: random.Random, interval
             tally.errors.append(str(reply.get("code")))
             view = reply.get("game") or view
             continue
-        since = sent - start_at[0] if start_at else 0.0
-        tally.trips.append(((time.time() - sent) * 1000, since))
+        since, now = sent - start_at[0] if start_at else 0.0, time.time()
+        tally.trips.append(((now - sent) * 1000, since))
+        if tally.window is not None:
+            tally.window.count(now)
         view = reply["game"]
 
 
@@ -301,9 +339,10 @@ async def run(
     ports: list[int],
     rate: float,
     limit: float,
+    window: Window | None = None,
 ) -> tuple[Tally, float]:
     """Every player races; the run ends when every race is over, or after `limit` seconds."""
-    tally = Tally(races=set(races))
+    tally = Tally(races=set(races), window=window)
     started = time.monotonic()
     jobs = []
     for i, ((session, _token), name) in enumerate(zip(players, names, strict=True)):
@@ -315,6 +354,7 @@ async def run(
         arrive = i * OPEN_S_PER_PLAYER if len(players) > SEATS else 0.0
         jobs.append(racer(port, session, name, race_id, rate, tally, i, arrive))
     probe = asyncio.ensure_future(watch_lag(tally))
+    sampler = asyncio.ensure_future(window.sample()) if window is not None else None
     try:
         outcomes = await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), limit)
     except TimeoutError:
@@ -323,6 +363,8 @@ async def run(
         return tally, time.monotonic() - started
     finally:
         probe.cancel()
+        if sampler is not None:
+            sampler.cancel()
     tally.errors += [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
     return tally, time.monotonic() - started
 
@@ -381,6 +423,44 @@ def report_phases(tally: Tally) -> None:
     )
 
 
+@dataclass
+class Solo:
+    """The solo phase: moves answered in its measured window and the servers' CPU over it."""
+
+    moves: int
+    cpu: float
+    trips: list[float]
+    games: set[str]
+
+    def ms_a_move(self) -> float:
+        return self.cpu / self.moves * 1000 if self.moves else float("nan")
+
+
+async def solo_phase(
+    players: list[tuple[str, str]], ports: list[int], rate: float, seconds: float, pids: list[int]
+) -> Solo:
+    """The same servers, as many players playing solo games (the daily deal, over their game
+    sockets: bench.play_load's client loop) at the same pace for `seconds` after its ramp: the
+    servers' CPU a solo move, over the same window as its moves."""
+    ramp = min(RAMP_S, seconds)
+
+    async def at_warmup() -> float:
+        await asyncio.sleep(ramp * (1 + SETTLE_SHARE))
+        return sum(cpu_seconds(pid) for pid in pids)
+
+    first = asyncio.ensure_future(at_warmup())
+    tally, _elapsed = await run_players(players, ports, seconds, rate, True, ramp)
+    cpu = sum(cpu_seconds(pid) for pid in pids) - await first
+    return Solo(len(tally.latencies), cpu, tally.latencies, tally.games)
+
+
+def steady_window(races: int, first: float, stagger: float, cap: float) -> tuple[float, float]:
+    """(epoch seconds) From after the last race's start to before the first race's cap."""
+    now = time.time()
+    last_start = first + stagger * (races - 1) / max(1, races)
+    return now + last_start + STEADY_AFTER_S, now + first + cap - STEADY_BEFORE_S
+
+
 class CpuMeter:
     """CPU seconds used between `start` and `stop` by this process, the servers, PostgreSQL and
     Redis (every process of those names: other users' work on the machine counts too), and the
@@ -410,10 +490,17 @@ class CpuMeter:
         )
 
     def start(self) -> None:
+        self.each = [cpu_seconds(pid) for pid in self.servers]
         self.began, self.at = self._sample(), time.monotonic()
+        self.load = os.getloadavg()[0]
 
     def stop(self) -> None:
         self.ended, self.elapsed = self._sample(), time.monotonic() - self.at
+        self.each = [cpu_seconds(pid) - at for pid, at in zip(self.servers, self.each, strict=True)]
+        self.load_end = os.getloadavg()[0]
+
+    def servers_cpu(self) -> float:
+        return self.ended[1] - self.began[1]
 
     def print(self) -> None:
         (own0, servers0, services0, machine0), (own1, servers1, services1, machine1) = (
@@ -425,14 +512,17 @@ class CpuMeter:
         total = sum(machine1) - sum(machine0)
         parts = [
             f"this process (the players) {own1 - own0:.1f} s ({(own1 - own0) / wall:.0%} of a core)",
-            f"servers {servers1 - servers0:.1f} s ({(servers1 - servers0) / wall:.0%})",
+            f"servers {servers1 - servers0:.1f} s ({(servers1 - servers0) / wall:.0%}: "
+            + ", ".join(f"{used:.1f} s" for used in self.each)
+            + " each)",
         ]
         for group in self.GROUPS:
             used = services1[group] - services0[group]
             parts.append(f"{group} {used:.1f} s ({used / wall:.0%})")
         print(
             f"CPU over {wall:.0f} s of the run: " + "; ".join(parts) + f"; the machine "
-            f"({os.cpu_count()} cores) busy {busy / total if total else 0:.0%}"
+            f"({os.cpu_count()} cores) busy {busy / total if total else 0:.0%}; load average "
+            f"{self.load:.1f} at the start, {self.load_end:.1f} at the end"
         )
 
 
@@ -450,19 +540,26 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         default=10.0,
         help="seconds over which the races' starts are spread (0: all in one instant)",
     )
+    parser.add_argument(
+        "--solo-seconds",
+        type=float,
+        default=10.0,
+        help="the solo phase: as many players play solo games at the same pace for this long, "
+        "for the servers' CPU a solo move (0: none)",
+    )
     parser.add_argument("--port", type=int, default=18700)
     args = parser.parse_args(argv)
     if not SEATS <= args.players <= MAX_PLAYERS or args.players % SEATS:
         parser.error(f"keep it bounded: 4-{MAX_PLAYERS} players (a multiple of 4)")
     if not 1 <= args.servers <= 8 or not 0 <= args.stagger <= 60:
         parser.error("keep it bounded: 1-8 servers, a stagger of 0-60 s")
-    if not 1 <= args.cap <= 600 or not 0 <= args.rate <= 100:
-        parser.error("keep it bounded: a cap of 1-600 s, a rate of 0-100")
+    if not 1 <= args.cap <= 600 or not 0 <= args.rate <= 100 or not 0 <= args.solo_seconds <= 60:
+        parser.error("keep it bounded: a cap of 1-600 s, a rate of 0-100, a solo phase of 0-60 s")
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _arguments(argv)
+def _setup(args: argparse.Namespace) -> dict[str, str]:
+    """Django set up on the bench's own database; the servers' environment."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     env = bench_env()
     env["DATABASE_URL"] = os.environ.get(
@@ -476,25 +573,50 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     from django.core.cache import cache
 
+    from tripeaks.engine.rules import Rules
+    from tripeaks.play.dealday import deal_day
+    from tripeaks.play.deals import daily_deal
+
     cache.clear()
+    daily_deal(deal_day(), Rules())  # the solo phase's deal
+    return env
+
+
+@dataclass
+class Measured:
+    """What a run measured, for `_report_all`."""
+
+    baseline: tuple[Tally, float]
+    loaded: tuple[Tally, float]
+    solo: Solo | None
+    meter: CpuMeter
+
+
+def _measure(args: argparse.Namespace, env: dict[str, str]) -> Measured:
     names = [f"racer{i}" for i in range(args.players + SEATS)]
     players = make_players(args.players + SEATS, "racer")
+    solo_players = make_players(args.players, "solo") if args.solo_seconds else []
     ports = [args.port + i for i in range(args.servers)]
     servers = start_servers(args.servers, args.port, env)
-    meter = CpuMeter([server.pid for server in servers])
+    pids = [server.pid for server in servers]
+    meter = CpuMeter(pids)
     try:
         baseline_races = open_races(names[:SEATS], args.cap)
         limit = 3 + args.cap + SLACK_S
-        baseline, baseline_elapsed = uvloop.run(
+        baseline = uvloop.run(
             run(players[:SEATS], names[:SEATS], baseline_races, ports, args.rate, limit)
         )
+        solo = None
+        if solo_players:
+            solo = uvloop.run(solo_phase(solo_players, ports, args.rate, args.solo_seconds, pids))
         races = open_races(names[SEATS:], args.cap)
         first = 2 + OPEN_S_PER_PLAYER * args.players
         schedule_starts(races, first, args.stagger)
+        window = Window(*steady_window(len(races), first, args.stagger, args.cap), pids)
         meter.start()
         limit = first + args.stagger + args.cap + SLACK_S
-        tally, elapsed = uvloop.run(
-            run(players[SEATS:], names[SEATS:], races, ports, args.rate, limit)
+        loaded = uvloop.run(
+            run(players[SEATS:], names[SEATS:], races, ports, args.rate, limit, window)
         )
         meter.stop()
     finally:
@@ -502,16 +624,39 @@ def main(argv: list[str] | None = None) -> int:
         from tripeaks.config.celery import app as celery_app
 
         celery_app.control.purge()
-    return _report_all(args, (baseline, baseline_elapsed), (tally, elapsed), meter)
+    return Measured(baseline, loaded, solo, meter)
 
 
-def _report_all(
-    args: argparse.Namespace,
-    alone: tuple[Tally, float],
-    loaded: tuple[Tally, float],
-    meter: CpuMeter,
-) -> int:
-    (baseline, baseline_elapsed), (tally, elapsed) = alone, loaded
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    env = _setup(args)
+    return _report_all(args, _measure(args, env))
+
+
+def report_cost(tally: Tally, solo: Solo | None, meter: CpuMeter) -> None:
+    """The servers' CPU a race move (in the steady window, and all in) against a solo move."""
+    all_in = meter.servers_cpu() / len(tally.moves) * 1000 if tally.moves else float("nan")
+    window = tally.window
+    steady = window.ms_a_move() if window is not None else float("nan")
+    moves = window.moves if window is not None else 0
+    span = window.end - window.start if window is not None else 0.0
+    print(
+        f"servers' CPU a race move: {steady:.2f} ms in the steady window ({moves} moves in "
+        f"{span:.1f} s: every race started, none capped), {all_in:.2f} ms all in (socket opens, "
+        "starts and caps included)"
+    )
+    if solo is None:
+        return
+    print(
+        f"servers' CPU a solo move (same servers, {solo.moves} moves, round trip "
+        f"{_figures(solo.trips)}): {solo.ms_a_move():.2f} ms; race / solo: "
+        f"{steady / solo.ms_a_move():.2f}x steady, {all_in / solo.ms_a_move():.2f}x all in "
+        f"(goal {GOAL_RACE_OVER_SOLO:g}x)"
+    )
+
+
+def _report_all(args: argparse.Namespace, measured: Measured) -> int:
+    (baseline, baseline_elapsed), (tally, elapsed) = measured.baseline, measured.loaded
     print(
         f"TriPeaks race load: {args.players} players in {args.players // SEATS} races of {SEATS}, "
         f"{args.servers} Uvicorn servers, {os.cpu_count()} cores, loopback; {args.rate:g} moves/s "
@@ -521,7 +666,8 @@ def _report_all(
     report("1 race", baseline, baseline_elapsed)
     report(f"{args.players // SEATS} races", tally, elapsed)
     report_phases(tally)
-    meter.print()
+    measured.meter.print()
+    report_cost(tally, measured.solo, measured.meter)
     for what, values, base in (
         ("move round trip", tally.moves, baseline.moves),
         ("progress (stored)", tally.progress, baseline.progress),
@@ -535,7 +681,8 @@ def _report_all(
         print("errors:", sorted(set(tally.errors + baseline.errors))[:5])
     good, bad = check_races(tally.races | baseline.races)
     print(f"races finished with every player placed: {good}; not: {bad}")
-    checked, differ = verify_replays(tally.games | baseline.games)
+    solo_games = measured.solo.games if measured.solo is not None else set()
+    checked, differ = verify_replays(tally.games | baseline.games | solo_games)
     print(f"replayed {checked} games from their move logs: {differ} differ from their stored state")
     return 1 if bad or differ or not tally.progress else 0
 

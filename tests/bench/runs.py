@@ -68,6 +68,8 @@ TINY = {
         "2",
         "--stagger",
         "0",
+        "--solo-seconds",  # the solo phase: its ramp and its measure, a second each
+        "1",
     ],
     "socket_flood.py": ["-m", "bench.socket_flood", "--sockets", "8", "--seconds", "1"],
     "solver_share.py": [
