@@ -1,16 +1,22 @@
 """The contest feed (tripeaks/infra/contest_feed.py) on the real Redis: each listener hears its
 own contest's news, from the event loop (in order) and from synchronous code; one failing
-listener does not silence the others; a listener that stopped hears nothing more."""
+listener does not silence the others; a listener that stopped hears nothing more; with several
+Redis servers, each contest's news goes through its own."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
+import redis.asyncio
 from asgiref.sync import sync_to_async
 
 from tripeaks.infra import contest_feed
+from tripeaks.stack.run import EmbeddedRedis
 
 pytestmark = pytest.mark.asyncio
 
@@ -60,3 +66,51 @@ async def test_each_listener_hears_its_own_contest_in_order_until_it_stops() -> 
     assert await cat.next() == {"seq": 8}
     assert ann.news.empty() and bob.news.empty()
     await contest_feed.stop("race-feed-2", cat)
+
+
+@pytest.fixture
+def second_redis(tmp_path: Path) -> Iterator[str]:
+    """A Redis server of the test's own, beside the suite's."""
+    server = EmbeddedRedis(tmp_path / "redis")
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+async def test_contests_are_spread_over_the_channel_layers_redis_servers(
+    second_redis: str, settings: Any
+) -> None:
+    """With two Redis servers (CHANNEL_REDIS_URLS), each contest's news goes through the one
+    channels_redis' hash gives its name, from the event loop and from synchronous code, and its
+    listeners hear it there."""
+    settings.CHANNEL_REDIS_URLS = [settings.REDIS_URL, second_redis]
+    contests = [f"race-shard-{i}" for i in range(40)]
+    by_server: dict[str, str] = {}
+    for contest in contests:
+        by_server.setdefault(contest_feed.server_of(contest), contest)
+    assert set(by_server) == {settings.REDIS_URL, second_redis}  # both carry some contests
+    # A plain subscription on the second server: it sees its own contest's news, not the other.
+    spy = redis.asyncio.Redis.from_url(second_redis).pubsub(ignore_subscribe_messages=True)
+    await spy.psubscribe(contest_feed.channel_of("race-shard-*"))
+    ears = {url: Ear() for url in by_server}
+    for url, contest in by_server.items():
+        await contest_feed.listen(contest, ears[url])
+    # (One route after the other: news from the event loop and from synchronous code may cross.)
+    for url, contest in by_server.items():
+        contest_feed.publish(contest, {"seq": 1, "on": url})
+    for url in by_server:
+        assert await ears[url].next() == {"seq": 1, "on": url}
+    for url, contest in by_server.items():
+        await sync_to_async(contest_feed.publish_sync)(contest, {"seq": 2, "on": url})
+    for url in by_server:
+        assert await ears[url].next() == {"seq": 2, "on": url}
+    seen: list[dict[str, Any]] = []
+    while len(seen) < 2:
+        message = await asyncio.wait_for(spy.get_message(timeout=5), 6)
+        if message is not None:
+            seen.append(orjson.loads(message["data"]))
+    assert seen == [{"seq": 1, "on": second_redis}, {"seq": 2, "on": second_redis}]
+    for url, contest in by_server.items():
+        await contest_feed.stop(contest, ears[url])
+    await spy.aclose()  # type: ignore[no-untyped-call]
