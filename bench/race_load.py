@@ -41,13 +41,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import signal
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -56,19 +61,19 @@ import uvloop
 
 from bench.database import create_migrated_database
 from bench.play_load import (
-    RAMP_S,
     ROOT,
-    SETTLE_SHARE,
     bench_env,
     choose,
     cpu_seconds,
     make_players,
     percentile,
-    run_players,
+    play_one_game,
+    start_game,
     start_servers,
     stop_servers,
     verify_replays,
 )
+from bench.play_load import Tally as PlayTally
 
 BENCH_DB = "tripeaks_bench_race"
 SEATS = 4
@@ -95,23 +100,38 @@ GOAL_RACE_OVER_SOLO = 1.5
 
 @dataclass
 class Window:
-    """Servers' CPU (from /proc/<pid>/stat) and the moves answered between two instants (epoch
-    seconds): the race's steady play, without socket opens, starts or caps."""
+    """Servers' CPU (from /proc/<pid>/stat) and the moves answered in the races' steady play:
+    from `STEADY_AFTER_S` after every player has their game on screen (its socket's first view:
+    every socket opened, every race started) to `end` (epoch seconds, before the first cap).
+    No window if that comes first."""
 
-    start: float
     end: float
+    players: int
     pids: list[int]
+    start: float = float("inf")
+    ready: int = 0
+    all_ready: asyncio.Event = field(default_factory=asyncio.Event)
     moves: int = 0
     cpu: list[float] = field(default_factory=list)
+
+    def arrive(self) -> None:
+        self.ready += 1
+        if self.ready == self.players:
+            self.all_ready.set()
 
     def count(self, now: float) -> None:
         if self.start <= now <= self.end:
             self.moves += 1
 
     async def sample(self) -> None:
-        for at in (self.start, self.end):
-            await asyncio.sleep(max(0.0, at - time.time()))
-            self.cpu.append(sum(cpu_seconds(pid) for pid in self.pids))
+        await self.all_ready.wait()
+        await asyncio.sleep(STEADY_AFTER_S)
+        if time.time() >= self.end:
+            return
+        self.start = time.time()
+        self.cpu.append(sum(cpu_seconds(pid) for pid in self.pids))
+        await asyncio.sleep(max(0.0, self.end - time.time()))
+        self.cpu.append(sum(cpu_seconds(pid) for pid in self.pids))
 
     def ms_a_move(self) -> float:
         if len(self.cpu) < 2 or not self.moves:
@@ -127,6 +147,8 @@ class Tally:
     stored: list[tuple[float, float, bool]] = field(default_factory=list)
     sent_based: list[float] = field(default_factory=list)
     frames: int = 0
+    # Progress frames an opponent's socket never got: a gap in a player's `seq` between frames.
+    missed: int = 0
     errors: list[str] = field(default_factory=list)
     # Moves refused because the race's cap had passed ("time_up"): the server doing its job.
     late: int = 0
@@ -211,10 +233,14 @@ class _Seen:
     start_at: list[float] = field(default_factory=list)
     over: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def progress(self, other: str, seq: int | None, stored_at: int | None, now: float) -> None:
+    def progress(
+        self, other: str, seq: int | None, stored_at: int | None, now: float, frame: bool = False
+    ) -> None:
         tally, seen = self.tally, self.seen
         if other == self.name or seq is None or seq <= seen.get(other, 0):
             return
+        if frame:
+            tally.missed += seq - seen.get(other, 0) - 1
         for s in range(seen.get(other, 0) + 1, seq + 1):
             at = tally.sent.get((other, s))
             if at is not None:
@@ -232,7 +258,7 @@ class _Seen:
             frame = orjson.loads(text)
             if frame.get("type") == "progress":
                 line = frame["player"]
-                self.progress(line["username"], line["seq"], line.get("stored_at"), now)
+                self.progress(line["username"], line["seq"], line.get("stored_at"), now, True)
                 continue
             if frame.get("type") != "race":
                 continue
@@ -257,6 +283,8 @@ async def _play(game_socket: Any, shown: _Seen, chooser: random.Random, interval
     view = orjson.loads(await game_socket.recv())["game"]
     if start_at:
         tally.ready.append((time.time() - start_at[0]) * 1000)
+    if tally.window is not None:
+        tally.window.arrive()
     due = time.time() + chooser.random() * interval
     while not over.is_set() and view["status"] in ("playing", "stuck"):
         move = choose(view, chooser)
@@ -395,7 +423,8 @@ def report(label: str, tally: Tally, elapsed: float) -> None:
         f"{'':>10}  progress, stored -> opponents' sockets   {_figures(tally.progress)}"
         f"  (n={len(tally.stored)})\n"
         f"{'':>10}  progress, sent -> opponents' sockets     {_figures(tally.sent_based)}"
-        f"  (n={len(tally.sent_based)})"
+        f"  (n={len(tally.sent_based)}); progress frames missed (a gap in a player's seq): "
+        f"{tally.missed}"
     )
 
 
@@ -431,34 +460,104 @@ class Solo:
     cpu: float
     trips: list[float]
     games: set[str]
+    errors: list[str]
 
     def ms_a_move(self) -> float:
         return self.cpu / self.moves * 1000 if self.moves else float("nan")
+
+
+@dataclass
+class SoloPhase:
+    """The solo phase's clock: its players arrive (a game started over REST, its socket's first
+    view), and once every one has, they play for `seconds`; the window measured begins
+    `STEADY_AFTER_S` later, like the races' (no first starts nor socket opens in it)."""
+
+    players: int
+    seconds: float
+    pids: list[int]
+    tally: PlayTally = field(default_factory=PlayTally)
+    arrived: int = 0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    until: float = 0.0
+    cpu: list[float] = field(default_factory=list)
+
+    def arrive(self) -> None:
+        self.arrived += 1
+        if self.arrived == self.players:
+            now = time.monotonic()
+            self.tally.since = now + STEADY_AFTER_S
+            self.until = self.tally.since + self.seconds
+            self.go.set()
+
+    async def sample(self) -> None:
+        await self.go.wait()
+        for at in (self.tally.since, self.until):
+            await asyncio.sleep(max(0.0, at - time.monotonic()))
+            self.cpu.append(sum(cpu_seconds(pid) for pid in self.pids))
+
+
+async def solo_player(
+    port: int, player: tuple[str, str], phase: SoloPhase, seed: int, interval: float
+) -> None:
+    """One solo player, as bench.play_load's: its first game over REST and its socket, then, once
+    everyone is in, moves at its pace and each next game on the same socket (`new`)."""
+    import websockets
+
+    session, token = player
+    chooser, tally = random.Random(seed), phase.tally
+    interval = interval / chooser.uniform(0.5, 1.5) if interval else 0.0
+    await asyncio.sleep(seed * OPEN_S_PER_PLAYER)  # they arrive as the racers do
+    try:
+        game = await asyncio.to_thread(start_game, port, token)
+        tally.games.add(game["id"])
+        headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
+        connection = await websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/games/{game['id']}/",
+            additional_headers=headers,
+            open_timeout=REPLY_TIMEOUT_S,
+        )
+        view = orjson.loads(await connection.recv())["game"]
+    finally:
+        phase.arrive()  # (or failed: the others do not wait for it)
+    async with connection:
+        await phase.go.wait()
+        while True:
+            await play_one_game(connection, view, phase.until, tally, chooser, interval)
+            if time.monotonic() >= phase.until:
+                return
+            async with asyncio.timeout(REPLY_TIMEOUT_S):
+                await connection.send(orjson.dumps({"type": "new", "mode": "daily"}).decode())
+                view = orjson.loads(await connection.recv())["game"]
+            tally.games.add(view["id"])
 
 
 async def solo_phase(
     players: list[tuple[str, str]], ports: list[int], rate: float, seconds: float, pids: list[int]
 ) -> Solo:
     """The same servers, as many players playing solo games (the daily deal, over their game
-    sockets: bench.play_load's client loop) at the same pace for `seconds` after its ramp: the
-    servers' CPU a solo move, over the same window as its moves."""
-    ramp = min(RAMP_S, seconds)
+    sockets) at the same pace, for the servers' CPU a solo move over the window its moves are
+    counted in."""
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=len(players)))
+    phase = SoloPhase(len(players), seconds, pids)
+    sampler = asyncio.ensure_future(phase.sample())
+    interval = 1 / rate if rate else 0.0
+    outcomes = await asyncio.gather(
+        *(
+            solo_player(ports[i % len(ports)], player, phase, i, interval)
+            for i, player in enumerate(players)
+        ),
+        return_exceptions=True,
+    )
+    await sampler
+    tally = phase.tally
+    errors = [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
+    cpu = phase.cpu[1] - phase.cpu[0]
+    return Solo(len(tally.latencies), cpu, tally.latencies, tally.games, errors + tally.errors)
 
-    async def at_warmup() -> float:
-        await asyncio.sleep(ramp * (1 + SETTLE_SHARE))
-        return sum(cpu_seconds(pid) for pid in pids)
 
-    first = asyncio.ensure_future(at_warmup())
-    tally, _elapsed = await run_players(players, ports, seconds, rate, True, ramp)
-    cpu = sum(cpu_seconds(pid) for pid in pids) - await first
-    return Solo(len(tally.latencies), cpu, tally.latencies, tally.games)
-
-
-def steady_window(races: int, first: float, stagger: float, cap: float) -> tuple[float, float]:
-    """(epoch seconds) From after the last race's start to before the first race's cap."""
-    now = time.time()
-    last_start = first + stagger * (races - 1) / max(1, races)
-    return now + last_start + STEADY_AFTER_S, now + first + cap - STEADY_BEFORE_S
+def first_cap(first: float, cap: float) -> float:
+    """(epoch seconds) When the steady window ends: before the first race's cap."""
+    return time.time() + first + cap - STEADY_BEFORE_S
 
 
 class CpuMeter:
@@ -547,24 +646,51 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         help="the solo phase: as many players play solo games at the same pace for this long, "
         "for the servers' CPU a solo move (0: none)",
     )
+    parser.add_argument(
+        "--channel-redis",
+        type=int,
+        default=1,
+        help="Redis servers the channel layer and the contest feed are spread over: the bench's "
+        "Redis and as many more of its own, less one (CHANNEL_REDIS_URLS)",
+    )
     parser.add_argument("--port", type=int, default=18700)
     args = parser.parse_args(argv)
     if not SEATS <= args.players <= MAX_PLAYERS or args.players % SEATS:
         parser.error(f"keep it bounded: 4-{MAX_PLAYERS} players (a multiple of 4)")
-    if not 1 <= args.servers <= 8 or not 0 <= args.stagger <= 60:
-        parser.error("keep it bounded: 1-8 servers, a stagger of 0-60 s")
+    if (
+        not 1 <= args.servers <= 8
+        or not 0 <= args.stagger <= 60
+        or not 1 <= args.channel_redis <= 4
+    ):
+        parser.error("keep it bounded: 1-8 servers, a stagger of 0-60 s, 1-4 channel Redis servers")
     if not 1 <= args.cap <= 600 or not 0 <= args.rate <= 100 or not 0 <= args.solo_seconds <= 60:
         parser.error("keep it bounded: a cap of 1-600 s, a rate of 0-100, a solo phase of 0-60 s")
     return args
 
 
-def _setup(args: argparse.Namespace) -> dict[str, str]:
-    """Django set up on the bench's own database; the servers' environment."""
+@contextlib.contextmanager
+def private_redis() -> Iterator[str]:
+    """A Redis server of the bench's own (a child process on a Unix socket), for the while."""
+    from tripeaks.stack.run import EmbeddedRedis
+
+    with tempfile.TemporaryDirectory(prefix="race-load-redis-") as data:
+        server = EmbeddedRedis(Path(data))
+        try:
+            yield server.start()
+        finally:
+            server.stop()
+
+
+def _setup(args: argparse.Namespace, channel_redis: list[str]) -> dict[str, str]:
+    """Django set up on the bench's own database; the servers' environment (the channel layer
+    and the contest feed over `channel_redis` too, when given)."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     env = bench_env()
     env["DATABASE_URL"] = os.environ.get(
         "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
     )
+    if channel_redis:
+        env["CHANNEL_REDIS_URLS"] = ",".join([env["REDIS_URL"], *channel_redis])
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     create_migrated_database(env["DATABASE_URL"], env)
@@ -582,6 +708,44 @@ def _setup(args: argparse.Namespace) -> dict[str, str]:
     return env
 
 
+class FeedCount:
+    """PUBLISH commands each of the channel layer's Redis servers ran (INFO commandstats: on a
+    shared server, other users' count too), and how many of the races each carries."""
+
+    def __init__(self, races: list[str]) -> None:
+        from django.conf import settings
+
+        from tripeaks.infra import contest_feed
+        from tripeaks.races.models import contest_of
+
+        self.urls: list[str] = list(settings.CHANNEL_REDIS_URLS)
+        self.races = [
+            sum(contest_feed.server_of(contest_of(race)) == url for race in races)
+            for url in self.urls
+        ]
+        self.before = self._calls()
+
+    def _calls(self) -> list[int]:
+        import redis
+
+        calls = []
+        for url in self.urls:
+            stats = redis.Redis.from_url(url).info("commandstats")
+            calls.append(int(stats.get("cmdstat_publish", {}).get("calls", 0)))
+        return calls
+
+    def stop(self) -> None:
+        self.used = [
+            after - before for after, before in zip(self._calls(), self.before, strict=True)
+        ]
+
+    def print(self) -> None:
+        print(
+            f"channel layer and contest feed over {len(self.urls)} Redis server(s): races on "
+            f"each {self.races}, PUBLISH commands each ran during the run {self.used}"
+        )
+
+
 @dataclass
 class Measured:
     """What a run measured, for `_report_all`."""
@@ -590,6 +754,7 @@ class Measured:
     loaded: tuple[Tally, float]
     solo: Solo | None
     meter: CpuMeter
+    feeds: FeedCount
 
 
 def _measure(args: argparse.Namespace, env: dict[str, str]) -> Measured:
@@ -612,25 +777,29 @@ def _measure(args: argparse.Namespace, env: dict[str, str]) -> Measured:
         races = open_races(names[SEATS:], args.cap)
         first = 2 + OPEN_S_PER_PLAYER * args.players
         schedule_starts(races, first, args.stagger)
-        window = Window(*steady_window(len(races), first, args.stagger, args.cap), pids)
+        window = Window(first_cap(first, args.cap), len(races) * SEATS, pids)
+        feeds = FeedCount(races)
         meter.start()
         limit = first + args.stagger + args.cap + SLACK_S
         loaded = uvloop.run(
             run(players[SEATS:], names[SEATS:], races, ports, args.rate, limit, window)
         )
         meter.stop()
+        feeds.stop()
     finally:
         stop_servers(servers)
         from tripeaks.config.celery import app as celery_app
 
         celery_app.control.purge()
-    return Measured(baseline, loaded, solo, meter)
+    return Measured(baseline, loaded, solo, meter, feeds)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
-    env = _setup(args)
-    return _report_all(args, _measure(args, env))
+    with contextlib.ExitStack() as stack:
+        more = [stack.enter_context(private_redis()) for _ in range(args.channel_redis - 1)]
+        env = _setup(args, more)
+        return _report_all(args, _measure(args, env))
 
 
 def report_cost(tally: Tally, solo: Solo | None, meter: CpuMeter) -> None:
@@ -638,13 +807,18 @@ def report_cost(tally: Tally, solo: Solo | None, meter: CpuMeter) -> None:
     all_in = meter.servers_cpu() / len(tally.moves) * 1000 if tally.moves else float("nan")
     window = tally.window
     steady = window.ms_a_move() if window is not None else float("nan")
-    moves = window.moves if window is not None else 0
-    span = window.end - window.start if window is not None else 0.0
-    print(
-        f"servers' CPU a race move: {steady:.2f} ms in the steady window ({moves} moves in "
-        f"{span:.1f} s: every race started, none capped), {all_in:.2f} ms all in (socket opens, "
-        "starts and caps included)"
-    )
+    if window is None or len(window.cpu) < 2:
+        print(
+            f"servers' CPU a race move: {all_in:.2f} ms all in (socket opens, starts and caps "
+            "included); no steady window: some player had no game on screen until just before "
+            "the first cap"
+        )
+    else:
+        print(
+            f"servers' CPU a race move: {steady:.2f} ms in the steady window ({window.moves} "
+            f"moves in {window.end - window.start:.1f} s: every game on screen, no race capped), "
+            f"{all_in:.2f} ms all in (socket opens, starts and caps included)"
+        )
     if solo is None:
         return
     print(
@@ -653,6 +827,8 @@ def report_cost(tally: Tally, solo: Solo | None, meter: CpuMeter) -> None:
         f"{steady / solo.ms_a_move():.2f}x steady, {all_in / solo.ms_a_move():.2f}x all in "
         f"(goal {GOAL_RACE_OVER_SOLO:g}x)"
     )
+    if solo.errors:
+        print(f"solo phase: {len(solo.errors)} errors:", sorted(set(solo.errors))[:3])
 
 
 def _report_all(args: argparse.Namespace, measured: Measured) -> int:
@@ -667,6 +843,7 @@ def _report_all(args: argparse.Namespace, measured: Measured) -> int:
     report(f"{args.players // SEATS} races", tally, elapsed)
     report_phases(tally)
     measured.meter.print()
+    measured.feeds.print()
     report_cost(tally, measured.solo, measured.meter)
     for what, values, base in (
         ("move round trip", tally.moves, baseline.moves),
