@@ -1,7 +1,7 @@
 """Race load benchmark: players race in 4-player races over WebSocket against real servers.
 
     .venv/bin/python -m bench.race_load [--players 40] [--cap 20] [--servers 2] [--rate 5]
-                                        [--stagger 10]
+                                        [--stagger 10] [--solo-seconds 10] [--channel-redis 1]
 
 It makes its own PostgreSQL database (tripeaks_bench_race, or `BENCH_DATABASE_URL`) and uses
 Redis database 5 (or `BENCH_REDIS_URL`), starts `--servers` server processes (Uvicorn, as
@@ -35,6 +35,15 @@ moves until the race ends (someone clears, or the `--cap` ends it).
   (every such process on the machine, other users' included), and the machine's busy share.
   Afterwards it checks every race finished with places and every game replays to its stored
   state.
+- **A race move against a solo move** (issue #37). The servers' CPU (/proc/<pid>/stat) a race
+  move in the races' steady window (from `STEADY_AFTER_S` after every player has their game on
+  screen to `STEADY_BEFORE_S` before the first cap) and all in; before the races, on the same
+  servers, a solo phase (`--solo-seconds`; 0: none): as many players with solo games at the same
+  pace, measured once all are in; and the ratio.
+- **Several Redis servers** (`--channel-redis N`): N-1 Redis servers of the bench's own beside
+  its Redis, given to the servers as CHANNEL_REDIS_URLS (the channel layer and the contest feed
+  spread over them); printed: the races each carries, the PUBLISH commands each ran, and the
+  progress frames missed (a gap in a player's `seq`).
 """
 
 from __future__ import annotations
