@@ -1,7 +1,8 @@
 """The contest feed (tripeaks/infra/contest_feed.py) on the real Redis: each listener hears its
 own contest's news, from the event loop (in order) and from synchronous code; one failing
 listener does not silence the others; a listener that stopped hears nothing more; with several
-Redis servers, each contest's news goes through its own."""
+Redis servers, each contest's news goes through its own, and the channel layer's hosts are
+CHANNEL_REDIS_URLS (REDIS_URL alone by default)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,9 @@ import pytest
 import redis.asyncio
 from asgiref.sync import sync_to_async
 
+from tests.foundation.test_settings import run_python
 from tripeaks.infra import contest_feed
 from tripeaks.stack.run import EmbeddedRedis
-
-pytestmark = pytest.mark.asyncio
 
 
 class Ear:
@@ -36,6 +36,7 @@ async def broken(news: dict[str, Any]) -> None:
     raise ValueError("a socket that fails on its news")
 
 
+@pytest.mark.asyncio
 async def test_each_listener_hears_its_own_contest_in_order_until_it_stops() -> None:
     ann, bob, cat = Ear(), Ear(), Ear()
     await contest_feed.listen("race-feed-1", ann)
@@ -78,6 +79,7 @@ def second_redis(tmp_path: Path) -> Iterator[str]:
         server.stop()
 
 
+@pytest.mark.asyncio
 async def test_contests_are_spread_over_the_channel_layers_redis_servers(
     second_redis: str, settings: Any
 ) -> None:
@@ -114,3 +116,32 @@ async def test_contests_are_spread_over_the_channel_layers_redis_servers(
     for url, contest in by_server.items():
         await contest_feed.stop(contest, ears[url])
     await spy.aclose()  # type: ignore[no-untyped-call]
+
+
+HOSTS = """
+import json
+from django.conf import settings as s
+config = s.CHANNEL_LAYERS["default"]["CONFIG"]
+print(json.dumps({"urls": s.CHANNEL_REDIS_URLS, "hosts": [h["address"] for h in config["hosts"]]}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("given", "urls"),
+    [
+        (None, ["redis://127.0.0.1:6379/3"]),  # REDIS_URL alone, as before
+        (
+            "redis://127.0.0.1:6379/3,redis://10.0.0.2:6379/0",
+            ["redis://127.0.0.1:6379/3", "redis://10.0.0.2:6379/0"],
+        ),
+    ],
+)
+def test_the_channel_layers_hosts_come_from_channel_redis_urls(
+    tmp_path: Path, given: str | None, urls: list[str]
+) -> None:
+    env = {"DEBUG": "1", "VAR_DIR": str(tmp_path / "var"), "REDIS_URL": "redis://127.0.0.1:6379/3"}
+    if given is not None:
+        env["CHANNEL_REDIS_URLS"] = given
+    result = run_python(HOSTS, env)
+    assert result.returncode == 0, result.stderr
+    assert orjson.loads(result.stdout) == {"urls": urls, "hosts": urls}
