@@ -1,7 +1,7 @@
 """Race load benchmark: players race in 4-player races over WebSocket against real servers.
 
     .venv/bin/python -m bench.race_load [--players 40] [--cap 20] [--servers 2] [--rate 5]
-                                        [--stagger 10]
+                                        [--stagger 10] [--solo-seconds 10] [--channel-redis 1]
 
 It makes its own PostgreSQL database (tripeaks_bench_race, or `BENCH_DATABASE_URL`) and uses
 Redis database 5 (or `BENCH_REDIS_URL`), starts `--servers` server processes (Uvicorn, as
@@ -35,19 +35,33 @@ moves until the race ends (someone clears, or the `--cap` ends it).
   (every such process on the machine, other users' included), and the machine's busy share.
   Afterwards it checks every race finished with places and every game replays to its stored
   state.
+- **A race move against a solo move** (issue #37). The servers' CPU (/proc/<pid>/stat) a race
+  move in the races' steady window (from `STEADY_AFTER_S` after every player has their game on
+  screen to `STEADY_BEFORE_S` before the first cap) and all in; before the races, on the same
+  servers, a solo phase (`--solo-seconds`; 0: none): as many players with solo games at the same
+  pace, measured once all are in; and the ratio.
+- **Several Redis servers** (`--channel-redis N`): N-1 Redis servers of the bench's own beside
+  its Redis, given to the servers as CHANNEL_REDIS_URLS (the channel layer and the contest feed
+  spread over them); printed: the races each carries, the PUBLISH commands each ran, and the
+  progress frames missed (a gap in a player's `seq`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import signal
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -62,10 +76,13 @@ from bench.play_load import (
     cpu_seconds,
     make_players,
     percentile,
+    play_one_game,
+    start_game,
     start_servers,
     stop_servers,
     verify_replays,
 )
+from bench.play_load import Tally as PlayTally
 
 BENCH_DB = "tripeaks_bench_race"
 SEATS = 4
@@ -82,6 +99,53 @@ SLACK_S = 30
 LAG_TICK_S = 0.01
 # Seconds since a race's start, for the progress latency by phase.
 PHASES = (0, 2, 5, 10, 20, 40, 80, 160, 320, 640)
+# The steady window, where the race CPU a move is measured: from this long after the last race's
+# start (its sockets opened, its games on screen) to this long before the first race's cap.
+STEADY_AFTER_S = 2.0
+STEADY_BEFORE_S = 1.0
+# Issue #37's goal: a race move costs the servers at most this many solo moves.
+GOAL_RACE_OVER_SOLO = 1.5
+
+
+@dataclass
+class Window:
+    """Servers' CPU (from /proc/<pid>/stat) and the moves answered in the races' steady play:
+    from `STEADY_AFTER_S` after every player has their game on screen (its socket's first view:
+    every socket opened, every race started) to `end` (epoch seconds, before the first cap).
+    No window if that comes first."""
+
+    end: float
+    players: int
+    pids: list[int]
+    start: float = float("inf")
+    ready: int = 0
+    all_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    moves: int = 0
+    cpu: list[float] = field(default_factory=list)
+
+    def arrive(self) -> None:
+        self.ready += 1
+        if self.ready == self.players:
+            self.all_ready.set()
+
+    def count(self, now: float) -> None:
+        if self.start <= now <= self.end:
+            self.moves += 1
+
+    async def sample(self) -> None:
+        await self.all_ready.wait()
+        await asyncio.sleep(STEADY_AFTER_S)
+        if time.time() >= self.end:
+            return
+        self.start = time.time()
+        self.cpu.append(sum(cpu_seconds(pid) for pid in self.pids))
+        await asyncio.sleep(max(0.0, self.end - time.time()))
+        self.cpu.append(sum(cpu_seconds(pid) for pid in self.pids))
+
+    def ms_a_move(self) -> float:
+        if len(self.cpu) < 2 or not self.moves:
+            return float("nan")
+        return (self.cpu[1] - self.cpu[0]) / self.moves * 1000
 
 
 @dataclass
@@ -92,6 +156,8 @@ class Tally:
     stored: list[tuple[float, float, bool]] = field(default_factory=list)
     sent_based: list[float] = field(default_factory=list)
     frames: int = 0
+    # Progress frames an opponent's socket never got: a gap in a player's `seq` between frames.
+    missed: int = 0
     errors: list[str] = field(default_factory=list)
     # Moves refused because the race's cap had passed ("time_up"): the server doing its job.
     late: int = 0
@@ -100,6 +166,7 @@ class Tally:
     # (username, seq) -> when the move that made that seq was sent (time.time())
     sent: dict[tuple[str, int], float] = field(default_factory=dict)
     port_of: dict[str, int] = field(default_factory=dict)
+    window: Window | None = None
 
     # ms from each race's start instant to each player hearing of their game (the race frame)...
     told: list[float] = field(default_factory=list)
@@ -175,10 +242,14 @@ class _Seen:
     start_at: list[float] = field(default_factory=list)
     over: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def progress(self, other: str, seq: int | None, stored_at: int | None, now: float) -> None:
+    def progress(
+        self, other: str, seq: int | None, stored_at: int | None, now: float, frame: bool = False
+    ) -> None:
         tally, seen = self.tally, self.seen
         if other == self.name or seq is None or seq <= seen.get(other, 0):
             return
+        if frame:
+            tally.missed += seq - seen.get(other, 0) - 1
         for s in range(seen.get(other, 0) + 1, seq + 1):
             at = tally.sent.get((other, s))
             if at is not None:
@@ -196,7 +267,7 @@ class _Seen:
             frame = orjson.loads(text)
             if frame.get("type") == "progress":
                 line = frame["player"]
-                self.progress(line["username"], line["seq"], line.get("stored_at"), now)
+                self.progress(line["username"], line["seq"], line.get("stored_at"), now, True)
                 continue
             if frame.get("type") != "race":
                 continue
@@ -221,6 +292,8 @@ async def _play(game_socket: Any, shown: _Seen, chooser: random.Random, interval
     view = orjson.loads(await game_socket.recv())["game"]
     if start_at:
         tally.ready.append((time.time() - start_at[0]) * 1000)
+    if tally.window is not None:
+        tally.window.arrive()
     due = time.time() + chooser.random() * interval
     while not over.is_set() and view["status"] in ("playing", "stuck"):
         move = choose(view, chooser)
@@ -246,8 +319,10 @@ async def _play(game_socket: Any, shown: _Seen, chooser: random.Random, interval
             tally.errors.append(str(reply.get("code")))
             view = reply.get("game") or view
             continue
-        since = sent - start_at[0] if start_at else 0.0
-        tally.trips.append(((time.time() - sent) * 1000, since))
+        since, now = sent - start_at[0] if start_at else 0.0, time.time()
+        tally.trips.append(((now - sent) * 1000, since))
+        if tally.window is not None:
+            tally.window.count(now)
         view = reply["game"]
 
 
@@ -301,9 +376,10 @@ async def run(
     ports: list[int],
     rate: float,
     limit: float,
+    window: Window | None = None,
 ) -> tuple[Tally, float]:
     """Every player races; the run ends when every race is over, or after `limit` seconds."""
-    tally = Tally(races=set(races))
+    tally = Tally(races=set(races), window=window)
     started = time.monotonic()
     jobs = []
     for i, ((session, _token), name) in enumerate(zip(players, names, strict=True)):
@@ -315,6 +391,7 @@ async def run(
         arrive = i * OPEN_S_PER_PLAYER if len(players) > SEATS else 0.0
         jobs.append(racer(port, session, name, race_id, rate, tally, i, arrive))
     probe = asyncio.ensure_future(watch_lag(tally))
+    sampler = asyncio.ensure_future(window.sample()) if window is not None else None
     try:
         outcomes = await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), limit)
     except TimeoutError:
@@ -323,6 +400,8 @@ async def run(
         return tally, time.monotonic() - started
     finally:
         probe.cancel()
+        if sampler is not None:
+            sampler.cancel()
     tally.errors += [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
     return tally, time.monotonic() - started
 
@@ -353,7 +432,8 @@ def report(label: str, tally: Tally, elapsed: float) -> None:
         f"{'':>10}  progress, stored -> opponents' sockets   {_figures(tally.progress)}"
         f"  (n={len(tally.stored)})\n"
         f"{'':>10}  progress, sent -> opponents' sockets     {_figures(tally.sent_based)}"
-        f"  (n={len(tally.sent_based)})"
+        f"  (n={len(tally.sent_based)}); progress frames missed (a gap in a player's seq): "
+        f"{tally.missed}"
     )
 
 
@@ -379,6 +459,114 @@ def report_phases(tally: Tally) -> None:
         f"the players' event loop woke late by {_figures(tally.lag)}, "
         f"at most {max(tally.lag, default=0):.0f} ms (a late wake delays what the bench times)"
     )
+
+
+@dataclass
+class Solo:
+    """The solo phase: moves answered in its measured window and the servers' CPU over it."""
+
+    moves: int
+    cpu: float
+    trips: list[float]
+    games: set[str]
+    errors: list[str]
+
+    def ms_a_move(self) -> float:
+        return self.cpu / self.moves * 1000 if self.moves else float("nan")
+
+
+@dataclass
+class SoloPhase:
+    """The solo phase's clock: its players arrive (a game started over REST, its socket's first
+    view), and once every one has, they play for `seconds`; the window measured begins
+    `STEADY_AFTER_S` later, like the races' (no first starts nor socket opens in it)."""
+
+    players: int
+    seconds: float
+    pids: list[int]
+    tally: PlayTally = field(default_factory=PlayTally)
+    arrived: int = 0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    until: float = 0.0
+    cpu: list[float] = field(default_factory=list)
+
+    def arrive(self) -> None:
+        self.arrived += 1
+        if self.arrived == self.players:
+            now = time.monotonic()
+            self.tally.since = now + STEADY_AFTER_S
+            self.until = self.tally.since + self.seconds
+            self.go.set()
+
+    async def sample(self) -> None:
+        await self.go.wait()
+        for at in (self.tally.since, self.until):
+            await asyncio.sleep(max(0.0, at - time.monotonic()))
+            self.cpu.append(sum(cpu_seconds(pid) for pid in self.pids))
+
+
+async def solo_player(
+    port: int, player: tuple[str, str], phase: SoloPhase, seed: int, interval: float
+) -> None:
+    """One solo player, as bench.play_load's: its first game over REST and its socket, then, once
+    everyone is in, moves at its pace and each next game on the same socket (`new`)."""
+    import websockets
+
+    session, token = player
+    chooser, tally = random.Random(seed), phase.tally
+    interval = interval / chooser.uniform(0.5, 1.5) if interval else 0.0
+    await asyncio.sleep(seed * OPEN_S_PER_PLAYER)  # they arrive as the racers do
+    try:
+        game = await asyncio.to_thread(start_game, port, token)
+        tally.games.add(game["id"])
+        headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
+        connection = await websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/games/{game['id']}/",
+            additional_headers=headers,
+            open_timeout=REPLY_TIMEOUT_S,
+        )
+        view = orjson.loads(await connection.recv())["game"]
+    finally:
+        phase.arrive()  # (or failed: the others do not wait for it)
+    async with connection:
+        await phase.go.wait()
+        while True:
+            await play_one_game(connection, view, phase.until, tally, chooser, interval)
+            if time.monotonic() >= phase.until:
+                return
+            async with asyncio.timeout(REPLY_TIMEOUT_S):
+                await connection.send(orjson.dumps({"type": "new", "mode": "daily"}).decode())
+                view = orjson.loads(await connection.recv())["game"]
+            tally.games.add(view["id"])
+
+
+async def solo_phase(
+    players: list[tuple[str, str]], ports: list[int], rate: float, seconds: float, pids: list[int]
+) -> Solo:
+    """The same servers, as many players playing solo games (the daily deal, over their game
+    sockets) at the same pace, for the servers' CPU a solo move over the window its moves are
+    counted in."""
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=len(players)))
+    phase = SoloPhase(len(players), seconds, pids)
+    sampler = asyncio.ensure_future(phase.sample())
+    interval = 1 / rate if rate else 0.0
+    outcomes = await asyncio.gather(
+        *(
+            solo_player(ports[i % len(ports)], player, phase, i, interval)
+            for i, player in enumerate(players)
+        ),
+        return_exceptions=True,
+    )
+    await sampler
+    tally = phase.tally
+    errors = [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
+    cpu = phase.cpu[1] - phase.cpu[0]
+    return Solo(len(tally.latencies), cpu, tally.latencies, tally.games, errors + tally.errors)
+
+
+def first_cap(first: float, cap: float) -> float:
+    """(epoch seconds) When the steady window ends: before the first race's cap."""
+    return time.time() + first + cap - STEADY_BEFORE_S
 
 
 class CpuMeter:
@@ -410,10 +598,17 @@ class CpuMeter:
         )
 
     def start(self) -> None:
+        self.each = [cpu_seconds(pid) for pid in self.servers]
         self.began, self.at = self._sample(), time.monotonic()
+        self.load = os.getloadavg()[0]
 
     def stop(self) -> None:
         self.ended, self.elapsed = self._sample(), time.monotonic() - self.at
+        self.each = [cpu_seconds(pid) - at for pid, at in zip(self.servers, self.each, strict=True)]
+        self.load_end = os.getloadavg()[0]
+
+    def servers_cpu(self) -> float:
+        return self.ended[1] - self.began[1]
 
     def print(self) -> None:
         (own0, servers0, services0, machine0), (own1, servers1, services1, machine1) = (
@@ -425,14 +620,17 @@ class CpuMeter:
         total = sum(machine1) - sum(machine0)
         parts = [
             f"this process (the players) {own1 - own0:.1f} s ({(own1 - own0) / wall:.0%} of a core)",
-            f"servers {servers1 - servers0:.1f} s ({(servers1 - servers0) / wall:.0%})",
+            f"servers {servers1 - servers0:.1f} s ({(servers1 - servers0) / wall:.0%}: "
+            + ", ".join(f"{used:.1f} s" for used in self.each)
+            + " each)",
         ]
         for group in self.GROUPS:
             used = services1[group] - services0[group]
             parts.append(f"{group} {used:.1f} s ({used / wall:.0%})")
         print(
             f"CPU over {wall:.0f} s of the run: " + "; ".join(parts) + f"; the machine "
-            f"({os.cpu_count()} cores) busy {busy / total if total else 0:.0%}"
+            f"({os.cpu_count()} cores) busy {busy / total if total else 0:.0%}; load average "
+            f"{self.load:.1f} at the start, {self.load_end:.1f} at the end"
         )
 
 
@@ -450,24 +648,58 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         default=10.0,
         help="seconds over which the races' starts are spread (0: all in one instant)",
     )
+    parser.add_argument(
+        "--solo-seconds",
+        type=float,
+        default=10.0,
+        help="the solo phase: as many players play solo games at the same pace for this long, "
+        "for the servers' CPU a solo move (0: none)",
+    )
+    parser.add_argument(
+        "--channel-redis",
+        type=int,
+        default=1,
+        help="Redis servers the channel layer and the contest feed are spread over: the bench's "
+        "Redis and as many more of its own, less one (CHANNEL_REDIS_URLS)",
+    )
     parser.add_argument("--port", type=int, default=18700)
     args = parser.parse_args(argv)
     if not SEATS <= args.players <= MAX_PLAYERS or args.players % SEATS:
         parser.error(f"keep it bounded: 4-{MAX_PLAYERS} players (a multiple of 4)")
-    if not 1 <= args.servers <= 8 or not 0 <= args.stagger <= 60:
-        parser.error("keep it bounded: 1-8 servers, a stagger of 0-60 s")
-    if not 1 <= args.cap <= 600 or not 0 <= args.rate <= 100:
-        parser.error("keep it bounded: a cap of 1-600 s, a rate of 0-100")
+    if (
+        not 1 <= args.servers <= 8
+        or not 0 <= args.stagger <= 60
+        or not 1 <= args.channel_redis <= 4
+    ):
+        parser.error("keep it bounded: 1-8 servers, a stagger of 0-60 s, 1-4 channel Redis servers")
+    if not 1 <= args.cap <= 600 or not 0 <= args.rate <= 100 or not 0 <= args.solo_seconds <= 60:
+        parser.error("keep it bounded: a cap of 1-600 s, a rate of 0-100, a solo phase of 0-60 s")
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _arguments(argv)
+@contextlib.contextmanager
+def private_redis() -> Iterator[str]:
+    """A Redis server of the bench's own (a child process on a Unix socket), for the while."""
+    from tripeaks.stack.run import EmbeddedRedis
+
+    with tempfile.TemporaryDirectory(prefix="race-load-redis-") as data:
+        server = EmbeddedRedis(Path(data))
+        try:
+            yield server.start()
+        finally:
+            server.stop()
+
+
+def _setup(args: argparse.Namespace, channel_redis: list[str]) -> dict[str, str]:
+    """Django set up on the bench's own database; the servers' environment (the channel layer
+    and the contest feed over `channel_redis` too, when given)."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     env = bench_env()
     env["DATABASE_URL"] = os.environ.get(
         "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
     )
+    if channel_redis:
+        env["CHANNEL_REDIS_URLS"] = ",".join([env["REDIS_URL"], *channel_redis])
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     create_migrated_database(env["DATABASE_URL"], env)
@@ -476,42 +708,140 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     from django.core.cache import cache
 
+    from tripeaks.engine.rules import Rules
+    from tripeaks.play.dealday import deal_day
+    from tripeaks.play.deals import daily_deal
+
     cache.clear()
+    daily_deal(deal_day(), Rules())  # the solo phase's deal
+    return env
+
+
+class FeedCount:
+    """PUBLISH commands each of the channel layer's Redis servers ran (INFO commandstats: on a
+    shared server, other users' count too), and how many of the races each carries."""
+
+    def __init__(self, races: list[str]) -> None:
+        from django.conf import settings
+
+        from tripeaks.infra import contest_feed
+        from tripeaks.races.models import contest_of
+
+        self.urls: list[str] = list(settings.CHANNEL_REDIS_URLS)
+        self.races = [
+            sum(contest_feed.server_of(contest_of(race)) == url for race in races)
+            for url in self.urls
+        ]
+        self.before = self._calls()
+
+    def _calls(self) -> list[int]:
+        import redis
+
+        calls = []
+        for url in self.urls:
+            stats = redis.Redis.from_url(url).info("commandstats")
+            calls.append(int(stats.get("cmdstat_publish", {}).get("calls", 0)))
+        return calls
+
+    def stop(self) -> None:
+        self.used = [
+            after - before for after, before in zip(self._calls(), self.before, strict=True)
+        ]
+
+    def print(self) -> None:
+        print(
+            f"channel layer and contest feed over {len(self.urls)} Redis server(s): races on "
+            f"each {self.races}, PUBLISH commands each ran during the run {self.used}"
+        )
+
+
+@dataclass
+class Measured:
+    """What a run measured, for `_report_all`."""
+
+    baseline: tuple[Tally, float]
+    loaded: tuple[Tally, float]
+    solo: Solo | None
+    meter: CpuMeter
+    feeds: FeedCount
+
+
+def _measure(args: argparse.Namespace, env: dict[str, str]) -> Measured:
     names = [f"racer{i}" for i in range(args.players + SEATS)]
     players = make_players(args.players + SEATS, "racer")
+    solo_players = make_players(args.players, "solo") if args.solo_seconds else []
     ports = [args.port + i for i in range(args.servers)]
     servers = start_servers(args.servers, args.port, env)
-    meter = CpuMeter([server.pid for server in servers])
+    pids = [server.pid for server in servers]
+    meter = CpuMeter(pids)
     try:
         baseline_races = open_races(names[:SEATS], args.cap)
         limit = 3 + args.cap + SLACK_S
-        baseline, baseline_elapsed = uvloop.run(
+        baseline = uvloop.run(
             run(players[:SEATS], names[:SEATS], baseline_races, ports, args.rate, limit)
         )
+        solo = None
+        if solo_players:
+            solo = uvloop.run(solo_phase(solo_players, ports, args.rate, args.solo_seconds, pids))
         races = open_races(names[SEATS:], args.cap)
         first = 2 + OPEN_S_PER_PLAYER * args.players
         schedule_starts(races, first, args.stagger)
+        window = Window(first_cap(first, args.cap), len(races) * SEATS, pids)
+        feeds = FeedCount(races)
         meter.start()
         limit = first + args.stagger + args.cap + SLACK_S
-        tally, elapsed = uvloop.run(
-            run(players[SEATS:], names[SEATS:], races, ports, args.rate, limit)
+        loaded = uvloop.run(
+            run(players[SEATS:], names[SEATS:], races, ports, args.rate, limit, window)
         )
         meter.stop()
+        feeds.stop()
     finally:
         stop_servers(servers)
         from tripeaks.config.celery import app as celery_app
 
         celery_app.control.purge()
-    return _report_all(args, (baseline, baseline_elapsed), (tally, elapsed), meter)
+    return Measured(baseline, loaded, solo, meter, feeds)
 
 
-def _report_all(
-    args: argparse.Namespace,
-    alone: tuple[Tally, float],
-    loaded: tuple[Tally, float],
-    meter: CpuMeter,
-) -> int:
-    (baseline, baseline_elapsed), (tally, elapsed) = alone, loaded
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments(argv)
+    with contextlib.ExitStack() as stack:
+        more = [stack.enter_context(private_redis()) for _ in range(args.channel_redis - 1)]
+        env = _setup(args, more)
+        return _report_all(args, _measure(args, env))
+
+
+def report_cost(tally: Tally, solo: Solo | None, meter: CpuMeter) -> None:
+    """The servers' CPU a race move (in the steady window, and all in) against a solo move."""
+    all_in = meter.servers_cpu() / len(tally.moves) * 1000 if tally.moves else float("nan")
+    window = tally.window
+    steady = window.ms_a_move() if window is not None else float("nan")
+    if window is None or len(window.cpu) < 2:
+        print(
+            f"servers' CPU a race move: {all_in:.2f} ms all in (socket opens, starts and caps "
+            "included); no steady window: some player had no game on screen until just before "
+            "the first cap"
+        )
+    else:
+        print(
+            f"servers' CPU a race move: {steady:.2f} ms in the steady window ({window.moves} "
+            f"moves in {window.end - window.start:.1f} s: every game on screen, no race capped), "
+            f"{all_in:.2f} ms all in (socket opens, starts and caps included)"
+        )
+    if solo is None:
+        return
+    print(
+        f"servers' CPU a solo move (same servers, {solo.moves} moves, round trip "
+        f"{_figures(solo.trips)}): {solo.ms_a_move():.2f} ms; race / solo: "
+        f"{steady / solo.ms_a_move():.2f}x steady, {all_in / solo.ms_a_move():.2f}x all in "
+        f"(goal {GOAL_RACE_OVER_SOLO:g}x)"
+    )
+    if solo.errors:
+        print(f"solo phase: {len(solo.errors)} errors:", sorted(set(solo.errors))[:3])
+
+
+def _report_all(args: argparse.Namespace, measured: Measured) -> int:
+    (baseline, baseline_elapsed), (tally, elapsed) = measured.baseline, measured.loaded
     print(
         f"TriPeaks race load: {args.players} players in {args.players // SEATS} races of {SEATS}, "
         f"{args.servers} Uvicorn servers, {os.cpu_count()} cores, loopback; {args.rate:g} moves/s "
@@ -521,7 +851,9 @@ def _report_all(
     report("1 race", baseline, baseline_elapsed)
     report(f"{args.players // SEATS} races", tally, elapsed)
     report_phases(tally)
-    meter.print()
+    measured.meter.print()
+    measured.feeds.print()
+    report_cost(tally, measured.solo, measured.meter)
     for what, values, base in (
         ("move round trip", tally.moves, baseline.moves),
         ("progress (stored)", tally.progress, baseline.progress),
@@ -535,7 +867,8 @@ def _report_all(
         print("errors:", sorted(set(tally.errors + baseline.errors))[:5])
     good, bad = check_races(tally.races | baseline.races)
     print(f"races finished with every player placed: {good}; not: {bad}")
-    checked, differ = verify_replays(tally.games | baseline.games)
+    solo_games = measured.solo.games if measured.solo is not None else set()
+    checked, differ = verify_replays(tally.games | baseline.games | solo_games)
     print(f"replayed {checked} games from their move logs: {differ} differ from their stored state")
     return 1 if bad or differ or not tally.progress else 0
 

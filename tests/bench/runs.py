@@ -68,6 +68,10 @@ TINY = {
         "2",
         "--stagger",
         "0",
+        "--solo-seconds",  # the solo phase: a second of moves, measured
+        "1",
+        "--channel-redis",  # the channel layer and the contest feed over two Redis servers
+        "2",
     ],
     "socket_flood.py": ["-m", "bench.socket_flood", "--sockets", "8", "--seconds", "1"],
     "api_swarm.py": ["-m", "bench.api_swarm", "--rate", "100", "--seconds", "1"],

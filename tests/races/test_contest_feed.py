@@ -1,18 +1,24 @@
 """The contest feed (tripeaks/infra/contest_feed.py) on the real Redis: each listener hears its
 own contest's news, from the event loop (in order) and from synchronous code; one failing
-listener does not silence the others; a listener that stopped hears nothing more."""
+listener does not silence the others; a listener that stopped hears nothing more; with several
+Redis servers, each contest's news goes through its own, and the channel layer's hosts are
+CHANNEL_REDIS_URLS (REDIS_URL alone by default)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
+import redis.asyncio
 from asgiref.sync import sync_to_async
 
+from tests.foundation.test_settings import run_python
 from tripeaks.infra import contest_feed
-
-pytestmark = pytest.mark.asyncio
+from tripeaks.stack.run import EmbeddedRedis
 
 
 class Ear:
@@ -30,6 +36,7 @@ async def broken(news: dict[str, Any]) -> None:
     raise ValueError("a socket that fails on its news")
 
 
+@pytest.mark.asyncio
 async def test_each_listener_hears_its_own_contest_in_order_until_it_stops() -> None:
     ann, bob, cat = Ear(), Ear(), Ear()
     await contest_feed.listen("race-feed-1", ann)
@@ -60,3 +67,81 @@ async def test_each_listener_hears_its_own_contest_in_order_until_it_stops() -> 
     assert await cat.next() == {"seq": 8}
     assert ann.news.empty() and bob.news.empty()
     await contest_feed.stop("race-feed-2", cat)
+
+
+@pytest.fixture
+def second_redis(tmp_path: Path) -> Iterator[str]:
+    """A Redis server of the test's own, beside the suite's."""
+    server = EmbeddedRedis(tmp_path / "redis")
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+@pytest.mark.asyncio
+async def test_contests_are_spread_over_the_channel_layers_redis_servers(
+    second_redis: str, settings: Any
+) -> None:
+    """With two Redis servers (CHANNEL_REDIS_URLS), each contest's news goes through the one
+    channels_redis' hash gives its name, from the event loop and from synchronous code, and its
+    listeners hear it there."""
+    settings.CHANNEL_REDIS_URLS = [settings.REDIS_URL, second_redis]
+    contests = [f"race-shard-{i}" for i in range(40)]
+    by_server: dict[str, str] = {}
+    for contest in contests:
+        by_server.setdefault(contest_feed.server_of(contest), contest)
+    assert set(by_server) == {settings.REDIS_URL, second_redis}  # both carry some contests
+    # A plain subscription on the second server: it sees its own contest's news, not the other.
+    spy = redis.asyncio.Redis.from_url(second_redis).pubsub(ignore_subscribe_messages=True)
+    await spy.psubscribe(contest_feed.channel_of("race-shard-*"))
+    ears = {url: Ear() for url in by_server}
+    for url, contest in by_server.items():
+        await contest_feed.listen(contest, ears[url])
+    # (One route after the other: news from the event loop and from synchronous code may cross.)
+    for url, contest in by_server.items():
+        contest_feed.publish(contest, {"seq": 1, "on": url})
+    for url in by_server:
+        assert await ears[url].next() == {"seq": 1, "on": url}
+    for url, contest in by_server.items():
+        await sync_to_async(contest_feed.publish_sync)(contest, {"seq": 2, "on": url})
+    for url in by_server:
+        assert await ears[url].next() == {"seq": 2, "on": url}
+    seen: list[dict[str, Any]] = []
+    while len(seen) < 2:
+        message = await asyncio.wait_for(spy.get_message(timeout=5), 6)
+        if message is not None:
+            seen.append(orjson.loads(message["data"]))
+    assert seen == [{"seq": 1, "on": second_redis}, {"seq": 2, "on": second_redis}]
+    for url, contest in by_server.items():
+        await contest_feed.stop(contest, ears[url])
+    await spy.aclose()  # type: ignore[no-untyped-call]
+
+
+HOSTS = """
+import json
+from django.conf import settings as s
+config = s.CHANNEL_LAYERS["default"]["CONFIG"]
+print(json.dumps({"urls": s.CHANNEL_REDIS_URLS, "hosts": [h["address"] for h in config["hosts"]]}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("given", "urls"),
+    [
+        (None, ["redis://127.0.0.1:6379/3"]),  # REDIS_URL alone, as before
+        (
+            "redis://127.0.0.1:6379/3,redis://10.0.0.2:6379/0",
+            ["redis://127.0.0.1:6379/3", "redis://10.0.0.2:6379/0"],
+        ),
+    ],
+)
+def test_the_channel_layers_hosts_come_from_channel_redis_urls(
+    tmp_path: Path, given: str | None, urls: list[str]
+) -> None:
+    env = {"DEBUG": "1", "VAR_DIR": str(tmp_path / "var"), "REDIS_URL": "redis://127.0.0.1:6379/3"}
+    if given is not None:
+        env["CHANNEL_REDIS_URLS"] = given
+    result = run_python(HOSTS, env)
+    assert result.returncode == 0, result.stderr
+    assert orjson.loads(result.stdout) == {"urls": urls, "hosts": urls}

@@ -198,13 +198,18 @@ CACHES: dict[str, dict[str, Any]] = {
         },
     }
 }
+# The channel layer's Redis servers, comma-separated (REDIS_URL alone by default): channels_redis
+# spreads groups and channels over them by a CRC of the name, and the contest feed spreads its
+# contests the same way (tripeaks/infra/contest_feed.py), so several servers share the sockets'
+# traffic (docs/races.md, "Scale").
+CHANNEL_REDIS_URLS: list[str] = env.list("CHANNEL_REDIS_URLS", default=[REDIS_URL])
 CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "tripeaks.infra.channel_layer.RedisChannelLayer",
         "CONFIG": {
             "hosts": [
                 {
-                    "address": REDIS_URL,
+                    "address": url,
                     # Above the layer's 5 s blocking pop: redis-py 8's default read timeout is 5 s
                     # too, and an idle socket's consumer would die with a TimeoutError
                     # (channels_redis#422).
@@ -219,6 +224,7 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
                     # connection it opens, and such a burst grows the pool by hundreds.
                     "driver_info": None,
                 }
+                for url in CHANNEL_REDIS_URLS
             ],
             "prefix": "tripeaks:channels",
         },

@@ -17,6 +17,11 @@ code's through the process's Redis client (`redis_client`, as every client here)
 news from both could cross (a socket drops a `seq` older than it has shown). Pub/sub names are
 global across a Redis server's databases, so every name carries the channel layer's prefix (each
 test run has its own).
+
+Past one Redis server: the contests are spread over the channel layer's Redis servers
+(`settings.CHANNEL_REDIS_URLS`) by the hash channels_redis spreads its groups with (a CRC of the
+name), so a contest's news and its groups sit on the same server; an event loop keeps one
+subscription and one publishing queue a server it needs.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Any
 
 import orjson
 import redis
+from channels_redis.utils import _consistent_hash
 from django.conf import settings
 from redis.asyncio.client import PubSub
 
@@ -47,11 +53,18 @@ def channel_of(contest: str) -> str:
     return f"{prefix}:feed:{contest}"
 
 
-class _Subscriber:
-    """One event loop's subscription: contest -> the handlers of the sockets listening to it."""
+def server_of(contest: str) -> str:
+    """The Redis server (its URL) that carries the contest's news."""
+    urls: list[str] = settings.CHANNEL_REDIS_URLS
+    return urls[int(_consistent_hash(channel_of(contest), len(urls)))]
 
-    def __init__(self) -> None:
-        self.client = redis_client.async_client(subscriber=True)
+
+class _Subscriber:
+    """One event loop's subscription to one Redis server: contest -> the handlers of the sockets
+    listening to it."""
+
+    def __init__(self, url: str) -> None:
+        self.client = redis_client.async_client(subscriber=True, url=url)
         self.handlers: dict[str, set[Handler]] = {}
         self.pubsub: PubSub | None = None
         self.reader: asyncio.Task[None] | None = None
@@ -126,8 +139,8 @@ class _Publisher:
     (whatever came while the last round trip was out goes in the next), so a busy server holds
     one connection for its news and no move waits for Redis to tell the others."""
 
-    def __init__(self) -> None:
-        self.client = redis_client.async_client()
+    def __init__(self, url: str) -> None:
+        self.client = redis_client.async_client(url=url)
         self.waiting: list[tuple[str, bytes]] = []
         self.sending: asyncio.Task[None] | None = None
 
@@ -148,42 +161,45 @@ class _Publisher:
                 log.warning("could not reach the contests' sockets", exc_info=True)
 
 
-_subscribers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Subscriber] = (
+# An event loop's subscribers and publishers, by Redis server (URL).
+_subscribers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Subscriber]] = (
     weakref.WeakKeyDictionary()
 )
-_publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Publisher] = (
+_publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Publisher]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def _subscriber() -> _Subscriber:
-    loop = asyncio.get_running_loop()
-    subscriber = _subscribers.get(loop)
+def _subscriber(contest: str) -> _Subscriber:
+    url = server_of(contest)
+    subscribers = _subscribers.setdefault(asyncio.get_running_loop(), {})
+    subscriber = subscribers.get(url)
     if subscriber is None:
-        subscriber = _subscribers[loop] = _Subscriber()
+        subscriber = subscribers[url] = _Subscriber(url)
     return subscriber
 
 
 async def listen(contest: str, handler: Handler) -> None:
     """Hand every piece of the contest's news to `handler` (on this event loop) until `stop`."""
-    await _subscriber().listen(contest, handler)
+    await _subscriber(contest).listen(contest, handler)
 
 
 async def stop(contest: str, handler: Handler) -> None:
-    await _subscriber().stop(contest, handler)
+    await _subscriber(contest).stop(contest, handler)
 
 
 def publish(contest: str, news: Mapping[str, object]) -> None:
     """Tell the contest's listeners on every server, from the event loop: queued at once, sent
     within a round trip to Redis (best-effort: an outage loses the news and is logged)."""
-    loop = asyncio.get_running_loop()
-    publisher = _publishers.get(loop)
+    url = server_of(contest)
+    publishers = _publishers.setdefault(asyncio.get_running_loop(), {})
+    publisher = publishers.get(url)
     if publisher is None:
-        publisher = _publishers[loop] = _Publisher()
+        publisher = publishers[url] = _Publisher(url)
     publisher.publish(channel_of(contest), orjson.dumps(news))
 
 
 def publish_sync(contest: str, news: Mapping[str, object]) -> None:
     """`publish` from synchronous code (a REST move): one PUBLISH, with no hop to an event
     loop. Raises redis' errors."""
-    redis_client.client().publish(channel_of(contest), orjson.dumps(news))
+    redis_client.client(server_of(contest)).publish(channel_of(contest), orjson.dumps(news))

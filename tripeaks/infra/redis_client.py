@@ -9,6 +9,8 @@ contests' news).
   belong to the loop that opened them), one pool a loop.
 - `async_client(subscriber=True)`: the same for a pub/sub subscription, whose reads wait for news
   as long as it takes (no read timeout).
+- Each takes `url=`: another Redis server than `settings.REDIS_URL` (one of the channel layer's,
+  `settings.CHANNEL_REDIS_URLS`), with the same options.
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ def _options() -> dict[str, Any]:
 _clients: dict[int, tuple[redis.ConnectionPool, redis.Redis]] = {}
 
 
-def client() -> redis.Redis:
-    pool = SharedConnectionPool.from_url(settings.REDIS_URL, **_options())
+def client(url: str | None = None) -> redis.Redis:
+    pool = SharedConnectionPool.from_url(url or settings.REDIS_URL, **_options())
     found = _clients.get(id(pool))
     if found is None or found[0] is not pool:
         found = _clients[id(pool)] = (pool, redis.Redis(connection_pool=pool))
@@ -47,21 +49,22 @@ def client() -> redis.Redis:
 
 
 _async_clients: weakref.WeakKeyDictionary[
-    asyncio.AbstractEventLoop, dict[bool, redis.asyncio.Redis]
+    asyncio.AbstractEventLoop, dict[tuple[bool, str], redis.asyncio.Redis]
 ] = weakref.WeakKeyDictionary()
 
 
-def async_client(*, subscriber: bool = False) -> redis.asyncio.Redis:
+def async_client(*, subscriber: bool = False, url: str | None = None) -> redis.asyncio.Redis:
     """The running event loop's client (`subscriber`: reads without a timeout)."""
     loop = asyncio.get_running_loop()
     clients = _async_clients.setdefault(loop, {})
-    found = clients.get(subscriber)
+    url = url or settings.REDIS_URL
+    found = clients.get((subscriber, url))
     if found is None:
         options = _options()
         del options["parser_class"]  # the sync parser; asyncio picks its own
         if subscriber:
             options.pop("socket_timeout", None)
-        found = clients[subscriber] = redis.asyncio.Redis.from_url(settings.REDIS_URL, **options)
+        found = clients[subscriber, url] = redis.asyncio.Redis.from_url(url, **options)
     return found
 
 
