@@ -67,6 +67,9 @@ RANKING_REASONS = {
     ),
     ("practice", "numbered"): "Practice: a better run still improves your best on this deal.",
     ("unranked", "custom"): "Unranked: custom deals never rank.",
+    ("unranked", "shipped"): (
+        "Unranked: a deal shipped with the game for a fresh start, which anyone can read."
+    ),
 }
 SEEN_ANSWER = "Unranked: you took a hint on this deal, so no run on it ranks."
 
@@ -102,7 +105,7 @@ def game_payload(
         contest=bool(game.contest),
         # Told before the first move: what this run counts for (docs/fair-play.md).
         ranking=game.ranking,
-        ranking_reason=ranking_reason(game.ranking, deal.source),
+        ranking_reason=ranking_reason(game.ranking, "shipped" if deal.shipped else deal.source),
         started_at=game.started_at.isoformat() if game.started_at else None,
         finished_at=game.finished_at.isoformat() if game.finished_at else None,
     )
