@@ -14,7 +14,8 @@
    held a deal (a random deal row of its layout and rules exists, claimed or not), read in the
    stack's database every half second.
 
-Figures from one run on the shared machine are noisy: compare runs made close together.
+Exit 1 when a start answered `pool_empty` or a pool held no deal within `--within`. Figures
+from one run on the shared machine are noisy: compare runs made close together.
 """
 
 from __future__ import annotations
@@ -236,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
-    return 0
+    return 0 if result["pool_empty"] == 0 and result["every_pool_dealt_s"] is not None else 1
 
 
 if __name__ == "__main__":
