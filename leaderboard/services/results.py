@@ -120,7 +120,7 @@ def record_result(*, game: Game, by_contest: bool = False) -> Result:
 def _attempt_and_hold(game: Game, ranked: bool, facts: fairplay.Facts) -> tuple[str, str]:
     """The run's attempt (first try, practice, unranked) and why it is held for review, if it is."""
     attempt = Attempt.FIRST_TRY
-    if not ranked or facts.seen_answer:
+    if not ranked or facts.seen_answer or game.deal.shipped:  # a shipped deal: public
         attempt = Attempt.UNRANKED
     elif facts.earlier:
         attempt = Attempt.PRACTICE

@@ -138,6 +138,16 @@ TINY = {
         "--limit",
         "100",
     ],
+    "first_start.py": [
+        "-m",
+        "bench.first_start",
+        "--seconds",
+        "3",
+        "--players",
+        "2",
+        "--within",
+        "120",
+    ],
     "soak.py": [
         "-m",
         "bench.soak",

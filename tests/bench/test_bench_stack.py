@@ -19,3 +19,8 @@ def test_celery_load() -> None:
 def test_idle_stack() -> None:
     out = run_bench(TINY["idle_stack.py"])
     assert "every pool full" in out and "idle stack:" in out
+
+
+def test_first_start() -> None:
+    out = run_bench(TINY["first_start.py"])
+    assert '"pool_empty": 0' in out and '"pools_dealt_at_end": 432' in out

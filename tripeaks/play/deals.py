@@ -98,7 +98,7 @@ class NewDeal(Digests, total=False):
     par: int | None
 
 
-def _digest_fields(made: EngineDeal) -> Digests:
+def digest_fields(made: EngineDeal) -> Digests:
     found = digests(made)
     return {"card_bands": found.bands, "game_digest": found.game}
 
@@ -185,7 +185,7 @@ def _stored_daily_deal(day: date, rules: Rules, layout: str) -> Deal:
             "seed": seed,
             "winnable": True,
             "par": moves,
-            **_digest_fields(made),
+            **digest_fields(made),
         }
 
     lookup = {"source": Source.DAILY, "day": day, "rules_key": rules.key, "layout": layout}
@@ -205,20 +205,22 @@ def make_random_deal(rules: Rules, layout: str, *, claimed: bool) -> Deal:
         winnable=True,
         par=moves,
         claimed=claimed,
-        **_digest_fields(made),
+        **digest_fields(made),
     )
 
 
-def claim_random_deal(rules: Rules, layout: str) -> Deal:
+def claim_random_deal(rules: Rules, layout: str, *, shipped: bool = False) -> Deal:
     """A deal from the pool of these rules and layout, proven winnable by a worker: a start
     never waits for the solver. A dry pool answers at once, `PoolEmpty` (503, Retry-After). The
     pool's refill is queued now, not on commit (the start's transaction rolls back with a 503),
-    and every start counts in the pool's demand (pool_demand), the dry ones too."""
+    and every start counts in the pool's demand (pool_demand), the dry ones too. `shipped`: a
+    solo start may take a shipped deal (public, unranked: seeding.py) from a pool with no other;
+    a contest never does (its places and ratings count)."""
     pool_demand.count_start(rules, layout)
-    deal = _take_pooled(rules, layout)
+    deal = _take_pooled(rules, layout, shipped=shipped)
     if deal is None and not settings.QUEUE_SOLVER_TASKS:
         refill_pool(rules, layout, 1)  # no worker to queue for (the test suite): right here
-        deal = _take_pooled(rules, layout)
+        deal = _take_pooled(rules, layout, shipped=shipped)
     # Asked at every claim, not only a dry one: the worker tops the pool up to its target now,
     # not at beat's next round (asked once while it waits: one Redis key a start).
     solver_queue.queue_pool_refill(rules, layout)
@@ -230,14 +232,16 @@ def claim_random_deal(rules: Rules, layout: str) -> Deal:
     return deal
 
 
-def _take_pooled(rules: Rules, layout: str) -> Deal | None:
+def _take_pooled(rules: Rules, layout: str, *, shipped: bool) -> Deal | None:
+    """The pool's oldest deal a worker made; only when there is none (and `shipped`), one of the
+    shipped deals (`Deal.shipped`: public, so unranked), drawn at random among the pool's."""
     with transaction.atomic():
-        pooled = (
-            Deal.objects.select_for_update(skip_locked=True)
-            .filter(source=Source.RANDOM, rules_key=rules.key, layout=layout, claimed=False)
-            .order_by("id")
-            .first()
+        pool = Deal.objects.select_for_update(skip_locked=True).filter(
+            source=Source.RANDOM, rules_key=rules.key, layout=layout, claimed=False
         )
+        pooled = pool.filter(seed__isnull=False).order_by("id").first()
+        if pooled is None and shipped:
+            pooled = pool.filter(seed__isnull=True).order_by("?").first()
         if pooled is not None:
             pooled.claimed = True
             pooled.save(update_fields=["claimed"])
@@ -267,11 +271,14 @@ class Shortfall(NamedTuple):
 
 def pool_shortfalls(target: int | None = None) -> list[Shortfall]:
     """Every pool below its target, the least full first. The target is `target` for every pool
-    if given, else each pool's own from its demand (pool_demand.targets)."""
+    if given, else each pool's own from its demand (pool_demand.targets). Shipped deals do not
+    count: a pool that holds only those is empty to its refill, and filled first."""
     layouts = pool_layouts()
     counts = {
         (row["rules_key"], row["layout"]): row["n"]
-        for row in Deal.objects.filter(source=Source.RANDOM, claimed=False, layout__in=layouts)
+        for row in Deal.objects.filter(
+            source=Source.RANDOM, claimed=False, seed__isnull=False, layout__in=layouts
+        )
         .values("rules_key", "layout")
         .annotate(n=Count("id"))
     }
@@ -301,15 +308,18 @@ def pool_target(rules: Rules, layout: str) -> int:
 
 def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None = None) -> int:
     """Top the pool of unclaimed random deals up to `target`, for at most about `seconds`
-    (None: until full); returns how many were added. One worker at a time per pool."""
+    (None: until full); returns how many were added. One worker at a time per pool. Only
+    deals a worker made count, and once the pool holds its floor of them, its unclaimed shipped
+    deals are retired (a claim took those only from a pool that had no other)."""
     solver_queue.begun(solver_queue.pool_key(rules, layout))
     lock = f"deal-pool:filling:{rules.key}:{layout}"
     if not cache.add(lock, 1, timeout=POOL_FILLING_SECONDS):
         return 0
     try:
-        have = Deal.objects.filter(
+        pool = Deal.objects.filter(
             source=Source.RANDOM, rules_key=rules.key, layout=layout, claimed=False
-        ).count()
+        )
+        have = pool.filter(seed__isnull=False).count()
         until = None if seconds is None else time.monotonic() + seconds
         added = 0
         while have + added < target and (until is None or time.monotonic() < until):
@@ -319,6 +329,8 @@ def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None
                 log.warning("no provable deal in a batch of seeds", extra={"layout": layout})
                 break
             added += 1
+        if have + added >= max(settings.RANDOM_POOL_SIZE, 1):
+            pool.filter(seed__isnull=True).delete()  # the shipped deals are not needed now
         return added
     finally:
         cache.delete(lock)
@@ -335,7 +347,7 @@ def numbered_deal(number: int, rules: Rules, layout: str = "classic") -> Deal:
             "seed": seed,
             "winnable": None,
             "par": None,
-            **_digest_fields(made),
+            **digest_fields(made),
         }
 
     lookup = {"source": Source.NUMBERED, "number": number, "rules_key": rules.key, "layout": layout}
@@ -346,7 +358,7 @@ def custom_deal(code: str, rules: Rules, layout: str) -> Deal:
     """A deal the player typed in (for example dealt from a real deck): unranked. The cards of a
     deal that still ranks are refused (`RankedDealCopy`), in any layout, rules or spelling."""
     made = parse_code(code, get_layout(layout), rules.start)
-    fields = _digest_fields(made)
+    fields = digest_fields(made)
     if copies_a_ranking_deal(fields["card_bands"], fields["game_digest"]):
         raise RankedDealCopy("this deal is on a board that still ranks: play it there")
     return Deal.objects.create(
@@ -389,7 +401,7 @@ def fill_missing_digests(batch: int = 500) -> int:
         if not rows:
             return filled
         for row in rows:
-            for name, value in _digest_fields(engine_deal(row)).items():
+            for name, value in digest_fields(engine_deal(row)).items():
                 setattr(row, name, value)
         Deal.objects.bulk_update(rows, ["card_bands", "game_digest"])
         filled += len(rows)

@@ -86,6 +86,12 @@ class Deal(models.Model):
         )
         return f"{self.get_source_display()}{label} ({self.layout}, {self.rules_key})"
 
+    @property
+    def shipped(self) -> bool:
+        """A random deal from the repository's seed files (tripeaks/play/seeding.py), not made
+        by a worker from a seed of its own: anyone can read it, so no run on it ranks."""
+        return self.source == Source.RANDOM and self.seed is None
+
 
 class Status(models.TextChoices):
     PLAYING = "playing"

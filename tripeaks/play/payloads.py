@@ -68,6 +68,7 @@ RankingCode = Literal[
     "guest",
     "hint",
     "custom",
+    "shipped",
     "contest",
     "held",
     "flagged",
@@ -94,6 +95,7 @@ REASONS: dict[RankingCode, str] = {
     ),
     "hint": "Unranked: you took a hint on this deal, so no run on it ranks.",
     "custom": "Unranked: custom deals never rank.",
+    "shipped": "Unranked: a deal shipped with the game for a fresh start, which anyone can read.",
     "contest": "A contest: its places come from the contest, not from the deal boards.",
     "held": (
         "Held for review: another account played this deal today from the same browser or"
@@ -118,6 +120,8 @@ def live_ranking(game: Game, guest: bool) -> RankingCode:
         return "contest"
     if game.deal.source == "custom":
         return "custom"
+    if game.deal.shipped:
+        return "shipped"
     if guest:
         return "guest"
     if game.ranking == "unranked" or game.assisted:
@@ -132,6 +136,8 @@ def result_ranking(game: Game, result: Result, guest: bool) -> RankingCode:
         return "contest"
     if not result.ranked:
         return "custom"
+    if game.deal.shipped:
+        return "shipped"
     if guest:
         return "guest"
     if result.attempt == "unranked" or result.assisted:

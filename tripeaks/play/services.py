@@ -66,7 +66,7 @@ def _deal_for(
             raise BadRequest("the daily deal is played on the classic layout with the usual start")
         return deals.daily_deal(deal_day(now), rules)
     if mode == Source.RANDOM:
-        return deals.claim_random_deal(rules, layout)
+        return deals.claim_random_deal(rules, layout, shipped=True)
     if mode == Source.NUMBERED:
         if number is None or not 1 <= number <= deals.NUMBERED_DEALS:
             raise BadRequest(f"a numbered deal needs a number from 1 to {deals.NUMBERED_DEALS}")
@@ -154,9 +154,10 @@ def _resign_unfinished(player_id: int, now: datetime) -> None:
 
 def _ranking(player_id: int, deal: Deal) -> str:
     """What a new game on `deal` will count for (the player's earlier games are all finished):
-    their first try, practice (they already played it), or nothing (a hint seen, a custom deal).
+    their first try, practice (they already played it), or nothing (a hint seen, a custom deal,
+    a shipped random deal: anyone can read it).
     ``record_result`` decides the same from the results when the game ends."""
-    if deal.source == Source.CUSTOM:
+    if deal.source == Source.CUSTOM or deal.shipped:
         return "unranked"
     earlier = Game.objects.filter(player_id=player_id, deal=deal).aggregate(
         hinted=Count("id", filter=Q(hints__gt=0)),

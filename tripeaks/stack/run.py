@@ -4,7 +4,8 @@
    server on a Unix socket, data in ``VAR_DIR/redis``), unless ``DATABASE_URL`` / ``REDIS_URL``
    name servers of your own; an embedded server still running from a run that was killed is
    taken over;
-2. ``migrate`` and ``collectstatic``;
+2. ``migrate``, ``load_seed_deals`` (the shipped deals into every empty random pool) and
+   ``collectstatic``;
 3. once migrate is done: two Celery workers, one for the solver's queue, the ASGI server and the
    one Celery beat (which queues its schedule once at start: today's daily deals and the random
    pools are made at once);
@@ -248,6 +249,9 @@ def start_services(env: dict[str, str], postgres: EmbeddedPostgres, redis: Embed
 
 def migrate(supervisor: Supervisor, env: dict[str, str]) -> None:
     supervisor.run_once("manage.py", "migrate", "--noinput", "-v0")
+    # Every empty random pool gets the shipped deals before the first request (idempotent:
+    # tripeaks/play/seeding.py, docs/operations.md "Random pools").
+    supervisor.run_once("manage.py", "load_seed_deals")
     # The hashed, compressed static files WhiteNoise serves, DEBUG on or off (frontend/storage.py);
     # a file unchanged since the last start is not copied again.
     supervisor.run_once("manage.py", "collectstatic", "--noinput", "-v0")
