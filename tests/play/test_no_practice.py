@@ -250,7 +250,7 @@ def test_the_copy_check_looks_the_digests_up_by_their_indexes(
     """Not a scan of every deal: one query, which can use both digest indexes (the tables of a
     test are too small for the planner to prefer them, so sequential scans are turned off)."""
     daily = deals.daily_deal(deal_day(), Rules())
-    fields = deals._digest_fields(deals.engine_deal(daily))
+    fields = deals.digest_fields(deals.engine_deal(daily))
     with django_assert_num_queries(1):
         assert deals.copies_a_ranking_deal(fields["card_bands"], fields["game_digest"])
     with transaction.atomic(), connection.cursor() as cursor:
