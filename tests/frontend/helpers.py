@@ -31,11 +31,17 @@ def line_for(code: str, rules: Rules | None = None) -> list[dict[str, Any]]:
     return api_moves(solution.line)
 
 
+def wait_view(page: Any, test: str) -> dict[str, Any]:
+    """The page's view once `test` (a JavaScript function of the view) holds: the answer to an
+    action waited for by what it changes (a socket's logged resume raises the seq as well)."""
+    page.wait_for_function(f"() => window.__tpGame && ({test})(window.__tpGame.view())")
+    return view(page)
+
+
 def wait_moves(page: Any, moves: int) -> dict[str, Any]:
     """The page's view once it counts `moves` of the player's moves (plays, draws, undos): a
     socket's logged resume raises the game's seq, not its moves, so it answers no wait here."""
-    page.wait_for_function(f"() => window.__tpGame && window.__tpGame.view().moves >= {moves}")
-    return view(page)
+    return wait_view(page, f"(v) => v.moves >= {moves}")
 
 
 def click_move(page: Any, move: dict[str, Any]) -> None:
