@@ -1,10 +1,14 @@
-"""Fixtures of the tests of `make run` given services of its own (test_make_run_services.py,
-test_make_run_queue.py): a database and a Redis server no other run shares."""
+"""Fixtures of the tests of `make run`: a VAR_DIR for its embedded services (test_make_run.py);
+given services of its own (test_make_run_services.py, test_make_run_queue.py), a database and a
+Redis server no other run shares."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +18,20 @@ import redis
 
 from tests.foundation.make_run import wait_until
 from tests.ports import free_port
+
+
+@pytest.fixture
+def var_dir() -> Iterator[Path]:
+    """A VAR_DIR outside pytest's temporary root: the embedded PostgreSQL runs as another user
+    there (pgserver, when the tests run as root), and every pytest session that starts on the
+    machine takes that user's access to /tmp/pytest-of-root away again (it keeps the folder to its
+    owner): the cluster's checkpoint then failed ('pg_control: Permission denied') and the restart
+    with it, in a make test run beside others."""
+    scratch = Path(tempfile.mkdtemp(prefix="make-run-"))
+    try:
+        yield scratch / "var"
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 @pytest.fixture

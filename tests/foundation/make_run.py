@@ -83,6 +83,11 @@ def start(
 
 def interrupt(process: subprocess.Popen[bytes], log: Path) -> None:
     """Ctrl-C, then every process it started is gone."""
+    if process.poll() is not None:
+        raise AssertionError(
+            f"the stack exited ({process.returncode}) before Ctrl-C; log:\n"
+            + log.read_text()[-4000:]
+        )
     children = psutil.Process(process.pid).children(recursive=True)
     process.send_signal(signal.SIGINT)
     try:

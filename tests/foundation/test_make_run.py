@@ -20,9 +20,9 @@ pytestmark = pytest.mark.slow
 
 
 def test_make_run_starts_the_real_stack_embedded_and_restarts_with_its_data(
-    tmp_path: Path,
+    tmp_path: Path, var_dir: Path
 ) -> None:
-    var, log, port = tmp_path / "var", tmp_path / "run.log", free_port()
+    var, log, port = var_dir, tmp_path / "run.log", free_port()
     # One deal a pool: a top-up task for each of the hundreds of pools is queued at the start, as
     # on a fresh deployment, and today's deals must not wait behind them all.
     pools = {"RANDOM_POOL_SIZE": "1"}
