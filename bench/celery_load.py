@@ -230,7 +230,10 @@ def attack(
         time.sleep(args.sample_every)
     for thread in threads:
         thread.join()
-    time.sleep(MAIL_LIMIT_S if any(e not in inbox.arrived for e in sent) else 0)
+    # A mail still on its way is waited for, up to the limit (it used to be the whole limit).
+    deadline = time.monotonic() + MAIL_LIMIT_S
+    while any(e not in inbox.arrived for e in sent) and time.monotonic() < deadline:
+        time.sleep(0.1)
     return summary(args, sent, inbox, samples, statuses)
 
 

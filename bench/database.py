@@ -18,6 +18,8 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_PREFIX = "tripeaks_bench_template_"
 LOCK_KEY = "hashtext('tripeaks_bench_template')"
+# Templates kept on a server, the newest first: this one's and those of other checkouts.
+KEEP_TEMPLATES = 8
 
 
 def migrations_digest() -> str:
@@ -67,7 +69,7 @@ def _make_template(
     connection: psycopg.Connection[Any], server: str, template: str, env: dict[str, str]
 ) -> None:
     """Migrate a database under a passing name, then give it the template's (a migration that
-    fails leaves no template behind); the templates of older migrations go."""
+    fails leaves no template behind); beyond the newest KEEP_TEMPLATES, older ones go."""
     execute = connection.execute
     partial = f"{template}_partial"
     execute(f'DROP DATABASE IF EXISTS "{partial}" WITH (FORCE)')
@@ -79,9 +81,13 @@ def _make_template(
         check=True,
     )
     execute(f'ALTER DATABASE "{partial}" RENAME TO "{template}"')
+    # Other checkouts on this server (other branches, other migrations) copy their own templates
+    # at the same time: dropping them made each run migrate again, and failed another run's copy
+    # made between its lookup and its CREATE DATABASE. Only the oldest beyond KEEP_TEMPLATES go.
     old = execute(
-        "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s",
-        [TEMPLATE_PREFIX + "%", template],
+        "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s"
+        " ORDER BY oid DESC OFFSET %s",
+        [TEMPLATE_PREFIX + "%", template, KEEP_TEMPLATES - 1],
     ).fetchall()
     for (stale,) in old:
         execute(f'DROP DATABASE IF EXISTS "{stale}" WITH (FORCE)')

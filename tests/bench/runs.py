@@ -111,8 +111,8 @@ TINY = {
     "celery_load.py": [
         "-m",
         "bench.celery_load",
-        "--minutes",
-        "0.2",
+        "--minutes",  # six seconds: three sign-ups' mails, two samples
+        "0.1",
         "--attackers",
         "1",
         "--layouts",
@@ -132,7 +132,7 @@ TINY = {
         "--floor",
         "1",
         "--seconds",
-        "2",
+        "1",
         "--settle",
         "0",
         "--limit",

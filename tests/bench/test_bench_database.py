@@ -1,5 +1,6 @@
 """bench/database.py: a bench's database is a copy of a migrated template, made once for the
-migrations' text, and a failed migration leaves no template behind."""
+migrations' text, and a failed migration leaves no template behind; other checkouts' templates
+(other migrations, on the same server) are kept, up to KEEP_TEMPLATES."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import psycopg
 import pytest
 
 from bench.database import (
+    KEEP_TEMPLATES,
     TEMPLATE_PREFIX,
     create_migrated_database,
     migrations_digest,
@@ -53,7 +55,8 @@ def test_a_bench_database_is_migrated_and_made_anew_each_time(bench_url: str) ->
                 "SELECT datname FROM pg_database WHERE datname LIKE %s", [TEMPLATE_PREFIX + "%"]
             ).fetchall()
         }
-    assert names == {template}  # one template, for these migrations
+    # This one, and those of other checkouts (other migrations) on the server, up to a bound.
+    assert template in names and len(names) <= KEEP_TEMPLATES
 
 
 def test_a_failed_migration_leaves_no_template(
@@ -77,6 +80,37 @@ def test_a_failed_migration_leaves_no_template(
         create_migrated_database(bench_url, {})
         assert databases() == {template}  # the failed attempt's leftover went too
         assert "play_game" in tables(bench_url)
+    finally:
+        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
+            for name in databases():
+                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_other_checkouts_templates_are_kept_up_to_a_bound(
+    bench_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another checkout on the same server (another branch: other migrations) copies its own
+    template while this one makes its own: they used to drop each other's, so each run migrated
+    again and a copy between another run's lookup and its CREATE DATABASE failed."""
+    prefix = f"tripeaks_bench_keeptest_{os.getpid()}_"
+    monkeypatch.setattr("bench.database.TEMPLATE_PREFIX", prefix)
+    monkeypatch.setattr("bench.database.KEEP_TEMPLATES", 3)
+    others = [f"{prefix}{n:016d}" for n in range(3)]  # the oldest first
+
+    def databases() -> set[str]:
+        with psycopg.connect(f"{SERVER}/postgres") as connection:
+            rows = connection.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE %s", [prefix + "%"]
+            ).fetchall()
+        return {name for (name,) in rows}
+
+    try:
+        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
+            for name in others:
+                connection.execute(f'CREATE DATABASE "{name}"')
+        create_migrated_database(bench_url, {})
+        # This checkout's template and the two newest of the others: the oldest went.
+        assert databases() == {prefix + migrations_digest()[:16], *others[1:]}
     finally:
         with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
             for name in databases():

@@ -4,10 +4,8 @@ it."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Callable
@@ -17,10 +15,19 @@ from typing import Any
 import psutil
 import psycopg
 
-ROOT = Path(__file__).resolve().parents[2]
+from bench.idle_stack import start_stack
 
 
-def wait_until(check: Callable[[], Any], seconds: float, what: str, log: Path) -> Any:
+def wait_until(
+    check: Callable[[], Any],
+    seconds: float,
+    what: str,
+    log: Path,
+    process: subprocess.Popen[bytes] | None = None,
+) -> Any:
+    """`check`'s first true value within `seconds`; an AssertionError with the log's end when
+    none comes, at once when `process` (the stack) has exited meanwhile: what it waited for
+    will not come then."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -29,6 +36,9 @@ def wait_until(check: Callable[[], Any], seconds: float, what: str, log: Path) -
             value = None
         if value:
             return value
+        if process is not None and process.poll() is not None:
+            what = f"{what} before the stack exited with {process.returncode}"
+            break
         time.sleep(0.25)
     raise AssertionError(f"no {what} within {seconds} s; log:\n{log.read_text()[-4000:]}")
 
@@ -59,37 +69,25 @@ def solved_daily_deals(var: Path, conninfo: str | None = None) -> int:
 def start(
     var: Path, port: int, log: Path, services: dict[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        # This process's test settings point at the machine's services: make run must not see them.
-        if name not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY"}
-        and name != "DEAL_SECRET"
-        and not name.startswith("PYTEST")
-    }
-    env |= {
-        "DEBUG": "1",
-        "VAR_DIR": str(var),
-        "LOG_LEVEL": "WARNING",
+    """`make run` in `var`, started as bench/idle_stack.py starts it (its environment without this
+    process's test settings), with no random pool unless `services` sets RANDOM_POOL_SIZE."""
+    extra = {
         # The rest of the suite runs beside it: the worker solves today's deals on one core only.
         "CELERY_WORKER_CONCURRENCY": "1",
         "DAILY_DEALS_DAYS_AHEAD": "0",
-        "RANDOM_POOL_SIZE": "0",
         **(services or {}),
     }
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [sys.executable, "-m", "tripeaks.stack.run", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    floor = int(extra.pop("RANDOM_POOL_SIZE", "0"))
+    return start_stack(var, port, floor, "*", log, **extra)
 
 
 def interrupt(process: subprocess.Popen[bytes], log: Path) -> None:
     """Ctrl-C, then every process it started is gone."""
+    if process.poll() is not None:
+        raise AssertionError(
+            f"the stack exited ({process.returncode}) before Ctrl-C; log:\n"
+            + log.read_text()[-4000:]
+        )
     children = psutil.Process(process.pid).children(recursive=True)
     process.send_signal(signal.SIGINT)
     try:

@@ -31,14 +31,28 @@ def line_for(code: str, rules: Rules | None = None) -> list[dict[str, Any]]:
     return api_moves(solution.line)
 
 
+def wait_view(page: Any, test: str) -> dict[str, Any]:
+    """The page's view once `test` (a JavaScript function of the view) holds: the answer to an
+    action waited for by what it changes (a socket's logged resume raises the seq as well)."""
+    page.wait_for_function(f"() => window.__tpGame && ({test})(window.__tpGame.view())")
+    return view(page)
+
+
+def wait_moves(page: Any, moves: int) -> dict[str, Any]:
+    """The page's view once it counts `moves` of the player's moves (plays, draws, undos): a
+    socket's logged resume raises the game's seq, not its moves, so it answers no wait here."""
+    return wait_view(page, f"(v) => v.moves >= {moves}")
+
+
 def click_move(page: Any, move: dict[str, Any]) -> None:
-    """Make one move with the mouse and wait for the server's answer."""
-    seq = view(page)["seq"]
+    """Make one move with the mouse and wait for the server's answer (the move counted, not just
+    any action logged: a resume frame could answer a wait for the next seq)."""
+    moves = view(page)["moves"]
     if move["action"] == "draw":
         page.locator(".table .stock").click()
     else:
         page.locator(f".table .pc[data-pos='{move['position']}']").click()
-    wait_seq(page, seq + 1)
+    wait_moves(page, moves + 1)
 
 
 def open_game(page: Any) -> dict[str, Any]:

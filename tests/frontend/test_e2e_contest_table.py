@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.frontend.conftest import DESKTOP, api_post, needs_chromium, sign_up
-from tests.frontend.helpers import click_move, open_game, view, wait_seq
+from tests.frontend.helpers import click_move, open_game, view, wait_seq, wait_view
 from tests.play.contests import begun_race, game_of
 from tests.play.helpers import winnable_code
 
@@ -110,16 +110,17 @@ def test_hiding_the_page_pauses_a_solo_game_and_showing_it_resumes(pages: Any) -
     click_move(page, {"action": "draw"})
 
     set_visibility(page, "hidden")
-    paused = wait_seq(page, view(page)["seq"] + 1)
+    # Each answer is waited for by what it changes (a socket's logged resume raises the seq too).
+    paused = wait_view(page, "(v) => v.paused")
     assert paused["paused"] and not paused["clock_running"]
     set_visibility(page, "visible")
-    resumed = wait_seq(page, paused["seq"] + 1)
+    resumed = wait_view(page, "(v) => !v.paused")
     assert not resumed["paused"] and resumed["clock_running"]
     page.wait_for_selector("dialog[data-testid=pause]", state="detached")
 
     # A pause the player chose stays when the page is hidden and shown again.
     page.keyboard.press("p")
-    chosen = wait_seq(page, resumed["seq"] + 1)
+    chosen = wait_view(page, "(v) => v.paused")
     assert chosen["paused"]
     set_visibility(page, "hidden")
     set_visibility(page, "visible")

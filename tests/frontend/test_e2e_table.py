@@ -10,7 +10,16 @@ from typing import Any
 import pytest
 
 from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, sign_up
-from tests.frontend.helpers import click_move, line_for, open_game, view, wait_seq, watch_starts
+from tests.frontend.helpers import (
+    click_move,
+    line_for,
+    open_game,
+    view,
+    wait_moves,
+    wait_seq,
+    wait_view,
+    watch_starts,
+)
 from tests.play.helpers import winnable_code
 from tripeaks.play.models import Deal, Game
 
@@ -45,17 +54,17 @@ def test_space_on_a_focused_undo_or_hint_presses_that_button(pages: Any) -> None
     assert v["stock_left"] == 22
     page.locator(".controls [data-act=undo]").focus()
     page.keyboard.press(" ")
-    undone = wait_seq(page, v["seq"] + 1)
+    undone = wait_moves(page, v["moves"] + 1)
     assert undone["stock_left"] == 23  # undone, not drawn
     page.locator(".controls [data-act=hint]").focus()
     page.keyboard.press(" ")
     page.wait_for_selector(".table .hinted")
-    hinted = wait_seq(page, undone["seq"] + 1)
+    hinted = wait_view(page, f"(v) => v.hints > {undone['hints']}")
     assert hinted["stock_left"] == 23 and hinted["hints"] == 1
     # On the table Space still draws.
     page.locator(".table .stock").focus()
     page.keyboard.press(" ")
-    assert wait_seq(page, hinted["seq"] + 1)["stock_left"] == 22
+    assert wait_moves(page, hinted["moves"] + 1)["stock_left"] == 22
 
 
 def test_the_home_page_asks_before_it_resigns_a_deal_in_progress(pages: Any) -> None:
@@ -128,12 +137,12 @@ def test_the_first_hint_of_a_ranked_run_warns_first(pages: Any) -> None:
 
     page.locator(".controls [data-act=hint]").click()
     warning.get_by_role("button", name="Show a hint").click()
-    hinted = wait_seq(page, v["seq"] + 1)
+    hinted = wait_view(page, f"(v) => v.hints > {v['hints']}")
     assert hinted["assisted"]
     page.wait_for_selector(".table .hinted")
     # Unranked now: the next hint comes at once.
     page.keyboard.press("h")
-    wait_seq(page, hinted["seq"] + 1)
+    wait_view(page, f"(v) => v.hints > {hinted['hints']}")
     assert page.locator("dialog[data-testid=hint-warning]").count() == 0
 
 
@@ -147,7 +156,7 @@ def test_start_again_asks_first(pages: Any) -> None:
     assert view(page)["seq"] == v["seq"] and view(page)["stock_left"] == 21
     page.locator(".controls [data-act=restart]").click()
     dialog.get_by_role("button", name="Start again").click()
-    again = wait_seq(page, v["seq"] + 1)
+    again = wait_view(page, f"(v) => v.seq > {v['seq']} && v.stock_left === 23")
     assert again["stock_left"] == 23
 
 

@@ -5,6 +5,7 @@ of the session even when tests fail; see stack.py."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -33,3 +34,12 @@ def stack(_private_stack: Stack) -> Iterator[Stack]:
             process.kill()
         del _private_stack.processes[started:]
         _private_stack.ensure_up()
+
+
+@pytest.fixture
+def fuzz_player(db: None) -> Iterator[dict[str, Any]]:
+    """The fuzzed API's player, its games and token; the database checked after each operation's
+    test (tests/reliability/api_fuzz.py)."""
+    from tests.reliability.api_fuzz import fuzz_player as make
+
+    yield from make()

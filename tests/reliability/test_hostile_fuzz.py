@@ -7,7 +7,7 @@ JSON with a `detail`, and every socket frame gets exactly one answer.
 
 Bounded for `make test`: REST_EXAMPLES per operation, SOCKET_EXAMPLES batches per socket,
 derandomized (the same cases every run); the figures are printed (`-s`) and quoted in
-docs/reliability.md. tests/reliability/test_api_fuzz.py fuzzes the same API from its schema with
+docs/reliability.md. tests/reliability/test_api_fuzz_*.py fuzz the same API from its schema with
 schemathesis (valid-looking requests); this one is about hostile values.
 """
 

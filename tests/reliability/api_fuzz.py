@@ -3,8 +3,14 @@ with a token: no 500s, every error a JSON body with a readable `detail`, and aft
 database is consistent (every game replays to its stored state, every game's seq is its log's
 length, statistics equal their recomputation).
 
-Bounded: EXAMPLES per operation (about 20 operations); half the cases that name a game name the
-player's real game, so moves with fuzzed bodies reach a real game.
+The operations are fuzzed in two files, so that parallel workers share them (together they took
+40 s on one worker): test_api_fuzz_accounts.py the accounts' side (`ACCOUNT_PATHS`: /api/me,
+/api/auth, /api/staff, /api/players, /api/leaderboards), test_api_fuzz_play.py every other
+operation (the schema less those paths, so that a new operation is fuzzed without a word here).
+Both use `check` and the `fuzz_player` fixture (tests/reliability/conftest.py).
+
+Bounded: EXAMPLES per operation; half the cases that name a game name the player's real game, so
+moves with fuzzed bodies reach a real game.
 """
 
 from __future__ import annotations
@@ -15,7 +21,6 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import schemathesis
 from django.db import transaction
 from hypothesis import HealthCheck, settings
@@ -23,7 +28,14 @@ from hypothesis import HealthCheck, settings
 from tests.factories import UserFactory
 
 EXAMPLES = 40
-SEEN: dict[str, int] = {}
+ACCOUNT_PATHS = r"^/api/(me|auth|staff|players|leaderboards)(/|$)"
+# Hypothesis' settings of both files' tests.
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+)
 
 
 def _load_schema() -> Any:
@@ -33,7 +45,7 @@ def _load_schema() -> Any:
     return schemathesis.openapi.from_wsgi("/api/schema", application)
 
 
-schema = _load_schema()
+SCHEMA = _load_schema()
 
 
 @contextlib.contextmanager
@@ -52,9 +64,9 @@ def keeping_the_test_connection() -> Iterator[None]:
         request_finished.connect(close_old_connections)
 
 
-@pytest.fixture
-def fuzz_player(db: None) -> Iterator[dict[str, Any]]:
-    """A player with a token, a game in progress (a few moves made) and a finished game."""
+def fuzz_player() -> Iterator[dict[str, Any]]:
+    """A player with a token, a game in progress (a few moves made) and a finished game; the
+    database checked afterwards (the `fuzz_player` fixture)."""
     from rest_framework.authtoken.models import Token
 
     from tests.play.helpers import client_for, move, start_custom, winnable_code
@@ -100,29 +112,20 @@ def _aim_at_the_real_game(case: Any, game_id: str) -> None:
             params["game_id"] = game_id
 
 
-@schema.parametrize()
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-    derandomize=True,
-)
-def test_fuzzed_requests_get_no_500_and_readable_json_errors(
-    case: Any, fuzz_player: dict[str, Any]
-) -> None:
-    _aim_at_the_real_game(case, fuzz_player["game"])
+def check(case: Any, player: dict[str, Any]) -> None:
+    """One fuzzed request as `player`: no 500, an error's body JSON with a readable detail."""
+    _aim_at_the_real_game(case, player["game"])
     with keeping_the_test_connection():
         # identity: the in-process transport hands back the body as sent, and the game API's
         # JSON is gzipped for clients that accept it (tripeaks/infra/compression.py).
         response = case.call(
             headers={
-                "Authorization": f"Token {fuzz_player['token']}",
+                "Authorization": f"Token {player['token']}",
                 "Accept-Encoding": "identity",
             }
         )
     where = f"{case.method} {case.formatted_path} -> {response.status_code}: {response.text[:300]}"
     assert response.status_code < 500, where
-    SEEN[case.operation.label] = SEEN.get(case.operation.label, 0) + 1
     if response.status_code >= 400:
         headers = {name.lower(): value for name, value in response.headers.items()}
         content_type = headers.get("content-type", "")

@@ -1,0 +1,18 @@
+"""bench/celery_load.py at a tiny size (tests/bench/runs.py): the whole stack (`python -m
+tripeaks.stack.run`: servers, workers and beat on an embedded PostgreSQL and Redis) under a
+flood of solver work, its mail counted. In a file of its own, as bench/idle_stack.py's test
+(test_bench_idle_stack.py): each starts a stack of its own, and together they took 61 s on one
+worker."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bench.runs import TINY, run_bench
+
+pytestmark = pytest.mark.slow
+
+
+def test_celery_load() -> None:
+    out = run_bench(TINY["celery_load.py"])
+    assert '"lost": 0' in out and "worker_rss_mb" in out

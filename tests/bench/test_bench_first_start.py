@@ -1,0 +1,16 @@
+"""bench/first_start.py at a tiny size (tests/bench/runs.py): a fresh stack and a first minute of
+random starts over every pool, none answered `pool_empty` (the shipped deals). In a file of its
+own, as the other whole-stack benches (test_bench_celery_load.py, test_bench_idle_stack.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bench.runs import TINY, run_bench
+
+pytestmark = pytest.mark.slow
+
+
+def test_first_start() -> None:
+    out = run_bench(TINY["first_start.py"])
+    assert '"pool_empty": 0' in out and '"pools_dealt_at_end": 432' in out

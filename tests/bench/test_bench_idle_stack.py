@@ -1,0 +1,16 @@
+"""bench/idle_stack.py at a tiny size (tests/bench/runs.py): the whole stack (`python -m
+tripeaks.stack.run`) started, its pools filled and its idle CPU sampled. In a file of its own,
+as bench/celery_load.py's test (test_bench_celery_load.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bench.runs import TINY, run_bench
+
+pytestmark = pytest.mark.slow
+
+
+def test_idle_stack() -> None:
+    out = run_bench(TINY["idle_stack.py"])
+    assert "every pool full" in out and "idle stack:" in out

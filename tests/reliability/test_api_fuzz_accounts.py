@@ -1,0 +1,20 @@
+"""The REST API's accounts side (`ACCOUNT_PATHS`: /api/me, /api/auth, /api/staff, /api/players,
+/api/leaderboards) fuzzed from its OpenAPI schema: no 500s, readable JSON errors, a consistent
+database after each operation (tests/reliability/api_fuzz.py). The other operations:
+test_api_fuzz_play.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.reliability.api_fuzz import ACCOUNT_PATHS, FUZZ_SETTINGS, SCHEMA, check
+
+schema = SCHEMA.include(path_regex=ACCOUNT_PATHS)
+
+
+@schema.parametrize()
+@FUZZ_SETTINGS
+def test_fuzzed_requests_get_no_500_and_readable_json_errors(
+    case: Any, fuzz_player: dict[str, Any]
+) -> None:
+    check(case, fuzz_player)
