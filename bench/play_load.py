@@ -367,39 +367,52 @@ async def play_one_game(
         tally.move(sent, ended=view["status"] not in ("playing", "stuck"))
 
 
-async def echo_player(port: int, until: float, tally: Tally, seed: int) -> None:
+async def echo_player(connection: Any, until: float, tally: Tally, seed: int) -> None:
     """A player's loop at no pause (`play_one_game` at `--rate 0`) against the bare echo: a move's
     frame sent, the echo read and parsed, one after another on one socket."""
-    import websockets
-
     chooser = random.Random(seed)
     view: dict[str, Any] = {"seq": 0, "playable": [], "stock_left": 1}
-    async with websockets.connect(f"ws://127.0.0.1:{port}/") as connection:
-        while time.monotonic() < until:
-            sent = time.perf_counter()
-            async with asyncio.timeout(REPLY_TIMEOUT_S):
-                await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
-                reply = json.loads(await connection.recv())
-            view["seq"] = reply["seq"] + 1
-            tally.move(sent, ended=False)
+    while time.monotonic() < until:
+        sent = time.perf_counter()
+        async with asyncio.timeout(REPLY_TIMEOUT_S):
+            await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
+            reply = json.loads(await connection.recv())
+        view["seq"] = reply["seq"] + 1
+        tally.move(sent, ended=False)
 
 
-async def run_echo(players: int, port: int, seconds: float) -> tuple[Tally, float]:
-    """`players` sockets on the echo, each echoing as fast as it is answered for `seconds`."""
+async def run_echo(
+    players: int, port: int, seconds: float, cpu: Callable[[], float]
+) -> tuple[Tally, float, float]:
+    """`players` sockets on the echo, all open first, then each echoing as fast as it is answered
+    for `seconds`: the tally, the seconds and the echo server's CPU seconds (`cpu`) in them."""
+    import websockets
+
     tally = Tally()
-    started = time.monotonic()
-    tally.since = started
-    await asyncio.gather(*(echo_player(port, started + seconds, tally, i) for i in range(players)))
-    return tally, time.monotonic() - started
+    connections = await asyncio.gather(
+        *(websockets.connect(f"ws://127.0.0.1:{port}/") for _ in range(players))
+    )
+    try:
+        cpu_start, started = cpu(), time.monotonic()
+        tally.since = started
+        await asyncio.gather(
+            *(
+                echo_player(connection, started + seconds, tally, i)
+                for i, connection in enumerate(connections)
+            )
+        )
+        return tally, time.monotonic() - started, cpu() - cpu_start
+    finally:
+        await asyncio.gather(*(connection.close() for connection in connections))
 
 
 def measure_echo(players: int, port: int, seconds: float, env: dict[str, str]) -> _Echoed:
     """The echo server's CPU for `players` sockets echoing with no pause for `seconds`."""
     server = start_echo_server(port, env)
     try:
-        cpu_start = cpu_seconds(server.pid)
-        tally, elapsed = asyncio.run(run_echo(players, port, seconds))
-        cpu_used = cpu_seconds(server.pid) - cpu_start
+        tally, elapsed, cpu_used = asyncio.run(
+            run_echo(players, port, seconds, lambda: cpu_seconds(server.pid))
+        )
     finally:
         stop_servers([server])
     return _Echoed(tally.moves_in_all, elapsed, cpu_used, len(tally.errors))
