@@ -548,7 +548,8 @@ class _Measured:
     rss_start: list[int]
     rss_end: list[int]
     dropped: int
-    baseline_cpu: float
+    # The first server's CPU over the baseline's moves once its game was on screen.
+    baseline_cpu: Steady
     echo: _Echoed
     steady: Steady
 
@@ -616,11 +617,10 @@ def _measure(args: argparse.Namespace) -> _Measured:
     ports = [args.port + i for i in range(args.servers)]
     servers = start_servers(args.servers, args.port, env)
     try:
-        baseline_cpu_start = cpu_seconds(servers[0].pid)
+        baseline_cpu = Steady(lambda: cpu_seconds(servers[0].pid))
         baseline, baseline_elapsed = asyncio.run(
-            run_players(players[:1], ports[:1], args.baseline_seconds)
+            run_players(players[:1], ports[:1], args.baseline_seconds, steady=baseline_cpu)
         )
-        baseline_cpu = cpu_seconds(servers[0].pid) - baseline_cpu_start
         rss_start = [rss_kb(server.pid) for server in servers]
         cpu_start = sum(cpu_seconds(server.pid) for server in servers)
         own_cpu_start = time.process_time()
@@ -702,7 +702,7 @@ def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
     """The echo's CPU a message beside a move's, and their ratio (issue #37: at most 6x)."""
     echo, steady = run.echo, run.steady
     echo_ms = max(echo.cpu_ms(), 1e-9)
-    base_ms = run.baseline_cpu / max(1, run.baseline.moves_in_all) * 1000
+    base_ms = run.baseline_cpu.cpu_ms()
     pace = "" if args.rate == 0 else f" at {args.rate:g} moves/s each"
     print(
         f"bare echo, same Uvicorn stack, {args.players} sockets, no pause: {echo.messages} messages "
@@ -711,7 +711,7 @@ def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
     )
     print(
         f"server CPU a move once every player is playing ({steady.moves} moves{pace}): "
-        f"{steady.cpu_ms():.3f} ms; 1 player alone: {base_ms:.3f} ms"
+        f"{steady.cpu_ms():.3f} ms; 1 player alone ({run.baseline_cpu.moves} moves): {base_ms:.3f} ms"
     )
     print(
         f"server CPU a move vs a bare echo message: {steady.cpu_ms() / echo_ms:.1f}x "
