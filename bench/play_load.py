@@ -406,16 +406,24 @@ async def run_echo(
         await asyncio.gather(*(connection.close() for connection in connections))
 
 
-def measure_echo(players: int, port: int, seconds: float, env: dict[str, str]) -> _Echoed:
-    """The echo server's CPU for `players` sockets echoing with no pause for `seconds`."""
+def measure_echo(
+    players: int, port: int, seconds: float, env: dict[str, str]
+) -> tuple[_Echoed, _Echoed]:
+    """The echo server's CPU for one socket, then for `players` sockets, each echoing with no
+    pause for `seconds`: beside the one player of the baseline, and beside all of them."""
     server = start_echo_server(port, env)
+    measured = []
     try:
-        tally, elapsed, cpu_used = asyncio.run(
-            run_echo(players, port, seconds, lambda: cpu_seconds(server.pid))
-        )
+        for sockets in (1, players):
+            tally, elapsed, cpu_used = asyncio.run(
+                run_echo(sockets, port, seconds, lambda: cpu_seconds(server.pid))
+            )
+            measured.append(
+                _Echoed(sockets, tally.moves_in_all, elapsed, cpu_used, len(tally.errors))
+            )
     finally:
         stop_servers([server])
-    return _Echoed(tally.moves_in_all, elapsed, cpu_used, len(tally.errors))
+    return measured[0], measured[1]
 
 
 @dataclass
@@ -524,15 +532,16 @@ def report(name: str, tally: Tally, elapsed: float) -> float:
 
 @dataclass
 class _Echoed:
-    """What the echo run measured: messages echoed, seconds, the echo server's CPU seconds."""
+    """What an echo run measured: sockets, messages echoed, seconds, the echo server's CPU seconds."""
 
+    sockets: int
     messages: int
     elapsed: float
     cpu_used: float
     errors: int
 
     def cpu_ms(self) -> float:
-        return self.cpu_used / max(1, self.messages) * 1000
+        return self.cpu_used / self.messages * 1000 if self.messages else float("nan")
 
 
 @dataclass
@@ -550,6 +559,7 @@ class _Measured:
     dropped: int
     # The first server's CPU over the baseline's moves once its game was on screen.
     baseline_cpu: Steady
+    echo_alone: _Echoed
     echo: _Echoed
     steady: Steady
 
@@ -633,7 +643,9 @@ def _measure(args: argparse.Namespace) -> _Measured:
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_start
         own_cpu = time.process_time() - own_cpu_start
         rss_end = [rss_kb(server.pid) for server in servers]
-        echo = measure_echo(args.players, args.port + args.servers, args.echo_seconds, env)
+        echo_alone, echo = measure_echo(
+            args.players, args.port + args.servers, args.echo_seconds, env
+        )
     finally:
         stop_servers(servers)
         # No worker runs here (the bench measures the servers): drop what they queued.
@@ -651,6 +663,7 @@ def _measure(args: argparse.Namespace) -> _Measured:
         rss_end,
         dropped,
         baseline_cpu,
+        echo_alone,
         echo,
         steady,
     )
@@ -699,23 +712,25 @@ def _print_report(args: argparse.Namespace, run: _Measured) -> int:
 
 
 def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
-    """The echo's CPU a message beside a move's, and their ratio (issue #37: at most 6x)."""
-    echo, steady = run.echo, run.steady
-    echo_ms = max(echo.cpu_ms(), 1e-9)
-    base_ms = run.baseline_cpu.cpu_ms()
+    """The echo's CPU a message beside a move's, and their ratio (issue #37: at most 6x): all the
+    players against as many echoing sockets, the one player of the baseline against one."""
+    steady, base = run.steady, run.baseline_cpu
     pace = "" if args.rate == 0 else f" at {args.rate:g} moves/s each"
-    print(
-        f"bare echo, same Uvicorn stack, {args.players} sockets, no pause: {echo.messages} messages "
-        f"in {echo.elapsed:.1f} s = {echo.messages / echo.elapsed:.0f}/s; server CPU "
-        f"{echo.cpu_used:.2f} s = {echo.cpu_ms():.3f} ms a message; refused {echo.errors}"
-    )
+    for echo in (run.echo_alone, run.echo):
+        print(
+            f"bare echo, same Uvicorn stack, {echo.sockets} sockets, no pause: "
+            f"{echo.messages} messages in {echo.elapsed:.1f} s = "
+            f"{echo.messages / echo.elapsed:.0f}/s; server CPU {echo.cpu_used:.2f} s = "
+            f"{echo.cpu_ms():.3f} ms a message; refused {echo.errors}"
+        )
     print(
         f"server CPU a move once every player is playing ({steady.moves} moves{pace}): "
-        f"{steady.cpu_ms():.3f} ms; 1 player alone ({run.baseline_cpu.moves} moves): {base_ms:.3f} ms"
+        f"{steady.cpu_ms():.3f} ms; 1 player alone ({base.moves} moves): {base.cpu_ms():.3f} ms"
     )
     print(
-        f"server CPU a move vs a bare echo message: {steady.cpu_ms() / echo_ms:.1f}x "
-        f"({args.players} players{pace}; goal 6x); 1 player alone {base_ms / echo_ms:.1f}x"
+        f"server CPU a move vs a bare echo message: {steady.cpu_ms() / run.echo.cpu_ms():.1f}x "
+        f"({args.players} players{pace}, {args.players} echo sockets; goal 6x); "
+        f"1 player alone vs 1 echo socket: {base.cpu_ms() / run.echo_alone.cpu_ms():.1f}x"
     )
 
 
