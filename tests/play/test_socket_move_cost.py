@@ -21,13 +21,13 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 MOVES = 5
 
 
-async def _played(user: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[object]]:
+async def _played(user: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[Any]]:
     """`MOVES` moves on one socket signed in by its session cookie, as in production:
     the kinds of limits made, and the users the moves were logged with."""
     code, line = winnable_code()
     game = await database_sync_to_async(start_custom)(client_for(user), code)
     made: list[str] = []
-    logged: list[object] = []
+    logged: list[Any] = []
     play_limits, log_move = throttling.play_limits, services.log_move
 
     def counted(kind: str, **who: Any) -> list[throttling.Limit]:
