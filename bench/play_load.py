@@ -12,7 +12,10 @@ same socket, as the page does (`--starts rest`: over REST, with a new socket for
 reply is a move the server validated and stored. First a single player plays alone for a few seconds: that
 is the baseline the figures are compared with. It prints moves/s, round-trip p50/p95/p99, errors,
 each server's memory at the start and the end, and checks afterwards that every game's stored
-state is the replay of its move log.
+state is the replay of its move log. Last, the same players, with no pause, send frames to a bare
+WebSocket echo on the same Uvicorn stack (bench/echo_server.py) for `--echo-seconds`: the report
+gives the servers' CPU a move against the echo server's CPU a message, the ratio issue #37 asks
+to bring to 6x or under.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,6 +181,28 @@ def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subpr
     return servers
 
 
+def start_echo_server(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """The bare echo (bench/echo_server.py), one process, ready for sockets."""
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            raise SystemExit(
+                f"port {port} is taken (an echo left from an earlier run?); use --port"
+            )
+    log = (Path(tempfile.gettempdir()) / "tripeaks-bench-servers.log").open("ab")
+    command = [str(ROOT / ".venv/bin/python"), "-m", "bench.echo_server", "--port", str(port)]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read()
+            return server
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                stop_servers([server])
+                raise SystemExit(f"the echo server on port {port} did not come up") from None
+            time.sleep(0.2)
+
+
 def stop_servers(servers: list[subprocess.Popen[bytes]]) -> None:
     for server in servers:
         server.terminate()
@@ -199,6 +225,8 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
     moves_in_all = 0  # warm-up included: what the servers' CPU time was spent on
+    # Players whose first game is on screen: the burst of first starts over REST is served.
+    playing = 0
     # Round trips answered from this moment on are measured (the warm-up's are not).
     since = 0.0
 
@@ -300,6 +328,7 @@ async def play_session(
         async with asyncio.timeout(REPLY_TIMEOUT_S):
             view = json.loads(await connection.recv())["game"]
         tally.timed(tally.opens, started)
+        tally.playing += 1
         while True:
             await play_one_game(connection, view, until, tally, chooser, interval)
             if not socket_starts or time.monotonic() >= until:
@@ -347,6 +376,85 @@ async def play_one_game(
         tally.move(sent, ended=view["status"] not in ("playing", "stuck"))
 
 
+async def echo_player(connection: Any, until: float, tally: Tally, seed: int) -> None:
+    """A player's loop at no pause (`play_one_game` at `--rate 0`) against the bare echo: a move's
+    frame sent, the echo read and parsed, one after another on one socket."""
+    chooser = random.Random(seed)
+    view: dict[str, Any] = {"seq": 0, "playable": [], "stock_left": 1}
+    while time.monotonic() < until:
+        sent = time.perf_counter()
+        async with asyncio.timeout(REPLY_TIMEOUT_S):
+            await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
+            reply = json.loads(await connection.recv())
+        view["seq"] = reply["seq"] + 1
+        tally.move(sent, ended=False)
+
+
+async def run_echo(
+    players: int, port: int, seconds: float, cpu: Callable[[], float]
+) -> tuple[Tally, float, float]:
+    """`players` sockets on the echo, all open first, then each echoing as fast as it is answered
+    for `seconds`: the tally, the seconds and the echo server's CPU seconds (`cpu`) in them."""
+    import websockets
+
+    tally = Tally()
+    connections = await asyncio.gather(
+        *(websockets.connect(f"ws://127.0.0.1:{port}/") for _ in range(players))
+    )
+    try:
+        cpu_start, started = cpu(), time.monotonic()
+        tally.since = started
+        await asyncio.gather(
+            *(
+                echo_player(connection, started + seconds, tally, i)
+                for i, connection in enumerate(connections)
+            )
+        )
+        return tally, time.monotonic() - started, cpu() - cpu_start
+    finally:
+        await asyncio.gather(*(connection.close() for connection in connections))
+
+
+def measure_echo(
+    players: int, port: int, seconds: float, env: dict[str, str]
+) -> tuple[_Echoed, _Echoed]:
+    """The echo server's CPU for one socket, then for `players` sockets, each echoing with no
+    pause for `seconds`: beside the one player of the baseline, and beside all of them."""
+    server = start_echo_server(port, env)
+    measured = []
+    try:
+        for sockets in (1, players):
+            tally, elapsed, cpu_used = asyncio.run(
+                run_echo(sockets, port, seconds, lambda: cpu_seconds(server.pid))
+            )
+            measured.append(
+                _Echoed(sockets, tally.moves_in_all, elapsed, cpu_used, len(tally.errors))
+            )
+    finally:
+        stop_servers([server])
+    return measured[0], measured[1]
+
+
+@dataclass
+class Steady:
+    """The servers' CPU seconds and the moves made from when every player had their first game
+    on screen to the end: what moves cost once the burst of first starts and sockets is over."""
+
+    cpu: Callable[[], float]
+    cpu_used: float = 0.0
+    moves: int = 0
+
+    def cpu_ms(self) -> float:
+        return self.cpu_used / self.moves * 1000 if self.moves else float("nan")
+
+    async def watch(self, tally: Tally, players: int, until: float) -> None:
+        while tally.playing < players and time.monotonic() < until:
+            await asyncio.sleep(0.05)
+        cpu, moves = self.cpu(), tally.moves_in_all
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        self.cpu_used, self.moves = self.cpu() - cpu, tally.moves_in_all - moves
+
+
 async def run_players(
     players: list[tuple[str, str]],
     ports: list[int],
@@ -354,6 +462,7 @@ async def run_players(
     rate: float = 0.0,
     socket_starts: bool = True,
     ramp: float = RAMP_S,
+    steady: Steady | None = None,
 ) -> tuple[Tally, float]:
     """Every player plays until `seconds` are up, `rate` moves a second each (0: no pause)."""
     tally = Tally()
@@ -364,6 +473,8 @@ async def run_players(
     warmup = ramp * (1 + SETTLE_SHARE) if rate else 0.0
     until = started + seconds + warmup
     tally.since = started + warmup
+    if steady is not None:
+        watching = asyncio.create_task(steady.watch(tally, len(players), until))
     await asyncio.gather(
         *(
             player(
@@ -380,6 +491,8 @@ async def run_players(
             for i, (session, token) in enumerate(players)
         )
     )
+    if steady is not None:
+        await watching
     return tally, time.monotonic() - tally.since
 
 
@@ -427,6 +540,20 @@ def report(name: str, tally: Tally, elapsed: float) -> float:
 
 
 @dataclass
+class _Echoed:
+    """What an echo run measured: sockets, messages echoed, seconds, the echo server's CPU seconds."""
+
+    sockets: int
+    messages: int
+    elapsed: float
+    cpu_used: float
+    errors: int
+
+    def cpu_ms(self) -> float:
+        return self.cpu_used / self.messages * 1000 if self.messages else float("nan")
+
+
+@dataclass
 class _Measured:
     """What a run measured, for `_print_report`."""
 
@@ -439,6 +566,11 @@ class _Measured:
     rss_start: list[int]
     rss_end: list[int]
     dropped: int
+    # The first server's CPU over the baseline's moves once its game was on screen.
+    baseline_cpu: Steady
+    echo_alone: _Echoed
+    echo: _Echoed
+    steady: Steady
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -471,6 +603,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--port", type=int, default=18600)
     parser.add_argument("--baseline-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--echo-seconds",
+        type=float,
+        default=5.0,
+        help="seconds the players echo on the bare echo server (on the port after the servers')",
+    )
     args = parser.parse_args(argv)
     if (
         not 1 <= args.players <= 1000
@@ -478,9 +616,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         or not 1 <= args.servers <= 8
         or not 0 <= args.rate <= 100
         or not 0 <= args.ramp <= 60
+        or not 1 <= args.echo_seconds <= 60
     ):
         parser.error(
-            "keep it bounded: 1-1000 players, 1-900 seconds, 1-8 servers, rate 0-100, ramp 0-60"
+            "keep it bounded: 1-1000 players, 1-900 seconds, 1-8 servers, rate 0-100, ramp 0-60,"
+            " echo 1-60 seconds"
         )
     return args
 
@@ -496,18 +636,25 @@ def _measure(args: argparse.Namespace) -> _Measured:
     ports = [args.port + i for i in range(args.servers)]
     servers = start_servers(args.servers, args.port, env)
     try:
+        baseline_cpu = Steady(lambda: cpu_seconds(servers[0].pid))
         baseline, baseline_elapsed = asyncio.run(
-            run_players(players[:1], ports[:1], args.baseline_seconds)
+            run_players(players[:1], ports[:1], args.baseline_seconds, steady=baseline_cpu)
         )
         rss_start = [rss_kb(server.pid) for server in servers]
         cpu_start = sum(cpu_seconds(server.pid) for server in servers)
         own_cpu_start = time.process_time()
+        steady = Steady(lambda: sum(cpu_seconds(server.pid) for server in servers))
         tally, elapsed = asyncio.run(
-            run_players(players, ports, args.seconds, args.rate, args.starts == "socket", args.ramp)
+            run_players(
+                players, ports, args.seconds, args.rate, args.starts == "socket", args.ramp, steady
+            )
         )
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_start
         own_cpu = time.process_time() - own_cpu_start
         rss_end = [rss_kb(server.pid) for server in servers]
+        echo_alone, echo = measure_echo(
+            args.players, args.port + args.servers, args.echo_seconds, env
+        )
     finally:
         stop_servers(servers)
         # No worker runs here (the bench measures the servers): drop what they queued.
@@ -515,7 +662,19 @@ def _measure(args: argparse.Namespace) -> _Measured:
 
         dropped = celery_app.control.purge()
     return _Measured(
-        baseline, baseline_elapsed, tally, elapsed, cpu_used, own_cpu, rss_start, rss_end, dropped
+        baseline,
+        baseline_elapsed,
+        tally,
+        elapsed,
+        cpu_used,
+        own_cpu,
+        rss_start,
+        rss_end,
+        dropped,
+        baseline_cpu,
+        echo_alone,
+        echo,
+        steady,
     )
 
 
@@ -548,6 +707,7 @@ def _print_report(args: argparse.Namespace, run: _Measured) -> int:
     print(
         f"simulated players' CPU (this process): {run.own_cpu:.1f} s = {run.own_cpu / moves * 1000:.2f} ms a move"
     )
+    _print_echo(args, run)
     for i, (before, after) in enumerate(zip(run.rss_start, run.rss_end, strict=True)):
         print(
             f"server {i} RSS: {before / 1024:.1f} MB at start, {after / 1024:.1f} MB at end ({(after - before) / 1024:+.1f} MB)"
@@ -558,6 +718,29 @@ def _print_report(args: argparse.Namespace, run: _Measured) -> int:
     checked, bad = verify_replays(tally.games | run.baseline.games)
     print(f"replayed {checked} games from their move logs: {bad} differ from their stored state")
     return 1 if bad else 0
+
+
+def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
+    """The echo's CPU a message beside a move's, and their ratio (issue #37: at most 6x): all the
+    players against as many echoing sockets, the one player of the baseline against one."""
+    steady, base = run.steady, run.baseline_cpu
+    pace = "" if args.rate == 0 else f" at {args.rate:g} moves/s each"
+    for echo in (run.echo_alone, run.echo):
+        print(
+            f"bare echo, same Uvicorn stack, {echo.sockets} sockets, no pause: "
+            f"{echo.messages} messages in {echo.elapsed:.1f} s = "
+            f"{echo.messages / echo.elapsed:.0f}/s; server CPU {echo.cpu_used:.2f} s = "
+            f"{echo.cpu_ms():.3f} ms a message; refused {echo.errors}"
+        )
+    print(
+        f"server CPU a move once every player is playing ({steady.moves} moves{pace}): "
+        f"{steady.cpu_ms():.3f} ms; 1 player alone ({base.moves} moves): {base.cpu_ms():.3f} ms"
+    )
+    print(
+        f"server CPU a move vs a bare echo message: {steady.cpu_ms() / run.echo.cpu_ms():.1f}x "
+        f"({args.players} players{pace}, {args.players} echo sockets; goal 6x); "
+        f"1 player alone vs 1 echo socket: {base.cpu_ms() / run.echo_alone.cpu_ms():.1f}x"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

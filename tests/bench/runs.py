@@ -18,6 +18,7 @@ PYTHON = sys.executable
 NOT_BENCHES = {
     "solver_baseline.py",  # the plain solver that solver_bench.py measures against
     "database.py",  # the benches' databases, copies of a migrated template
+    "echo_server.py",  # the bare echo that play_load.py measures a move against
 }
 TINY = {
     "solver_bench.py": ["-m", "bench.solver_bench", "--deals", "3", "--hints", "3"],
@@ -56,6 +57,8 @@ TINY = {
         "1",
         "--ramp",
         "0.3",
+        "--echo-seconds",
+        "1",
     ],
     "race_load.py": [
         "-m",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.bench.runs import run_server_bench
@@ -12,3 +14,13 @@ pytestmark = pytest.mark.slow
 def test_play_load(private_redis: str) -> None:
     out = run_server_bench("play_load.py", "BENCH_REDIS_URL", private_redis, span=2)
     assert ": 0 differ from their stored state" in out
+    # The echo beside the moves, every run (issue #37): its CPU a message and the ratios.
+    echoes = re.findall(
+        r"bare echo, same Uvicorn stack, (\d+) sockets.* (\d+) messages.*refused 0", out
+    )
+    assert [sockets for sockets, _ in echoes] == ["1", "2"], out
+    assert all(int(messages) > 0 for _, messages in echoes), out
+    assert re.search(
+        r"server CPU a move vs a bare echo message: [\d.]+x.*1 player alone vs 1 echo socket: [\d.]+x",
+        out,
+    ), out

@@ -9,7 +9,9 @@ from collections.abc import Mapping
 
 import orjson
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import DatabaseError
+from django.utils.functional import LazyObject
 
 from tripeaks.infra import throttle_async, throttling
 from tripeaks.infra.json_types import JSONObject
@@ -51,6 +53,16 @@ def _first_error(detail: object) -> str:
     return str(detail)
 
 
+def _resolved(user: AbstractBaseUser) -> AbstractBaseUser:
+    """The user behind the scope's lazy object, which the handshake resolved: every move reads
+    the user, and each read through the proxy cost a method hop (a debug line of a move: 15 us
+    through the proxy, 6.5 us without)."""
+    if not isinstance(user, LazyObject):  # (a test's scope may hold the user itself)
+        return user
+    wrapped = getattr(user, "_wrapped", None)
+    return wrapped if isinstance(wrapped, AbstractBaseUser) else user
+
+
 def _plain_move(message: JSONObject) -> MoveInput | None:
     """A well-formed move as the serializer would pass it, or None to let the serializer word
     what is wrong. Nearly every frame is well formed: checking it here costs a fraction of DRF."""
@@ -81,6 +93,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
+        # The socket's limits by kind: its player and address never change.
+        self.limits: dict[str, list[throttling.Limit]] = {}
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -90,7 +104,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
         client = self.scope.get("client") or [None]
-        self.moves = SocketGame(self.game_id, user, self.channel_name, client[0])
+        self.moves = SocketGame(self.game_id, _resolved(user), self.channel_name, client[0])
         # Counted first: a socket over a cap costs one Redis call, and joins no group.
         if not await self.moves.admit():
             self.refused = True
@@ -137,10 +151,15 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             await self._error(UNAVAILABLE, code="unavailable")
 
     def _limits(self, kind: str = "move") -> list[throttling.Limit]:
-        client = self.scope.get("client") or [None]
-        return throttling.play_limits(
-            kind, user_id=self.scope["user"].pk, address=client[0] if client else None
-        )
+        """The player's and the address's limits of `kind`, made once a socket (12-17 us a
+        frame when made for each)."""
+        found = self.limits.get(kind)
+        if found is None:
+            client = self.scope.get("client") or [None]
+            found = self.limits[kind] = throttling.play_limits(
+                kind, user_id=self.scope["user"].pk, address=client[0] if client else None
+            )
+        return found
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
         if text_data is None:

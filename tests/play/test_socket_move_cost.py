@@ -1,0 +1,76 @@
+"""What a socket move does besides the rules, the write and the reply (issue #37 item 4,
+`bench.play_load` prints its cost against a bare echo): work that is the same for every frame of
+a socket is done once a socket, not once a frame."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from tests.play.helpers import client_for, start_custom, winnable_code
+from tripeaks.config.asgi import application
+from tripeaks.infra import throttling
+from tripeaks.play import services
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+MOVES = 5
+
+
+async def _played(user: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[Any]]:
+    """`MOVES` moves on one socket signed in by its session cookie, as in production:
+    the kinds of limits made, and the users the moves were logged with."""
+    code, line = winnable_code()
+    game = await database_sync_to_async(start_custom)(client_for(user), code)
+    made: list[str] = []
+    logged: list[Any] = []
+    play_limits, log_move = throttling.play_limits, services.log_move
+
+    def counted(kind: str, **who: Any) -> list[throttling.Limit]:
+        made.append(kind)
+        return play_limits(kind, **who)
+
+    def noted(game: Any, user: Any, action: str) -> None:
+        logged.append(user)
+        log_move(game, user, action)
+
+    monkeypatch.setattr(throttling, "play_limits", counted)
+    monkeypatch.setattr(services, "log_move", noted)
+    browser = Client()
+    await database_sync_to_async(browser.force_login)(user)
+    cookie = f"sessionid={browser.cookies['sessionid'].value}".encode()
+    # Signed in by the session cookie: the handshake gives the consumer a lazy user object.
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/games/{game['id']}/",
+        headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)],
+    )
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from())["type"] == "view"
+    for seq, step in enumerate(line[:MOVES]):
+        await socket.send_json_to({"seq": seq, **step})
+        reply = await socket.receive_json_from()
+        assert reply["type"] == "view" and reply["game"]["seq"] == seq + 1, reply
+    await socket.disconnect()
+    return made, logged
+
+
+async def test_a_socket_makes_its_move_limits_once(
+    make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = await database_sync_to_async(make_player)("limits")
+    made, _ = await _played(user, monkeypatch)
+    assert made == ["move"]  # was one a frame
+
+
+async def test_a_socket_moves_with_its_user_not_the_lazy_proxy(
+    make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = await database_sync_to_async(make_player)("unwrapped")
+    _, logged = await _played(user, monkeypatch)
+    assert len(logged) == MOVES
+    assert all(type(who) is type(user) and who.pk == user.pk for who in logged), logged
