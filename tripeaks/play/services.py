@@ -282,10 +282,12 @@ def finish_copy(*, game: Game, step: Step, now: datetime) -> MoveOutcome | None:
 
 def log_move(game: Game, user: AbstractBaseUser, action: str) -> None:
     # Debug: the move log in the database records every move already, and a line for each
-    # costs the socket path some 4% of its time.
-    log.debug(
-        "move", extra={"game": str(game.id), "user": user.pk, "seq": game.seq, "action": action}
-    )
+    # costs the socket path some 4% of its time; building its fields when the level is off, 2%.
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug(
+            "move",
+            extra={"game": str(game.id), "user": user.pk, "seq": game.seq, "action": action},
+        )
 
 
 def _fan_out(game: Game, state: engine.State, now: datetime, view: ViewPayload) -> None:
