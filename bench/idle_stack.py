@@ -86,7 +86,7 @@ def healthy(port: int) -> bool:
 
 def full_pools(var: Path, floor: int, pools: int) -> int:
     """How many pools hold at least `floor` unclaimed deals a worker made (a floor of 0: all of
-    them). The shipped deals loaded at the start (`Deal.shipped`: no seed) do not count: the
+    them). The shipped deals loaded at the start (`Deal.shipped`) do not count: the
     fill measured is the workers', and the idle sample must not catch them still filling."""
     if floor == 0:
         return pools
@@ -94,7 +94,7 @@ def full_pools(var: Path, floor: int, pools: int) -> int:
         with psycopg.connect(host=str(var / "postgres"), user="postgres", dbname="tripeaks") as db:
             row = db.execute(
                 "SELECT count(*) FROM (SELECT 1 FROM play_deal WHERE source = 'random' AND NOT"
-                " claimed AND seed IS NOT NULL GROUP BY rules_key, layout HAVING count(*) >= %s)"
+                " claimed AND NOT shipped GROUP BY rules_key, layout HAVING count(*) >= %s)"
                 " AS pools",
                 [floor],
             ).fetchone()

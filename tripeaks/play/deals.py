@@ -239,9 +239,9 @@ def _take_pooled(rules: Rules, layout: str, *, shipped: bool) -> Deal | None:
         pool = Deal.objects.select_for_update(skip_locked=True).filter(
             source=Source.RANDOM, rules_key=rules.key, layout=layout, claimed=False
         )
-        pooled = pool.filter(seed__isnull=False).order_by("id").first()
+        pooled = pool.filter(shipped=False).order_by("id").first()
         if pooled is None and shipped:
-            pooled = pool.filter(seed__isnull=True).order_by("?").first()
+            pooled = pool.filter(shipped=True).order_by("?").first()
         if pooled is not None:
             pooled.claimed = True
             pooled.save(update_fields=["claimed"])
@@ -277,7 +277,7 @@ def pool_shortfalls(target: int | None = None) -> list[Shortfall]:
     counts = {
         (row["rules_key"], row["layout"]): row["n"]
         for row in Deal.objects.filter(
-            source=Source.RANDOM, claimed=False, seed__isnull=False, layout__in=layouts
+            source=Source.RANDOM, claimed=False, shipped=False, layout__in=layouts
         )
         .values("rules_key", "layout")
         .annotate(n=Count("id"))
@@ -319,7 +319,7 @@ def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None
         pool = Deal.objects.filter(
             source=Source.RANDOM, rules_key=rules.key, layout=layout, claimed=False
         )
-        have = pool.filter(seed__isnull=False).count()
+        have = pool.filter(shipped=False).count()
         until = None if seconds is None else time.monotonic() + seconds
         added = 0
         while have + added < target and (until is None or time.monotonic() < until):
@@ -330,7 +330,7 @@ def refill_pool(rules: Rules, layout: str, target: int, *, seconds: float | None
                 break
             added += 1
         if have + added >= max(settings.RANDOM_POOL_SIZE, 1):
-            pool.filter(seed__isnull=True).delete()  # the shipped deals are not needed now
+            pool.filter(shipped=True).delete()  # the shipped deals are not needed now
         return added
     finally:
         cache.delete(lock)

@@ -47,6 +47,9 @@ class Deal(models.Model):
     # tripeaks/play/deal_digests.py: the same cards (or most of them), or the same game, however
     # the code is written and whatever the layout; a custom deal that copies a deal still ranking
     # is refused by them.
+    # A random deal from the repository's seed files (tripeaks/play/seeding.py), not made by a
+    # worker: anyone can read it, so no run on it ranks.
+    shipped = models.BooleanField(default=False)
     card_bands = ArrayField(models.CharField(max_length=20), default=list, blank=True)
     game_digest = models.CharField(max_length=64, blank=True, default="")
 
@@ -86,11 +89,6 @@ class Deal(models.Model):
         )
         return f"{self.get_source_display()}{label} ({self.layout}, {self.rules_key})"
 
-    @property
-    def shipped(self) -> bool:
-        """A random deal from the repository's seed files (tripeaks/play/seeding.py), not made
-        by a worker from a seed of its own: anyone can read it, so no run on it ranks."""
-        return self.source == Source.RANDOM and self.seed is None
 
 
 class Status(models.TextChoices):

@@ -10,7 +10,7 @@ a seed the solver cannot settle within them is skipped), writing each layout's f
 every pool that holds no deal it puts the file's deals not yet in the database, each checked by
 replaying its line through the engine (a line that does not win refuses the file: nothing is
 loaded). These deals are public (anyone can read the repository), so they are kept apart: a
-shipped row has no seed (`Deal.shipped`: a worker's deal always has its own), a solo start takes
+shipped row says so (`Deal.shipped`, set here and nowhere else), a solo start takes
 one only when its pool has no worker-made deal (a contest never), the refill does not count
 them, and once a pool holds its floor of worker-made deals its unclaimed shipped ones are
 retired. A game on one is unranked (statistics only, never a board): docs/operations.md,
@@ -207,13 +207,14 @@ def load_seed(directory: Path = SEED_DIR) -> int:
 
 
 def _row(entry: SeedDeal, made: EngineDeal) -> Deal:
-    """A pool row for a shipped deal: no seed of its own (`Deal.shipped`), proven winnable."""
+    """A pool row for a shipped deal (`Deal.shipped`), proven winnable."""
     return Deal(
         source=Source.RANDOM,
         rules_key=entry.rules_key,
         layout=entry.layout,
         code=made.code,
         seed=None,
+        shipped=True,
         winnable=True,
         par=entry.par,
         claimed=False,
