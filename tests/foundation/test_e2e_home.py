@@ -62,7 +62,9 @@ def test_home_page_loads_with_its_stylesheet(page: Any) -> None:
 
 def test_a_newcomer_signs_up_and_is_signed_in(page: Any) -> None:
     page.goto("/")
-    page.get_by_role("link", name="Sign up", exact=True).click()
+    # The header's (the welcome table's line offers it too).
+    nav = page.get_by_role("navigation", name="Account")
+    nav.get_by_role("link", name="Sign up", exact=True).click()
     page.get_by_label("Username").fill("browser_bob")
     page.get_by_label("Display name").fill("Bob")
     page.get_by_label("Password", exact=True).fill("tri-peaks-Solitaire-42")

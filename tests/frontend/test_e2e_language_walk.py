@@ -33,6 +33,8 @@ ALLOWED = {
     "TriPeaks Online", "TriPeaks", "English", "Deutsch", "Glicko-2", "API", "JSON", PLAYER,
     # The browser and system of a session, as ua-parser names them ("HeadlessChrome 156 on Linux").
     "HeadlessChrome", "Linux",
+    # The sessions page's time zone, by its name (the browser's: UTC here).
+    "UTC",
 }  # fmt: skip
 # Machine text: an address, a link to copy (the numbered deal's challenge link).
 MACHINE = re.compile(r"^(\d{1,3}(\.\d{1,3}){3}|https?://\S+)$")

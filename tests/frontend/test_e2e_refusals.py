@@ -44,7 +44,13 @@ SIZES = [
     pytest.param(PHONE, id="390x844"),
     pytest.param({"width": 1366, "height": 800}, id="1366x800"),
 ]
-LIMITS = dict(production.PLAY_THROTTLE_RATES)
+# The production limits but the front gate's (tests/reliability/test_front_gate.py): the script
+# below plays a run at machine speed to be held by the timing check, not to be refused at the gate.
+LIMITS = {
+    name: rate
+    for name, rate in production.PLAY_THROTTLE_RATES.items()
+    if not name.startswith(("api_", "socket_open_"))
+}
 HINTS_A_MINUTE = 20  # LIMITS["solver"]
 GAME_STARTS_A_MINUTE = 30  # LIMITS["game_start"]
 GUESTS_AN_HOUR = 10  # LIMITS["guest_address"]
@@ -234,8 +240,9 @@ def test_a_run_the_timing_check_holds_says_so_and_links_to_fair_play(
     game = open_game(page)
     assert page.get_by_test_id("ranking").inner_text() == "Ranked: first try"
     line = line_for(Deal.objects.get(pk=Game.objects.get(pk=game["id"]).deal_id).code)
-    for seq, move in enumerate(line[:-1]):  # machine-fast, as a script plays
+    for seq, move in enumerate(line[:-1]):  # machine-steady, as a script plays
         assert api_post(page, f"/api/games/{game['id']}/moves", {"seq": seq, **move}).status == 200
+        time.sleep(0.07)  # under the moves limit (20 a second): a quiet machine went over it
     open_game(page)
     last = line[-1]
     if last["action"] == "draw":
