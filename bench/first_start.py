@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 import random
 import subprocess
 import sys
@@ -41,7 +40,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.idle_stack import healthy, layout_count, stop  # noqa: E402
+from bench.idle_stack import healthy, layout_count, stack_env, stop  # noqa: E402
 from tests.ports import free_port  # noqa: E402
 
 RULE_SETS = [  # deals.POOL_RULE_SETS, as the API's rules
@@ -58,21 +57,10 @@ for i in range({count}):
 """
 
 
-def stack_env(var: Path) -> dict[str, str]:
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY"}
-        and name != "DEAL_SECRET"
-        and not name.startswith("PYTEST")
-    }
-    return env | {
-        "DEBUG": "1",
-        "VAR_DIR": str(var),
-        "LOG_LEVEL": "WARNING",
-        "THROTTLE_GAME_STARTS": "100000/min",
-        "THROTTLE_GAME_STARTS_ADDRESS": "100000/min",
-    }
+def first_start_env(var: Path) -> dict[str, str]:
+    return stack_env(
+        var, THROTTLE_GAME_STARTS="100000/min", THROTTLE_GAME_STARTS_ADDRESS="100000/min"
+    )
 
 
 def pools_dealt(var: Path) -> int:
@@ -172,7 +160,7 @@ def first_minute(port: int, tokens: list[str], seconds: float, pace: float) -> d
 
 def run(args: argparse.Namespace, scratch: Path) -> dict[str, Any]:
     var, log, port = scratch / "var", scratch / "run.log", free_port()
-    env = stack_env(var)
+    env = first_start_env(var)
     pools = layout_count("*") * len(RULE_SETS)
     began = time.monotonic()
     with log.open("ab") as out:

@@ -47,9 +47,10 @@ RULE_SETS_AND_STARTS = 8
 DEFAULT_FLOOR = 5
 
 
-def start_stack(
-    var: Path, port: int, floor: int, layouts: str, log: Path, **extra: str
-) -> subprocess.Popen[bytes]:
+def stack_env(var: Path, **extra: str) -> dict[str, str]:
+    """The environment of a stack of its own under `var`, its static files included: stacks
+    started side by side (the tests start several) never collect into one folder while another
+    process reads it (a collect replaces files another's WhiteNoise is listing)."""
     env = {
         name: value
         for name, value in os.environ.items()
@@ -57,14 +58,19 @@ def start_stack(
         and name != "DEAL_SECRET"
         and not name.startswith("PYTEST")
     }
-    env |= {
+    return env | {
         "DEBUG": "1",
         "VAR_DIR": str(var),
         "LOG_LEVEL": "WARNING",
-        "RANDOM_POOL_SIZE": str(floor),
-        "RANDOM_POOL_LAYOUTS": layouts,
+        "STATIC_ROOT": str(var / "static"),
         **extra,
     }
+
+
+def start_stack(
+    var: Path, port: int, floor: int, layouts: str, log: Path, **extra: str
+) -> subprocess.Popen[bytes]:
+    env = stack_env(var, RANDOM_POOL_SIZE=str(floor), RANDOM_POOL_LAYOUTS=layouts, **extra)
     with log.open("ab") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "tripeaks.stack.run", "--port", str(port)],

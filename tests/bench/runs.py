@@ -136,8 +136,10 @@ TINY = {
         "1",
         "--seconds",
         "1",
+        # The worker ends the task that filled the last pool as the sample would begin: a one
+        # second sample at once read 100 % of a core once (wall time only, no CPU).
         "--settle",
-        "0",
+        "2",
         "--limit",
         "100",
     ],
