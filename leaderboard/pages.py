@@ -54,35 +54,46 @@ def review_queue(request: HttpRequest) -> HttpResponse:
     return _queue(request)
 
 
+def _decided(
+    request: HttpRequest, what: str, decide: Callable[[], object], refused: type[Exception]
+) -> HttpResponse:
+    """Take a staff decision: back to the queue with its word, or the queue again with why not."""
+    try:
+        decide()
+    except refused as error:
+        messages.error(request, f"{what}: {error}")
+        return _queue(request, status=400)
+    messages.success(request, f"{what}: decision recorded.")
+    return redirect("leaderboard-review")
+
+
 @require_POST
 @staff_only
 def review_decision(request: HttpRequest, result_id: int) -> HttpResponse:
-    try:
-        review.review_run(
+    return _decided(
+        request,
+        f"Run {result_id}",
+        lambda: review.review_run(
             result_id=result_id,
             staff=signed_in(request.user),
             decision=request.POST.get("decision", ""),
             reason=request.POST.get("reason", ""),
-        )
-    except review.ReviewError as error:
-        messages.error(request, f"Run {result_id}: {error}")
-        return _queue(request, status=400)
-    messages.success(request, f"Run {result_id}: decision recorded.")
-    return redirect("leaderboard-review")
+        ),
+        review.ReviewError,
+    )
 
 
 @require_POST
 @staff_only
 def rating_flag_decision(request: HttpRequest, flag_id: int) -> HttpResponse:
-    try:
-        ratings.close_flag(
+    return _decided(
+        request,
+        f"Rating flag {flag_id}",
+        lambda: ratings.close_flag(
             flag_id=flag_id,
             staff_id=signed_in(request.user).pk,
             decision=request.POST.get("decision", ""),
             note=request.POST.get("note", ""),
-        )
-    except ratings.FlagError as error:
-        messages.error(request, f"Rating flag {flag_id}: {error}")
-        return _queue(request, status=400)
-    messages.success(request, f"Rating flag {flag_id}: decision recorded.")
-    return redirect("leaderboard-review")
+        ),
+        ratings.FlagError,
+    )

@@ -113,17 +113,23 @@ def ranking_reason(code: RankingCode, mode: str) -> str:
     return RANKING_REASONS.get((code, mode)) or REASONS[code]
 
 
-def live_ranking(game: Game, guest: bool) -> RankingCode:
-    """What a game still being played will count for (``services._ranking`` decided first try,
-    practice or unranked at its start; a hint since makes it unranked)."""
+def _never_ranks(game: Game, custom: bool, guest: bool) -> RankingCode | None:
+    """Why a run can never rank, whatever it does (the deepest reason first), or None."""
     if game.contest:
         return "contest"
-    if game.deal.source == "custom":
+    if custom:
         return "custom"
     if game.deal.shipped:
         return "shipped"
-    if guest:
-        return "guest"
+    return "guest" if guest else None
+
+
+def live_ranking(game: Game, guest: bool) -> RankingCode:
+    """What a game still being played will count for (``services._ranking`` decided first try,
+    practice or unranked at its start; a hint since makes it unranked)."""
+    never = _never_ranks(game, game.deal.source == "custom", guest)
+    if never is not None:
+        return never
     if game.ranking == "unranked" or game.assisted:
         return "hint"
     return "practice" if game.ranking == "practice" else "first-try"
@@ -132,14 +138,9 @@ def live_ranking(game: Game, guest: bool) -> RankingCode:
 def result_ranking(game: Game, result: Result, guest: bool) -> RankingCode:
     """What a finished game's result did (``leaderboard.services.results.record_result``): the
     first reason found keeps it off the boards, the deepest first."""
-    if game.contest:
-        return "contest"
-    if not result.ranked:
-        return "custom"
-    if game.deal.shipped:
-        return "shipped"
-    if guest:
-        return "guest"
+    never = _never_ranks(game, not result.ranked, guest)
+    if never is not None:
+        return never
     if result.attempt == "unranked" or result.assisted:
         return "hint"
     if result.flagged:
