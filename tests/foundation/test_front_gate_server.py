@@ -11,19 +11,15 @@ server refuses it at the handshake.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
-import uvicorn
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from tests.ports import free_port
+from tests.foundation.test_server_limits import serving
 from tripeaks.infra import limiter
 from tripeaks.infra.front_gate import FrontGate
-from tripeaks.stack.serve import uvicorn_options
 
 pytestmark = pytest.mark.asyncio
 
@@ -49,22 +45,6 @@ class CountedGate(FrontGate):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         CountedGate.calls += 1
         await super().__call__(scope, receive, send)
-
-
-@asynccontextmanager
-async def serving(app: Any) -> AsyncIterator[int]:
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, **uvicorn_options())
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            assert not task.done(), "the server did not start"
-            await asyncio.sleep(0.02)
-        yield port
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
 
 
 async def open_once(port: int) -> str:
