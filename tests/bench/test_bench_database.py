@@ -38,6 +38,15 @@ def bench_url() -> Iterator[str]:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def databases(prefix: str) -> set[str]:
+    """The server's databases whose names begin with `prefix`."""
+    with psycopg.connect(f"{SERVER}/postgres") as connection:
+        rows = connection.execute(
+            "SELECT datname FROM pg_database WHERE datname LIKE %s", [prefix + "%"]
+        ).fetchall()
+    return {name for (name,) in rows}
+
+
 def test_a_bench_database_is_migrated_and_made_anew_each_time(bench_url: str) -> None:
     create_migrated_database(bench_url, {})
     made = tables(bench_url)
@@ -48,13 +57,7 @@ def test_a_bench_database_is_migrated_and_made_anew_each_time(bench_url: str) ->
     assert tables(bench_url) == made  # anew: what the last run left is gone
 
     template = TEMPLATE_PREFIX + migrations_digest()[:16]
-    with psycopg.connect(f"{SERVER}/postgres") as connection:
-        names = {
-            name
-            for (name,) in connection.execute(
-                "SELECT datname FROM pg_database WHERE datname LIKE %s", [TEMPLATE_PREFIX + "%"]
-            ).fetchall()
-        }
+    names = databases(TEMPLATE_PREFIX)
     # This one, and those of other checkouts (other migrations) on the server, up to a bound.
     assert template in names and len(names) <= KEEP_TEMPLATES
 
@@ -66,23 +69,16 @@ def test_a_failed_migration_leaves_no_template(
     monkeypatch.setattr("bench.database.TEMPLATE_PREFIX", prefix)
     template = prefix + migrations_digest()[:16]
 
-    def databases() -> set[str]:
-        with psycopg.connect(f"{SERVER}/postgres") as connection:
-            rows = connection.execute(
-                "SELECT datname FROM pg_database WHERE datname LIKE %s", [prefix + "%"]
-            ).fetchall()
-        return {name for (name,) in rows}
-
     try:
         with pytest.raises(subprocess.CalledProcessError):
             create_migrated_database(bench_url, {"DJANGO_SETTINGS_MODULE": "no.such.settings"})
-        assert template not in databases()
+        assert template not in databases(prefix)
         create_migrated_database(bench_url, {})
-        assert databases() == {template}  # the failed attempt's leftover went too
+        assert databases(prefix) == {template}  # the failed attempt's leftover went too
         assert "play_game" in tables(bench_url)
     finally:
         with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
-            for name in databases():
+            for name in databases(prefix):
                 connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
@@ -97,21 +93,14 @@ def test_other_checkouts_templates_are_kept_up_to_a_bound(
     monkeypatch.setattr("bench.database.KEEP_TEMPLATES", 3)
     others = [f"{prefix}{n:016d}" for n in range(3)]  # the oldest first
 
-    def databases() -> set[str]:
-        with psycopg.connect(f"{SERVER}/postgres") as connection:
-            rows = connection.execute(
-                "SELECT datname FROM pg_database WHERE datname LIKE %s", [prefix + "%"]
-            ).fetchall()
-        return {name for (name,) in rows}
-
     try:
         with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
             for name in others:
                 connection.execute(f'CREATE DATABASE "{name}"')
         create_migrated_database(bench_url, {})
         # This checkout's template and the two newest of the others: the oldest went.
-        assert databases() == {prefix + migrations_digest()[:16], *others[1:]}
+        assert databases(prefix) == {prefix + migrations_digest()[:16], *others[1:]}
     finally:
         with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
-            for name in databases():
+            for name in databases(prefix):
                 connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
