@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 
 from tests.frontend.conftest import api_post, needs_chromium, shot, sign_up
 from tests.frontend.helpers import click_move, open_game, view, wait_seq
+from tests.frontend.test_e2e_races import open_two_seats
 from tests.play.contests import begun_race
 from tests.play.helpers import winnable_code
 from tests.races.helpers import winning_line
@@ -191,13 +192,3 @@ def strings(found: Any) -> list[str]:
     if isinstance(found, list):
         return [s for v in found for s in strings(v)]
     return [found] if isinstance(found, str) else []
-
-
-def open_two_seats(page: Any) -> str:
-    """The page's player opens a public two-seat race from the lobby's form; returns its id."""
-    page.goto("/#/races")
-    form = page.locator("[data-testid=race-form]")
-    form.locator("select[name=seats]").select_option("2")
-    form.get_by_role("button", name="Open a race").click()
-    page.wait_for_url("**/#/races/*")
-    return str(page.url.rsplit("/", 1)[1])
