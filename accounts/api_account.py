@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from django.contrib.auth import login, logout, update_session_auth_hash
+from django.contrib.auth import login, logout
 from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
@@ -126,10 +126,10 @@ def sign_up_guest(request: Request, data: SignUp) -> User | None:
         return None
     enforce_csrf(request)
     try:
-        user = guests.claim_guest(guest=current, **data)
+        # The session follows the new password hash inside the claim's transaction.
+        user = guests.claim_guest(guest=current, request=request._request, **data)
     except guests.NotAGuest as exc:  # signed up a moment ago (a second click, say)
         raise ValidationError({"non_field_errors": [ALREADY_SIGNED_UP]}) from exc
-    update_session_auth_hash(request._request, user)
     return user
 
 

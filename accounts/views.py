@@ -59,7 +59,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         try:
             # A guest becomes the account in place, keeping what it played (accounts.services.guests).
             if guest:
-                user = guests.claim_guest(guest=request.user, **fields)  # type: ignore[arg-type]
+                user = guests.claim_guest(guest=request.user, request=request, **fields)  # type: ignore[arg-type]
             else:
                 user = players.sign_up(**fields)
         except players.UsernameTaken:

@@ -17,7 +17,9 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
+from django.contrib.auth import update_session_auth_hash
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 
 from accounts import selectors
 from accounts.models import User
@@ -47,8 +49,19 @@ def create_guest() -> User:
 
 
 @transaction.atomic
-def claim_guest(*, guest: User, username: str, password: str, display_name: str = "") -> User:
-    """Turn the guest into an account in place (same row: everything played stays)."""
+def claim_guest(
+    *,
+    guest: User,
+    username: str,
+    password: str,
+    display_name: str = "",
+    request: HttpRequest | None = None,
+) -> User:
+    """Turn the guest into an account in place (same row: everything played stays). With
+    `request` (the guest's own session), the session is moved on to the account's new password
+    hash in the same transaction: a claim whose session cannot be saved is undone, so the guest
+    is never left signed out of an account they did not finish making (the sessions are rows of
+    the same database)."""
     user = User.objects.select_for_update().get(pk=guest.pk)
     if not user.is_guest or not user.is_active:
         raise NotAGuest(user.pk)
@@ -63,6 +76,8 @@ def claim_guest(*, guest: User, username: str, password: str, display_name: str 
             user.save(update_fields=["username", "display_name", "is_guest", "password"])
     except IntegrityError as exc:
         raise UsernameTaken(username) from exc
+    if request is not None:
+        update_session_auth_hash(request, user)
     return user
 
 

@@ -249,3 +249,32 @@ def test_a_guest_claimed_a_moment_ago_cannot_be_claimed_again() -> None:
         guests.claim_guest(guest=stale, username="second_click", password=STRONG)
 
     assert list(User.objects.values_list("username", flat=True)) == ["first_click"]
+
+
+def test_a_claim_whose_session_cannot_be_saved_leaves_the_guest_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The session follows the account's new password hash in the claim's own transaction: when
+    that fails, the claim is undone (before: the guest became an account, and its session, still
+    on the guest's hash, was signed out of it)."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.db import DatabaseError
+
+    browser = guest()
+    name = browser.get("/api/me").json()["username"]
+
+    def broken(self: SessionStore) -> None:
+        raise DatabaseError("the session table is gone")
+
+    monkeypatch.setattr(SessionStore, "cycle_key", broken)
+    try:
+        answer = browser.post("/api/auth/signup", {"username": "halfway", "password": STRONG})
+        assert answer.status_code >= 500, answer.content
+    except DatabaseError:
+        pass  # the test client re-raises what the view did not answer
+    monkeypatch.undo()
+
+    user = User.objects.get(username=name)
+    assert user.is_guest and not user.has_usable_password() and user.display_name == ""
+    assert not User.objects.filter(username="halfway").exists()
+    assert browser.get("/api/me").json()["username"] == name  # still signed in as the guest
