@@ -5,6 +5,8 @@ racer's friend), and the racers' games stay closed to them."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -12,6 +14,8 @@ from channels.db import database_sync_to_async as db
 
 from tests.play.helpers import client_for, connect
 from tests.races.helpers import api, begun, join, leaks, open_race, player, race_socket, until
+from tripeaks.infra import redis_client
+from tripeaks.races import presence
 from tripeaks.races.models import Race
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -127,3 +131,49 @@ async def test_a_watchers_socket_hears_every_move_as_counts_and_never_a_card(
     assert [card_values(frame, cards) for frame in frames] == [[] for _ in frames]
     assert all(frame.get("race", {}).get("game") is None for frame in frames)
     await watcher.disconnect()
+
+
+def noted(race_id: str) -> dict[str, float]:
+    """The race's presence set as Redis holds it: user id -> when last noted (ms)."""
+    members = redis_client.client().zrange(presence._key(race_id), 0, -1, withscores=True)
+    return {member.decode(): score for member, score in members}
+
+
+@pytest.mark.asyncio
+async def test_a_watcher_never_counts_as_a_racers_presence_nor_blocks_a_claim(
+    make_player: Any, settings: Any
+) -> None:
+    """A watcher's race socket, open all along, notes nobody: the presence set holds the racers
+    whose race socket is open and no one else, and a racer gone for the absence is claimed
+    against while the watcher watches (before: every socket's user was noted, a watcher too)."""
+    settings.RACE_ABSENT_S = 0.6  # noted every 0.2 s
+    race, ann, bob = await db(running_race)(make_player)
+    carol = await db(make_player)("carol")
+    watcher, racer = race_socket(carol, race["id"]), race_socket(ann, race["id"])
+    for socket in (watcher, racer):
+        assert (await socket.connect())[0]
+        await until(socket, lambda r: r["state"] == "running")
+    first = await wait_for(lambda: noted(race["id"]).get(str(ann.pk)))
+    # Ann's socket notes her again and again; the watcher's, opened first, has had as long.
+    await wait_for(lambda: (noted(race["id"]).get(str(ann.pk)) or 0) > first + 400)
+    assert set(await db(noted)(race["id"])) == {str(ann.pk)}
+
+    claimed = await db(api(ann).post)(
+        f"/api/races/{race['id']}/claim", {"player": "bob"}, format="json"
+    )
+    assert claimed.status_code == 200, claimed.content
+    await watcher.disconnect()
+    assert str(carol.pk) not in await db(noted)(race["id"])  # nor once it closes
+    await racer.disconnect()
+
+
+async def wait_for(read: Any, limit_s: float = 10) -> Any:
+    """`read()` (a sync read, in a thread) once it is truthy: the presence set changes on the
+    sockets' own timers, which the test cannot await."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        found = await db(read)()
+        if found:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError("the presence set never changed so")

@@ -23,8 +23,10 @@ task queued for that instant: whichever comes first begins (or caps) it. Its rea
 No race state lives in the process: the socket's copy of the race only shapes its own frames.
 
 While it is open the socket notes its player as at the race (`presence.seen`, every 10 s, and
-once more when it closes): a racer with neither a race socket nor a stored move for 30 s can be
-claimed against by the others (`POST /api/races/{id}/claim`, `services.claim_absent`).
+once more when it closes) if they are racing in it (a seat still playing while the race runs): a
+racer with neither a race socket nor a stored move for 30 s can be claimed against by the others
+(`POST /api/races/{id}/claim`, `services.claim_absent`). A watcher's socket (anyone else: the
+lobby's races to watch, a racer who gave up) notes nobody, and writes nothing.
 """
 
 from __future__ import annotations
@@ -183,7 +185,8 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             self.timer.cancel()
         if self.here is not None:
             self.here.cancel()
-            await _seen(self.race_id, int(self.scope["user"].pk))  # the absence counts from now
+            if self._racing():
+                await _seen(self.race_id, int(self.scope["user"].pk))  # the absence counts from now
         await self.leave_session_groups()
         await self._leave()
 
@@ -194,11 +197,25 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
 
     async def _here(self, user_id: int) -> None:
         """While the socket is open, its player is at their race: noted every
-        `presence.every_s()`, so the others can claim against them only once it is closed."""
+        `presence.every_s()` while they race in it, so the others can claim against them only
+        once it is closed. A watcher is never noted: only a racer's presence counts."""
         with contextlib.suppress(asyncio.CancelledError):
             while self.frame is None or self.frame["state"] != "finished":
-                await _seen(self.race_id, user_id)
+                if self._racing():
+                    await _seen(self.race_id, user_id)
                 await asyncio.sleep(presence.every_s())
+
+    def _racing(self) -> bool:
+        """Is the socket's player racing in the race as it last showed it: a seat of theirs
+        still playing while it runs? (A watcher has no seat: `users` names the seats only.)"""
+        frame = self.frame
+        if frame is None or frame["state"] != "running":
+            return False
+        name = self.users.get(str(self.scope["user"].pk))
+        return name is not None and any(
+            line["username"] == name and line["status"] in ("playing", "stuck")
+            for line in frame["players"]
+        )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # A page that watches: its frames count against the watcher rates, as a board's do, and
