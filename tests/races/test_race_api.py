@@ -231,8 +231,18 @@ def test_one_player_joining_two_races_at_once_gets_one(make_player: Any) -> None
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_finishes_give_one_winner(make_player: Any) -> None:
+def test_concurrent_finishes_give_one_winner(
+    make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two finishing moves at once: the race row's lock orders them. The first to lock it wins
+    and ends the race; the second's move comes after the end and is refused, 409 `race_over`,
+    with nothing of it stored, and the race's end resigns that game as it stood (lost): its seat is
+    second with the cards it had. (Before: the second was stored as a win over a race already
+    finished, [200, 200], or, when the end's resignation locked its game first, 409
+    `seq_mismatch`: which one came at random.) The end's resignations wait until both answered,
+    so the two finishes meet at the race's lock every time."""
     from tests.races.helpers import winning_line
+    from tripeaks.races import ending
 
     ann, bob = make_player("ann"), make_player("bob")
     race = open_race(ann)
@@ -250,6 +260,8 @@ def test_concurrent_finishes_give_one_winner(make_player: Any) -> None:
                 == 200
             )
         games[user.username] = game
+    ended: list[list[Any]] = []
+    monkeypatch.setattr(ending, "end_games_later", ended.append)
     users = [ann, bob]
     answers = in_threads(
         2,
@@ -259,11 +271,22 @@ def test_concurrent_finishes_give_one_winner(make_player: Any) -> None:
             format="json",
         ),
     )
-    assert [a.status_code for a in answers] == [200, 200]
+
+    assert sorted(a.status_code for a in answers) == [200, 409], [a.content for a in answers]
+    late = next(a for a in answers if a.status_code == 409).json()
+    assert late["code"] == "race_over", late
+    winner = users[[a.status_code for a in answers].index(200)].username
+    loser = next(user for user in users if user.username != winner)
+    assert Game.objects.get(pk=games[loser.username]).finished_at is None  # nothing stored
+    assert len(ended) == 1
+    ending.end_games(game_ids=ended[0])
     done = api(ann).get(f"/api/races/{race['id']}").json()
     assert done["state"] == "finished"
-    assert sorted(p["place"] for p in done["players"]) == [1, 2]
-    assert [p["status"] for p in done["players"]].count("won") == 1
+    places = {p["username"]: (p["place"], p["status"], p["cards_left"]) for p in done["players"]}
+    assert places == {winner: (1, "won", 0), loser.username: (2, "finished", 1)}, places
+    lost = Game.objects.get(pk=games[loser.username])
+    assert lost.finished_at is not None and lost.status != "won" and lost.cards_left == 1
+    assert Game.objects.get(pk=games[winner]).status == "won"
 
 
 @pytest.mark.django_db(transaction=True)

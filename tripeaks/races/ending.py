@@ -19,6 +19,7 @@ from tripeaks.play import services as play
 from tripeaks.play.errors import MoveRefused, SeqConflict
 from tripeaks.play.models import Game, Move
 from tripeaks.races import rating
+from tripeaks.races.errors import RaceOver
 from tripeaks.races.models import Race, Seat, SeatStatus, State
 from tripeaks.races.race_row import changed
 
@@ -51,7 +52,8 @@ _PLACE_GROUP = {
 def record_finish(*, game: Game) -> None:
     """`play.signals.game_finished` for a race game, inside play's finishing transaction (the
     game row is locked): place the seat, and end the race when this decides it (a win: the first
-    to clear wins; or nobody left playing)."""
+    to clear wins; or nobody left playing). A win on a race already over for the seat raises
+    `RaceOver` (409 `race_over`), which undoes the whole move."""
     try:
         race_id = uuid.UUID(game.contest.removeprefix("race-"))
     except ValueError:
@@ -62,7 +64,16 @@ def record_finish(*, game: Game) -> None:
         return
     now = game.finished_at or timezone.now()
     if race.state != State.RUNNING or seat.status != SeatStatus.PLAYING:
-        return  # the race is over (its end resigns the games left), or the seat was left
+        # The race is over (its end resigns the games left), or the seat was left. A win now
+        # came after that, by the race row's lock: refused, or the game would say "won" while
+        # its seat keeps the place the end gave it (two finishes at once: one winner).
+        if game.status == "won":
+            raise RaceOver(
+                "the race is over: it ended before this move"
+                if race.state != State.RUNNING
+                else "you have left this race: this move no longer counts"
+            )
+        return
     if race.ends_at is not None and now >= race.ends_at:
         finalize(race, race.ends_at)  # the cap came first: this game counts as it stands
         return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tripeaks.play.errors import MoveRefused
+
 
 class RaceError(Exception):
     status_code = 400
@@ -33,3 +35,13 @@ class RaceConflict(RaceError):
     def __init__(self, message: str, *, code: str = "conflict") -> None:
         super().__init__(message)
         self.code = code
+
+
+class RaceOver(MoveRefused):
+    """A racer's win came after their race was over for them: another finish, the give-ups or
+    the cap ended it (or they gave up) first, as the race row's lock ordered them. Refused inside
+    play's finishing transaction, so nothing of the move is stored; the race's end resigns the
+    game as it stood, and its seat keeps the place the end gave it."""
+
+    status_code = 409
+    code = "race_over"
