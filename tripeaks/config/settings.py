@@ -288,6 +288,7 @@ CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
     "tripeaks.arenas.tasks.*": {"queue": "urgent"},
     "tripeaks.play.tasks.refill_random_pool": {"queue": "solver"},
     "tripeaks.play.tasks.solve_deal": {"queue": "solver"},
+    "tripeaks.play.tasks.sweep_lapsed_clocks": {"queue": "urgent"},
 }
 # At most this many tasks wait in the solver queue for a deal's verdict (one a pool besides):
 # tripeaks/play/solver_queue.py.
@@ -306,6 +307,9 @@ CELERY_TIMEZONE = "UTC"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # How long /api/health waits for a worker to answer its ping (tripeaks/infra/health.py).
 HEALTH_WORKER_PING_SECONDS: float = env.float("HEALTH_WORKER_PING_SECONDS", default=1.0)
+# Seconds between a server's beats for the games its sockets show (tripeaks/play/clock_presence.py):
+# a clock whose server missed three is stopped at its last beat plus one (the sweep, below).
+CLOCK_HEARTBEAT_S: float = env.float("CLOCK_HEARTBEAT_S", default=5.0)
 # The one beat's schedule (seconds between runs).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 if "tripeaks.play" in PROJECT_APPS:
@@ -320,6 +324,11 @@ if "tripeaks.play" in PROJECT_APPS:
         "refill-random-pools": {
             "task": "tripeaks.play.tasks.refill_random_pools",
             "schedule": 60,
+        },
+        # Clocks left running by a dead server (tripeaks/play/clock_sweep.py); idle: one command.
+        "sweep-lapsed-clocks": {
+            "task": "tripeaks.play.tasks.sweep_lapsed_clocks",
+            "schedule": 2 * CLOCK_HEARTBEAT_S,
         },
     }
 

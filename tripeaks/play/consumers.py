@@ -18,7 +18,7 @@ from tripeaks.infra.json_types import JSONObject
 from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import CLOSE_NOT_FOUND, UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
-from tripeaks.play import steps
+from tripeaks.play import clock_presence, clock_sweep, steps
 from tripeaks.play.broadcast import (
     GreetingEvent,
     PeerEvent,
@@ -89,6 +89,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     peers = False
     # Whether the socket was over a cap (closed 4409 at once).
     refused = False
+    # Whether this server beats for the socket's game (play/clock_presence.py).
+    beating = False
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -118,6 +120,9 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
         await announce_peer(self.game_id, self.channel_name)
+        # A live server shows the game (the clock's heartbeat), noted before the game is read.
+        await clock_sweep.shown_here(self.game_id)
+        self.beating = True
         # The cards go on screen: a clock stopped because no screen showed them starts again.
         view = await read_on_open(self, self.moves.show, leave=self._leave_game)
         if view is None:
@@ -130,6 +135,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return  # counted nowhere, in no group
         await self.leave_session_groups()
         await self._leave_game()
+        if self.beating:
+            clock_presence.let_go(self.game_id)
         if hasattr(self, "moves"):
             try:
                 await self.moves.hide()  # the last screen gone: the clock stops
@@ -204,6 +211,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             await self._error(error.message, code=error.code, retry_after=error.retry_after)
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        clock_presence.let_go(self.game_id)
+        await clock_presence.hold(moves.game_id)  # a new game: no beat of another server
         self.moves, self.game_id = moves, moves.game_id
         self.group = game_group(self.game_id)
         self.seen_seq, self.last_view, self.peers = -1, None, False

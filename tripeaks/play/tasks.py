@@ -10,7 +10,7 @@ from celery.signals import worker_ready
 from django.conf import settings
 
 from tripeaks.engine.rules import CLASSIC_RULE_SETS, Rules
-from tripeaks.play import deals, solver_queue
+from tripeaks.play import clock_sweep, deals, solver_queue
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Deal
 
@@ -91,3 +91,10 @@ def solve_deal(deal_id: int) -> bool | None:
     solver_queue.begun(solver_queue.verdict_key(deal_id))
     deal = Deal.objects.filter(pk=deal_id).first()
     return None if deal is None else deals.record_verdict(deal).winnable
+
+
+@shared_task(acks_late=True, time_limit=60)
+def sweep_lapsed_clocks() -> int:
+    """Stop the clocks whose server died with their socket open (play/clock_sweep.py): beat,
+    every two heartbeats. Idle, one Redis command and no query."""
+    return clock_sweep.sweep_lapsed_clocks()

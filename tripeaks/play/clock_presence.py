@@ -1,0 +1,168 @@
+"""The clock's heartbeat: which games a live server shows, so that a clock counts only while one
+does (docs/fair-play.md, "One clock").
+
+A solo game's clock stops when its last game socket closes (`services.hide_game`). A server that
+dies (kill -9, out of memory, a lost machine) runs no close: without more, its games' clocks ran
+on until a socket opened and closed again, and a player was charged for time the cards were on
+no screen. So every server process beats for the games its sockets show:
+
+- `hold(game_id)` (a game socket opens, or starts its next game) counts the game for the
+  process's event loop, and notes it at once; `let_go(game_id)` (the socket closes or moves on)
+  uncounts it. While the loop holds any game, a timer notes all of them every `heartbeat_s()`
+  (5 s) in ONE command: `ZADD` into one Redis sorted set, game id -> the beat's time (epoch s).
+  A game shown by several servers is noted by each; nothing is removed when a socket closes
+  (another server may still show it): its entry simply stops being renewed.
+- An entry older than `lapse_s()` (three beats) has lost its server. The sweeper
+  (`clock_sweep.sweep_lapsed_clocks`, a Celery beat task) stops such a game's running clock,
+  charging it up to its last beat plus one interval at most, and drops the entry. With no entry
+  lapsed the sweep is one Redis command and no query: an idle stack idles.
+- A socket that opens on a game whose entry has lapsed but was not swept yet (the player came
+  back to another server within the sweep's period) has the clock stopped the same way first
+  (`hold` finds the old beat); the socket's opening then starts it again, logged as a resume.
+
+Redis unreachable: nothing is noted and nothing swept (a warning is logged); clocks run as they
+did before the heartbeat, and PostgreSQL stays the truth.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import cast
+
+from django.conf import settings
+from django.utils import timezone
+
+from tripeaks.infra import redis_client
+
+log = logging.getLogger("tripeaks.events")
+
+# Sets the game's beat; answers the beat it replaced (or nothing): one round trip.
+BEAT_SCRIPT = """
+local old = redis.call('ZSCORE', KEYS[1], ARGV[2])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+return old
+"""
+# Drops each (game, beat) whose beat is still that one: a server that beat again meanwhile
+# keeps its entry.
+FORGET_SCRIPT = """
+local dropped = 0
+for i = 1, #ARGV, 2 do
+  local now = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if now and tonumber(now) == tonumber(ARGV[i + 1]) then
+    dropped = dropped + redis.call('ZREM', KEYS[1], ARGV[i])
+  end
+end
+return dropped
+"""
+
+
+def heartbeat_s() -> float:
+    return float(settings.CLOCK_HEARTBEAT_S)
+
+
+def lapse_s() -> float:
+    """How old a game's last beat is when its server is taken for dead: three beats missed."""
+    return 3 * heartbeat_s()
+
+
+def index_key() -> str:
+    return redis_client.key("clocks", "shown")
+
+
+def now_s() -> float:
+    """The server's clock (the one every game's clock reads), in epoch seconds."""
+    return timezone.now().timestamp()
+
+
+# ---------------------------------------------------------------------------------- the beat
+@dataclass
+class _Beats:
+    """The games one event loop's sockets show, each with its number of sockets, and its timer."""
+
+    held: Counter[str] = field(default_factory=Counter)
+    timer: asyncio.Task[None] | None = None
+
+
+_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Beats] = weakref.WeakKeyDictionary()
+
+
+def _beats() -> _Beats:
+    return _loops.setdefault(asyncio.get_running_loop(), _Beats())
+
+
+async def hold(game_id: str) -> float | None:
+    """A socket of this process shows the game from now on; its first socket here notes it at
+    once. The beat that note replaced if it had lapsed (its server is gone and the sweep has not
+    come yet: the caller stops the clock there, `clock_sweep.shown_here`), else None."""
+    beats = _beats()
+    beats.held[game_id] += 1
+    if beats.timer is None or beats.timer.done():
+        beats.timer = asyncio.ensure_future(_beating(beats))
+    if beats.held[game_id] > 1:
+        return None
+    try:
+        client = redis_client.async_client()
+        old = await client.eval(BEAT_SCRIPT, 1, index_key(), now_s(), game_id)
+    except Exception:
+        log.warning("could not note a shown game", extra={"game": game_id}, exc_info=True)
+        return None
+    if old is None or float(old) >= now_s() - lapse_s():
+        return None
+    return float(old)
+
+
+def let_go(game_id: str) -> None:
+    """A socket of this process no longer shows the game. Its entry is left to lapse (another
+    server may show it); the timer stops with the loop's last game."""
+    beats = _beats()
+    beats.held[game_id] -= 1
+    if beats.held[game_id] <= 0:
+        del beats.held[game_id]
+    if not beats.held and beats.timer is not None:
+        beats.timer.cancel()
+        beats.timer = None
+
+
+async def _beating(beats: _Beats) -> None:
+    while beats.held:
+        await asyncio.sleep(heartbeat_s())
+        if beats.held:
+            await beat(list(beats.held))
+
+
+async def beat(game_ids: list[str]) -> None:
+    """Note the games as shown now, in one command."""
+    at = now_s()
+    try:
+        await redis_client.async_client().zadd(index_key(), dict.fromkeys(game_ids, at))
+    except Exception:
+        log.warning("could not beat for shown games", extra={"games": len(game_ids)}, exc_info=True)
+
+
+# ---------------------------------------------------------------------------------- the sweep
+def lapsed() -> dict[str, float]:
+    """Every game whose last beat is older than `lapse_s()`: game id -> that beat."""
+    found = cast(
+        "list[tuple[bytes, float]]",
+        redis_client.client().zrangebyscore(
+            index_key(), "-inf", now_s() - lapse_s(), withscores=True
+        ),
+    )
+    return {redis_client.text(member): float(score) for member, score in found}
+
+
+def last_beat(game_id: str) -> float | None:
+    score = redis_client.client().zscore(index_key(), game_id)
+    return None if score is None else float(score)
+
+
+def forget(beats: dict[str, float]) -> int:
+    """Drop the entries of these (game -> beat) that no server renewed since: how many."""
+    if not beats:
+        return 0
+    args = [part for game_id, at in beats.items() for part in (game_id, repr(at))]
+    return int(redis_client.client().eval(FORGET_SCRIPT, 1, index_key(), *args))

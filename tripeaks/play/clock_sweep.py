@@ -1,0 +1,94 @@
+"""Clocks whose server died stop: the write behind the clock's heartbeat (play/clock_presence.py).
+
+`sweep_lapsed_clocks` (Celery beat, every `heartbeat_s()` x 2) finds the games whose last beat
+lapsed; each whose clock still runs is stopped by `stop_lapsed_clock`, under the game's row lock,
+at its last beat plus one beat interval (never later than now): the time the cards may still
+have been on a live screen, and not a moment of the dead server's silence after it. The entry is
+then dropped, unless a server beat for the game meanwhile. A socket that opens on a lapsed game
+before the sweep comes stops its clock the same way first (`shown_here`).
+
+The stop writes what `services.hide_game` writes (`recorder.bank_clock`: two columns, the seq
+unchanged), and, like it, leaves a contest's, a paused and a finished game alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from tripeaks.infra.socket_threads import in_a_thread
+from tripeaks.play import clock_presence, recorder
+from tripeaks.play.models import Game
+
+log = logging.getLogger("tripeaks.events")
+
+
+def _runs_unseen(game: Game) -> bool:
+    """A clock the heartbeat may stop: a solo game's, running, not paused, not over."""
+    return (
+        not game.contest
+        and game.running_since is not None
+        and not game.paused
+        and not game.finished
+    )
+
+
+@transaction.atomic
+def stop_lapsed_clock(*, game_id: str, beat: float, renewed_here: bool = False) -> bool:
+    """Stop the clock of the game whose last beat was `beat` (epoch s), charged up to one beat
+    interval after it; whether it was stopped. Nothing is done if a server beat for the game
+    since (read under the row lock: a socket that opens notes the game before it reads it),
+    unless `renewed_here` (that beat is the caller's own socket, opening), nor if the clock
+    started after that interval (a REST move started it, with no socket: not the heartbeat's)."""
+    game = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
+    if game is None or game.running_since is None or not _runs_unseen(game):
+        return False
+    if not renewed_here:
+        again = clock_presence.last_beat(game_id)
+        if again is not None and again > beat:
+            return False
+    until = datetime.fromtimestamp(beat + clock_presence.heartbeat_s(), tz=UTC)
+    if game.running_since > until:
+        return False
+    recorder.bank_clock(game, min(timezone.now(), until))
+    log.info("a clock stopped: its server's beat lapsed", extra={"game": game_id})
+    return True
+
+
+def sweep_lapsed_clocks() -> int:
+    """Stop every running clock whose server's beat lapsed; how many. No lapsed entry (an idle
+    stack, or every screen on a live server): one Redis command, no query."""
+    try:
+        lapsed = clock_presence.lapsed()
+    except Exception:
+        log.warning("could not read the shown games", exc_info=True)
+        return 0
+    if not lapsed:
+        return 0
+    running = Game.objects.filter(
+        pk__in=list(lapsed),
+        contest="",
+        running_since__isnull=False,
+        paused=False,
+        finished_at__isnull=True,
+    ).values_list("pk", flat=True)
+    stopped = sum(
+        stop_lapsed_clock(game_id=str(game_id), beat=lapsed[str(game_id)]) for game_id in running
+    )
+    clock_presence.forget(lapsed)
+    return stopped
+
+
+_stop_in_a_thread = in_a_thread(stop_lapsed_clock)
+
+
+async def shown_here(game_id: str) -> None:
+    """A game socket of this server opens on the game (before it reads it: `clock_presence.hold`).
+    A clock left running by a dead server whose beat lapsed stops at that beat first; the
+    socket's opening then starts it again (`services.show_game`), logged as a resume."""
+    lapsed = await clock_presence.hold(game_id)
+    if lapsed is not None:
+        await _stop_in_a_thread(game_id=game_id, beat=lapsed, renewed_here=True)
