@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from importlib import import_module
 from typing import Any
 
+import orjson
 import pytest
 from asgiref.testing import ApplicationCommunicator
 from channels.db import database_sync_to_async as db
@@ -231,3 +232,33 @@ async def test_an_address_over_its_open_rate_opens_again_when_its_window_ends(
     assert wait is not None and 1 <= wait <= 4
     await asyncio.sleep(wait + 0.05)
     assert (await open_socket(nowhere, "none", ATTACKER))[0] != 1013
+
+
+async def test_a_refusal_speaks_the_visitors_language_from_the_headers_alone(
+    gate: Any, session_loads: Calls, queries: Calls
+) -> None:
+    """The 429's words follow the language cookie, then Accept-Language, then the site's
+    default, read from the headers (no session, no query); junk headers fall back to English.
+    (Before: English whatever the visitor read the site in.)"""
+    for _ in range(10):
+        await api_get("/api/today", ATTACKER, [])
+    loads, made = session_loads.count, queries.count
+    cases = {
+        "Zu viele Anfragen": [(b"accept-language", b"de-AT,de;q=0.9,en;q=0.5")],
+        "धेरै अनुरोध भए": [
+            (b"accept-language", b"de"),
+            (b"cookie", b"sessionid=whatever; django_language=ne"),
+        ],
+        "Too many requests": [(b"accept-language", b"fr-FR,fr;q=0.9")],
+        "Too many requests.": [(b"accept-language", b"\x00;q=abc," + b"x" * 2000)],
+        "Too many requests. ": [
+            (b"cookie", b"django_language=../../etc"),
+            (b"accept-language", b"*"),
+        ],
+    }
+    for words, headers in cases.items():
+        status, found, body = await api_get("/api/today", ATTACKER, headers)
+        detail = orjson.loads(body)["detail"]
+        assert status == 429 and detail.startswith(words.strip()), (headers, detail)
+        assert found["retry-after"] in detail and found["content-language"] in ("en", "de", "ne")
+    assert (session_loads.count, queries.count) == (loads, made)

@@ -9,7 +9,9 @@ read, the player authenticated or any middleware has run, it counts:
   later), which the page answers by trying again, backing off up to 5 s (socket.js);
 - every ``/api/`` request against its address's rates and, when it carries one, its credential's
   (the session cookie or the API token, as the request names it, unread: a digest of it): over
-  one, a 429 with Retry-After and DRF's throttled body, which is what DRF's own throttles answer.
+  one, a 429 with Retry-After and a throttled body as DRF's throttles shape it, its detail in the
+  visitor's language (English, German or Nepali: the language cookie, else Accept-Language, read
+  from the headers; no session, no query), each wording made once a process (`refusal_detail`).
 
 The count is the limiter's (`limiter.count_async`, batched: the requests of a burst share one
 Redis call) and remembers the windows found over their limit until they end, so the refusals of a
@@ -23,12 +25,14 @@ what one makes (docs/operations.md, "Limits"); every one is a setting read from 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 import orjson
 from django.conf import settings
 from django.http.cookie import parse_cookie
-from rest_framework.exceptions import Throttled
+from django.utils import translation
+from django.utils.translation import trans_real
 
 from tripeaks.infra import limiter, throttling
 from tripeaks.infra.addresses import scope_address, scope_header
@@ -95,11 +99,48 @@ async def refuse_socket(receive: Receive, send: Send) -> None:
     await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
 
 
-async def refuse_request(send: Send, wait: int) -> None:
-    """429, as DRF's throttles answer it: its detail, the code, Retry-After."""
-    body = orjson.dumps({"detail": str(Throttled(wait).detail), "code": "throttled"})
+def _supported(code: str | None) -> str | None:
+    """The site's language for `code` ("de-AT" is German), or None if it has none."""
+    if not code or code == "*":
+        return None
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def visitor_language(scope: Scope) -> str:
+    """The language the site would answer in, from the headers alone: the language cookie, then
+    Accept-Language (by its weights), then the site's default. No session, no query."""
+    cookies = scope_header(scope, b"cookie", "; ")
+    if cookies:
+        chosen = _supported(parse_cookie(cookies).get(settings.LANGUAGE_COOKIE_NAME))
+        if chosen:
+            return chosen
+    accepted = scope_header(scope, b"accept-language")
+    for code, _ in trans_real.parse_accept_lang_header(accepted or ""):  # (memoised)
+        chosen = _supported(code)
+        if chosen:
+            return chosen
+    return _supported(settings.LANGUAGE_CODE) or "en"
+
+
+@functools.lru_cache(maxsize=512)
+def refusal_detail(language: str, wait: int) -> str:
+    """The 429's words in `language`: the site's own for a throttled form, made once a process
+    for each language and wait (a flood is refused with the same few)."""
+    with translation.override(language):
+        return translation.gettext("Too many requests. Try again in %(seconds)s seconds.") % {
+            "seconds": wait
+        }
+
+
+async def refuse_request(send: Send, wait: int, language: str = "en") -> None:
+    """429, as DRF's throttles answer it: its detail (in `language`), the code, Retry-After."""
+    body = orjson.dumps({"detail": refusal_detail(language, wait), "code": "throttled"})
     headers = [
         (b"content-type", b"application/json"),
+        (b"content-language", language.encode()),
         (b"content-length", str(len(body)).encode()),
         (b"retry-after", str(wait).encode()),
         (b"cache-control", b"no-store"),
@@ -122,6 +163,6 @@ class FrontGate:
                 if scope["type"] == "websocket":
                     await refuse_socket(receive, send)
                 else:
-                    await refuse_request(send, wait)
+                    await refuse_request(send, wait, visitor_language(scope))
                 return
         await self.inner(scope, receive, send)
