@@ -54,6 +54,8 @@ PLAYER_KEYS = {
     "seq",
     "place",
     "rating",
+    "claimable",
+    "claimable_in_s",
 }
 RULES_KEYS = {"key", "wrap", "open", "start"}
 # A progress frame's player: counts, the move's seq, and the server's clock when it was stored.

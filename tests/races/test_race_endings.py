@@ -172,7 +172,7 @@ def test_the_first_to_clear_wins_and_gains(make_player: Any) -> None:
 def test_a_racer_gone_for_the_absence_can_be_claimed_against(
     make_player: Any, settings: Any
 ) -> None:
-    settings.RACE_ABSENT_S = 1
+    settings.RACE_ABSENT_S = 30  # (1 s below, once "too early" no longer hangs on the load)
     ann, bob, cat = make_player("ann"), make_player("bob"), make_player("cat")
     race_id = running(ann, bob)
 
@@ -191,6 +191,7 @@ def test_a_racer_gone_for_the_absence_can_be_claimed_against(
     drew = api(bob).post(f"/api/games/{game}/moves", {"seq": 0, "action": "draw"}, format="json")
     assert drew.status_code == 200
     assert claim(ann, race_id, "bob").json()["code"] == "not_absent"
+    settings.RACE_ABSENT_S = 1
     time.sleep(1.1)  # the absence is the clock under test
 
     answer = claim(ann, race_id, "bob")
@@ -242,3 +243,44 @@ def test_both_giving_up_at_once_gives_one_winner(make_player: Any) -> None:
     assert shown[winner][:2] == (1, "finished")
     assert sorted(line[0] for line in shown.values()) == [1, 2]
     assert_ratings_agree(race_id)
+
+
+@pytest.mark.asyncio
+async def test_claimable_says_what_a_claim_would_get_for_an_idle_racer_who_is_here(
+    make_player: Any, settings: Any
+) -> None:
+    """The race says of each racer whether a claim against them would be accepted now, by the
+    claim's own rule (`races/absence.py`): an idle racer whose race socket is open is here (not
+    claimable, and a claim is 409 `not_absent`); once their socket is closed for the absence,
+    claimable, and the claim is taken. (Before: the page guessed from the moves it had heard of
+    and showed "Claim the win" over a racer who was only idle; the claim was refused.)"""
+    settings.RACE_ABSENT_S = 2  # the open socket notes its racer every 0.67 s
+    ann, bob = await db(make_player)("ann"), await db(make_player)("bob")
+    race_id = await db(running)(ann, bob)
+
+    def line(name: str) -> dict[str, Any]:
+        race = api(ann).get(f"/api/races/{race_id}").json()
+        return next(p for p in race["players"] if p["username"] == name)
+
+    assert (await db(line)("bob"))["claimable"] is False  # the race has only just begun
+    socket = race_socket(bob, race_id)
+    assert (await socket.connect())[0]
+    await until(socket, lambda r: r["state"] == "running")
+    await db(time.sleep)(2.5)  # idle for longer than the absence, the socket open all along
+
+    here = await db(line)("bob")
+    assert here["claimable"] is False and 0 < here["claimable_in_s"] <= 2, here
+    refused = await db(claim)(ann, race_id, "bob")
+    assert refused.status_code == 409 and refused.json()["code"] == "not_absent"
+
+    await socket.disconnect()
+    await db(time.sleep)(2.1)
+    gone = await db(line)("bob")
+    assert gone["claimable"] is True and gone["claimable_in_s"] == 0, gone
+    # A watcher's list of races to watch says nothing of claims (it makes none).
+    live = await db(lambda: api(ann).get("/api/races?state=live").json())()
+    assert all(p["claimable_in_s"] is None for r in live["races"] for p in r["players"])
+    taken = await db(claim)(ann, race_id, "bob")
+    assert taken.status_code == 200, taken.content
+    done = taken.json()
+    assert all(p["claimable"] is False and p["claimable_in_s"] is None for p in done["players"])

@@ -4,12 +4,14 @@ Each race socket notes its player as seen (`seen`) when it opens, every `every_s
 open, and when it closes: a sorted set a race in Redis, player -> the last time (ms). A racer is
 absent when neither that nor their game's last stored move is within `absent_after_s()` (30 s),
 and the race has been running that long: then the others may claim against them
-(`services.claim_absent`), as lichess lets a player claim the win over one who left.
+(`services.claim_absent`), as lichess lets a player claim the win over one who left. The rule is
+`absence.py`'s, for the claim and the race's payload (`claimable`) alike.
 """
 
 from __future__ import annotations
 
 import time
+from typing import cast
 from uuid import UUID
 
 from django.conf import settings
@@ -38,6 +40,15 @@ def seen(*, race_id: UUID | str, user_id: int) -> None:
     pipe.zadd(key, {str(user_id): int(time.time() * 1000)})
     pipe.expire(key, 24 * 3600)  # a race is over within hours: the set goes by itself
     pipe.execute()
+
+
+def all_seen(*, race_id: UUID | str) -> dict[int, float]:
+    """When each player's race socket was last open (epoch seconds), by user id: one command."""
+    found = cast(
+        "list[tuple[bytes, float]]",
+        redis_client.client().zrange(_key(race_id), 0, -1, withscores=True),
+    )
+    return {int(member): float(score) / 1000 for member, score in found}
 
 
 def last_seen(*, race_id: UUID | str, user_id: int) -> float | None:

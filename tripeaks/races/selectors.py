@@ -13,7 +13,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.play.payloads import RulesPayload, rules_payload
 from tripeaks.play.progress import progress_of
 from tripeaks.play.services import load_game_state
-from tripeaks.races import presence
+from tripeaks.races import absence, presence
 from tripeaks.races.models import Race, Seat, SeatStatus, State
 
 # The type of a race frame on the race's feed (`broadcast.publish_race`, read by its sockets).
@@ -41,6 +41,10 @@ class PlayerLine(TypedDict):
     seq: int | None
     place: int | None
     rating: RatingLine | None
+    # Would a claim against this racer be accepted now (`absence.py`, the claim's own rule), and
+    # if not, in how many seconds at the soonest (None: no claim can be made against them).
+    claimable: bool
+    claimable_in_s: float | None
 
 
 class RacePayload(TypedDict):
@@ -77,7 +81,7 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def _player(seat: Seat, race: Race, now: datetime) -> PlayerLine:
+def _player(seat: Seat, race: Race, now: datetime, claim_in: float | None) -> PlayerLine:
     line: PlayerLine = {
         "username": seat.user.username,
         "name": seat.user.public_name,
@@ -90,6 +94,8 @@ def _player(seat: Seat, race: Race, now: datetime) -> PlayerLine:
         "seq": None,
         "place": seat.place,
         "rating": None,
+        "claimable": claim_in == 0,
+        "claimable_in_s": None if claim_in is None else round(claim_in, 1),
     }
     if (
         race.state == State.RUNNING
@@ -140,10 +146,17 @@ def _seats(race: Race) -> list[Seat]:
 
 
 def race_payload(
-    race: Race, *, viewer_id: int | None = None, seats: list[Seat] | None = None
+    race: Race,
+    *,
+    viewer_id: int | None = None,
+    seats: list[Seat] | None = None,
+    with_claims: bool = True,
 ) -> RacePayload:
+    """The race as a player sees it. `with_claims`: whether each racer may be claimed against
+    (a Redis command and a query for a running race); the lobby's races to watch go without."""
     now = timezone.now()
     seats = _seats(race) if seats is None else seats
+    waits = absence.claim_waits(race, seats, now) if with_claims else {}
     mine = next((seat for seat in seats if seat.user_id == viewer_id), None)
     # A rematch is opened only once its race is finished: no query for a race still going.
     rematch = (
@@ -172,7 +185,7 @@ def race_payload(
         "version": race.version,
         "rematch_of": str(race.rematch_of_id) if race.rematch_of_id else None,
         "rematch": str(rematch) if rematch else None,
-        "players": [_player(seat, race, now) for seat in seats],
+        "players": [_player(seat, race, now, waits.get(seat.user_id)) for seat in seats],
         "game": str(mine.game_id) if mine is not None and mine.game_id else None,
     }
 
@@ -212,7 +225,8 @@ def live(*, limit: int = 20) -> list[RacePayload]:
     races = Race.objects.select_related("host").filter(
         state__in=(State.COUNTDOWN, State.RUNNING), public=True
     )
-    return [race_payload(race) for race in races.order_by("starts_at", "created_at")[:limit]]
+    ordered = races.order_by("starts_at", "created_at")[:limit]
+    return [race_payload(race, with_claims=False) for race in ordered]
 
 
 def history(user_id: int, *, limit: int = 20) -> list[RacePayload]:

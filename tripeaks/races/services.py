@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import secrets
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from math import ceil
 
@@ -29,9 +29,9 @@ from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
 from tripeaks.play import deals
 from tripeaks.play.errors import PlayError
-from tripeaks.play.models import Deal, Move
+from tripeaks.play.models import Deal
 from tripeaks.play.visitors import Visitor
-from tripeaks.races import presence
+from tripeaks.races import absence
 from tripeaks.races.clock import schedule_clock
 from tripeaks.races.ending import decided_or_changed, end_games_later, finalize, take_numbers
 from tripeaks.races.errors import NotHost, RaceConflict, RaceError, RaceNotFound
@@ -273,7 +273,8 @@ def _leave_running(race: Race, seat: Seat, now: datetime) -> None:
 
 def claim_absent(*, race_id: uuid.UUID | str, user: AbstractBaseUser, against: str) -> Race:
     """A player still racing claims against `against` (a username), a racer with no race socket
-    and no stored move for `presence.absent_after_s()` (30 s) of the running race: that racer
+    and no stored move for `presence.absent_after_s()` (30 s) of the running race (`absence.py`: the
+    rule the race's payload says `claimable` by): that racer
     is placed as having left, now, and when one player is left playing they win at once. The
     absence is the server's to judge: too early is a 409 `not_absent`, and nothing changes."""
     with transaction.atomic():
@@ -288,7 +289,7 @@ def claim_absent(*, race_id: uuid.UUID | str, user: AbstractBaseUser, against: s
         if theirs is None or theirs.status != SeatStatus.PLAYING:
             raise RaceConflict("that player is not racing any more", code="not_racing")
         now = timezone.now()
-        wait = presence.absent_after_s() - (now - _last_sign_of(race, theirs)).total_seconds()
+        wait = absence.claim_wait_s(absence.last_signs(race, [theirs])[theirs.user_id], now)
         if wait > 0:
             raise RaceConflict(
                 f"{theirs.user.username} is still here: claim again in {ceil(wait)} s"
@@ -301,19 +302,6 @@ def claim_absent(*, race_id: uuid.UUID | str, user: AbstractBaseUser, against: s
             extra={"race": str(race.pk), "user": user.pk, "against": theirs.user_id},
         )
     return race
-
-
-def _last_sign_of(race: Race, seat: Seat) -> datetime:
-    """The latest of the race's start, the player's race socket, their last stored move."""
-    signs = [race.starts_at or race.created_at]
-    socket = presence.last_seen(race_id=race.pk, user_id=seat.user_id)
-    if socket is not None:
-        signs.append(datetime.fromtimestamp(socket, tz=UTC))
-    if seat.game_id is not None:
-        moved = Move.objects.filter(game_id=seat.game_id).order_by("-seq").values("at").first()
-        if moved is not None:
-            signs.append(moved["at"])
-    return max(signs)
 
 
 def rematch_race(*, race_id: uuid.UUID | str, user: AbstractBaseUser) -> Race:

@@ -46,8 +46,8 @@ class RaceScreen {
     this.offset = Date.parse(race.server_time) - Date.now(); // the server's clock minus ours
     /** @type {ReturnType<typeof setInterval> | undefined} */
     this.ticker = undefined;
-    this.claimable = ''; // the absent racers and the stuck deal the buttons were drawn for
-    this.absence = new Absence(race.players);
+    this.claimable = ''; // the racers claimable and the stuck deal the buttons were drawn for
+    this.absence = new Absence(race); // whom the server says a claim would be taken against
     this.table = new RaceTable({ onView: (v) => this.ownView(v), say: (text) => { this.$('[data-testid=announce]').textContent = text; } });
     /** @type {() => void} */
     this.sync = () => {};
@@ -61,7 +61,7 @@ class RaceScreen {
 
   watching() { return !this.race.players.some((p) => p.username === this.me) || (this.race.state !== 'open' && !this.race.game); }
 
-  absent() { return this.absence.absent(this.race, this.me, this.offset); }
+  absent() { return this.absence.absent(this.race, this.me); }
 
   actions() { return actionsHtml(this.race, this.me, this.absent(), this.table.stuck()); }
 
@@ -75,6 +75,7 @@ class RaceScreen {
     this.$('[data-testid=race-countdown]').textContent = race.state === 'countdown' ? digits(String(secondsTo(race, now))) : '';
     const buttons = `${this.absent().map((p) => p.username).join(' ')}|${this.table.stuck()}`;
     if (buttons !== this.claimable) { this.claimable = buttons; this.$('.race-actions').innerHTML = this.actions(); }
+    if (this.absence.due(race, this.me)) this.sync(); // a racer's soonest claim came: ask the server
   }
 
   /** The player's own game moved: the bar's counts, the buttons. @param {GameView} v */
@@ -105,7 +106,7 @@ class RaceScreen {
 
   /** @param {Race} next */
   show(next) {
-    if (next !== this.race) this.absence.hearChanges(this.race, next);
+    this.absence.take(next);
     const race = this.race = next;
     this.offset = Date.parse(race.server_time) - Date.now();
     this.$('[data-testid=deal-title]').textContent = this.watching() && race.state !== 'open' ? fill(_('Watching · %(race)s'), { race: raceTitle(race) }) : raceTitle(race);
@@ -122,7 +123,7 @@ class RaceScreen {
     if (m.type === 'progress') {
       const step = progressStep(this.race, m);
       if (!step) return;
-      this.absence.hear(step.line.username);
+      this.absence.hear(step.line.username, this.race.absent_s ?? 30);
       Object.assign(step.line, m.player);
       this.strip();
       if (step.sync) this.sync();
