@@ -18,27 +18,25 @@ const race = (over) => ({
 });
 const buttons = (/** @type {string} */ html) => [...html.matchAll(/data-act="([^"]+)"/g)].map((m) => m[1]);
 
-test('a racer heard of just now cannot be claimed against', () => {
+test('a racer the server has not said may be claimed against gets no button', () => {
   const r = race({});
-  assert.deepEqual(new Absence(r.players).absent(r, 'ann', 0), []);
+  assert.deepEqual(new Absence(r, 0).absent(r, 'ann'), []);
 });
 
-test('a racer silent for the race\'s absent_s can be, by a player still racing', () => {
-  const r = race({});
-  const absence = new Absence(r.players);
-  absence.heard.set('bob', Date.now() - 31000);
-  assert.deepEqual(absence.absent(r, 'ann', 0).map((p) => p.username), ['bob']);
-  assert.deepEqual(buttons(actionsHtml(r, 'ann', absence.absent(r, 'ann', 0))), ['leave', 'claim:bob']);
+test('a racer the server says may be claimed against gets one, from a player still racing', () => {
+  const r = race({ players: [player('ann', 'playing'), { ...player('bob', 'playing'), claimable: true, claimable_in_s: 0 }] });
+  const absence = new Absence(r, 0);
+  assert.deepEqual(absence.absent(r, 'ann').map((p) => p.username), ['bob']);
+  assert.deepEqual(buttons(actionsHtml(r, 'ann', absence.absent(r, 'ann'))), ['leave', 'claim:bob']);
   const done = race({ players: [player('ann', 'won'), player('bob', 'playing')] });
-  assert.deepEqual(absence.absent(done, 'ann', 0), []);
+  assert.deepEqual(absence.absent(done, 'ann'), []);
 });
 
-test('a racer whose line changed is heard of again', () => {
-  const r = race({});
-  const absence = new Absence(r.players);
-  absence.heard.set('bob', Date.now() - 31000);
-  absence.hearChanges(r, race({ players: [player('ann', 'playing'), player('bob', 'playing', 1)] }));
-  assert.deepEqual(absence.absent(r, 'ann', 0), []);
+test('a racer heard of since the server\'s word gets no button', () => {
+  const r = race({ players: [player('ann', 'playing'), { ...player('bob', 'playing'), claimable: true, claimable_in_s: 0 }] });
+  const absence = new Absence(r, 0);
+  absence.hear('bob', 30, 1000);
+  assert.deepEqual(absence.absent(r, 'ann'), []);
 });
 
 test('the buttons: join and start while open, end a stuck deal, rematch in the results once over', () => {
