@@ -284,3 +284,57 @@ async def test_claimable_says_what_a_claim_would_get_for_an_idle_racer_who_is_he
     assert taken.status_code == 200, taken.content
     done = taken.json()
     assert all(p["claimable"] is False and p["claimable_in_s"] is None for p in done["players"])
+
+
+@pytest.mark.asyncio
+async def test_a_win_after_the_race_ended_or_after_leaving_is_refused_on_the_socket_too(
+    make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Played as a cheater would: keep playing a race you lost (or left) to a "won" game. The
+    end's resignations are held back, so the late win meets an open game: refused, `race_over`,
+    nothing stored, on the game socket (the copy's finishing path) and REST alike."""
+    from tests.play.helpers import connect
+    from tripeaks.play.models import Game
+    from tripeaks.races import ending
+
+    monkeypatch.setattr(ending, "end_games_later", lambda ids: None)
+    ann, bob, cat = [await db(make_player)(name) for name in ("ann", "bob", "cat")]
+    race_id = await db(running)(ann, bob, cat)
+    line = await db(winning_line)(race_id)
+    games = {u.username: await db(game_of)(u, race_id) for u in (ann, bob, cat)}
+
+    def play_to_the_last(user: Any) -> None:
+        for seq, move in enumerate(line[:-1]):
+            body = {"seq": seq, **move}
+            assert (
+                api(user)
+                .post(f"/api/games/{games[user.username]}/moves", body, format="json")
+                .status_code
+                == 200
+            )
+
+    for user in (bob, cat):
+        await db(play_to_the_last)(user)
+    assert (await db(leave)(cat, race_id)).status_code == 200  # Cat gives up, her game open
+    late = {"seq": len(line) - 1, **line[-1]}
+    left = await db(api(cat).post)(f"/api/games/{games['cat']}/moves", late, format="json")
+    assert left.status_code == 409 and left.json()["code"] == "race_over", left.content
+    for seq, move in enumerate(line):  # Ann wins: the race is over
+        answer = await db(api(ann).post)(
+            f"/api/games/{games['ann']}/moves", {"seq": seq, **move}, format="json"
+        )
+        assert answer.status_code == 200
+
+    socket = await connect(bob, games["bob"])
+    assert (await socket.connect())[0]
+    view = (await socket.receive_json_from(timeout=10))["game"]
+    await socket.send_json_to({"seq": view["seq"], **line[-1]})
+    refused = await socket.receive_json_from(timeout=10)
+    assert refused["type"] == "error" and refused["code"] == "race_over", refused
+    await socket.disconnect()
+    for name in ("bob", "cat"):
+        game = await db(Game.objects.get)(pk=games[name])
+        assert game.finished_at is None and game.seq == len(line) - 1  # nothing stored
+    race = await db(lambda: api(ann).get(f"/api/races/{race_id}").json())()
+    places = {p["username"]: (p["place"], p["status"]) for p in race["players"]}
+    assert places == {"ann": (1, "won"), "bob": (2, "finished"), "cat": (3, "left")}, places
