@@ -295,9 +295,10 @@ async def test_a_win_after_the_race_ended_or_after_leaving_is_refused_on_the_soc
     nothing stored, on the game socket (the copy's finishing path) and REST alike."""
     from tests.play.helpers import connect
     from tripeaks.play.models import Game
-    from tripeaks.races import ending
+    from tripeaks.races import ending, services
 
-    monkeypatch.setattr(ending, "end_games_later", lambda ids: None)
+    for module in (ending, services):  # the end's and a leave's resignations
+        monkeypatch.setattr(module, "end_games_later", lambda ids: None)
     ann, bob, cat = [await db(make_player)(name) for name in ("ann", "bob", "cat")]
     race_id = await db(running)(ann, bob, cat)
     line = await db(winning_line)(race_id)
