@@ -98,6 +98,11 @@ def test_a_server_killed_with_a_socket_open_leaves_no_clock_running(beating: Sta
         charged_until_ms,
     )
     assert beat() is None  # swept
+    ran_on_s = time.time() - running_since.timestamp() - elapsed_ms / 1000
+    print(
+        f"clock stopped {elapsed_ms / 1000 - (last - running_since.timestamp()):.2f} s after the"
+        f" dead server's last beat; {ran_on_s:.1f} s of the death not charged (before: all of it)"
+    )
 
     # It stays stopped while no screen shows it; a socket opened again starts it again.
     again = private.start_server("clock-again")
