@@ -84,3 +84,18 @@ def test_the_page_is_never_kept_by_a_cache(client: Client, user: Any) -> None:
     cache = client.get("/")["Cache-Control"]
 
     assert "no-store" in cache and "max-age=0" in cache
+
+
+def test_the_first_table_costs_the_page_no_query_more(client: Client, user: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(user)
+    client.get("/")
+    with CaptureQueriesContext(connection) as without:
+        client.get("/")
+    start_custom(client_for(user), winnable_code()[0])
+    with CaptureQueriesContext(connection) as with_a_deal:
+        client.get("/")
+
+    assert len(with_a_deal) == len(without)  # the game's row read where its presence was probed
