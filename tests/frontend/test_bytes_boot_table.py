@@ -10,7 +10,9 @@ import re
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import UserFactory
 from tests.play.helpers import client_for, start_custom, winnable_code
@@ -87,9 +89,6 @@ def test_the_page_is_never_kept_by_a_cache(client: Client, user: Any) -> None:
 
 
 def test_the_first_table_costs_the_page_no_query_more(client: Client, user: Any) -> None:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     client.force_login(user)
     client.get("/")
     with CaptureQueriesContext(connection) as without:
