@@ -6,10 +6,28 @@
 // and asked for with the first ones: frontend/modules.py): each named for its job,
 // docs/frontend.md.
 
-import { layoutNamed } from '../api.js';
+import { api, ApiError, layoutNamed } from '../api.js';
 import { Table } from '../table.js';
 import { gameScreen, showScores } from './play/screen.js';
-import { loadGame } from './play/load.js';
+
+// Which game the page shows: the one just started or the boot data's (its view in hand), else
+// the player's unfinished game; null when there is none (or nobody is signed in): the page then
+// shows the face-down table that deals at the first tap (../welcome.js). Here and not a module
+// of its own: the first card waits for each module, and on a slow line one more was 150 ms more.
+/** @param {AppContext} ctx @returns {Promise<GameView | null>} */
+async function loadGame(ctx) {
+  if (!ctx.user) return null;
+  const view = ctx.takeGame();
+  if (view) return view;
+  if (!ctx.hasGame) return null;
+  try {
+    return await api('games/current');
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 404) throw e;
+    ctx.hasGame = false;
+    return null;
+  }
+}
 
 /** @type {Mount} */
 export async function mount(root, ctx, params = []) {
