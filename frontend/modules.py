@@ -8,9 +8,12 @@ the home page's head asks for those of the route in its hash as soon as it is pa
 (``{% module_preloads %}``, ``<link rel="modulepreload">``), each by the URL the page will import
 it by (the hashed name once collected: frontend/storage.py).
 
-The graph is read from the source files (static imports only: ``import ... from './x.js';``,
+The graph is read from the source files (static imports: ``import ... from './x.js';``,
 ``import './x.js';``, ``export ... from``; a dynamic ``import()`` is a module loaded later, on
-demand), once per process.
+demand), once per process. One kind of dynamic import is asked for at once too, after the route's
+own modules: a page's part that the page module itself imports on demand (``pages/play.js``
+draws its first card, then ``import('./play/live.js')`` makes it live), with its static imports:
+the first screen waits for none of them, and they are on their way when it is drawn.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ APP = JS + "app.js"
 STATIC_IMPORT = re.compile(
     r"""(?:^|[;\s])(?:import|export)\s*(?:[\w$*{}\s,]*?\s*from\s*)?["'](\.{1,2}/[^"']+)["']"""
 )
+DYNAMIC_IMPORT = re.compile(r"""\bimport\(\s*["'](\./[^"']+)["']\s*\)""")
 
 
 class RouteModules(TypedDict):
@@ -37,17 +41,28 @@ class RouteModules(TypedDict):
     urls: list[str]  # the modules' URLs after `base`
     app: list[int]  # what app.js imports (indices into urls)
     routes: dict[str, list[int]]  # a route's page module and its imports, less app.js's
+    later: dict[str, list[int]]  # the page's own parts it imports on demand, less the above
 
 
-def imports_of(name: str) -> list[str]:
-    """The static files `name` (a static path, "frontend/js/app.js") imports statically."""
+def imports_of(name: str, pattern: re.Pattern[str] = STATIC_IMPORT) -> list[str]:
+    """The static files `name` (a static path, "frontend/js/app.js") imports statically (or,
+    with DYNAMIC_IMPORT, on demand)."""
     path = finders.find(name)
     if not path:
         return []
     with open(str(path), encoding="utf-8") as source:
         text = source.read()
     here = posixpath.dirname(name)
-    return [posixpath.normpath(posixpath.join(here, rel)) for rel in STATIC_IMPORT.findall(text)]
+    return [posixpath.normpath(posixpath.join(here, rel)) for rel in pattern.findall(text)]
+
+
+def parts_later(page: str) -> list[str]:
+    """What the page module `page` imports on demand from its own folder (pages/<page>/), with
+    everything those import statically."""
+    module = f"{JS}pages/{page}.js"
+    own = f"{JS}pages/{page}/"
+    parts = [m for m in imports_of(module, DYNAMIC_IMPORT) if m.startswith(own)]
+    return list(dict.fromkeys(m for part in parts for m in closure(part)))
 
 
 def closure(name: str) -> list[str]:
@@ -87,7 +102,12 @@ def _route_modules(storage: object) -> RouteModules:
     routes = {
         page: [m for m in closure(f"{JS}pages/{page}.js") if m not in app] for page in page_names()
     }
-    names = list(dict.fromkeys([*app, *(m for modules in routes.values() for m in modules)]))
+    later = {
+        page: [m for m in parts_later(page) if m not in app and m not in routes[page]]
+        for page in routes
+    }
+    every = [*app, *(m for modules in [*routes.values(), *later.values()] for m in modules)]
+    names = list(dict.fromkeys(every))
     urls = [static(name) for name in names]
     index = {name: i for i, name in enumerate(names)}
     return {
@@ -95,4 +115,5 @@ def _route_modules(storage: object) -> RouteModules:
         "urls": [url.removeprefix(base) for url in urls],
         "app": [index[m] for m in app],
         "routes": {page: [index[m] for m in modules] for page, modules in routes.items()},
+        "later": {page: [index[m] for m in modules] for page, modules in later.items() if modules},
     }

@@ -14,10 +14,11 @@ from frontend.modules import route_modules
 register = template.Library()
 
 # The route is the hash's first part ("#/play/..." -> "play"); one without a page of its own is
-# the start page's, as app.js routes it.
+# the start page's, as app.js routes it. The page's parts it loads on demand come last.
 LOADER = (
-    "(()=>{{const m={modules},r=(location.hash.match(/^#\\/?([^/?]*)/)||[])[1]||'start';"
-    "for(const i of [...m.app,...(m.routes[r]||m.routes.start||[])]){{"
+    "(()=>{{const m={modules},r=(location.hash.match(/^#\\/?([^/?]*)/)||[])[1],"
+    "p=m.routes[r]?r:'start';"
+    "for(const i of [...m.app,...(m.routes[p]||[]),...(m.later[p]||[])]){{"
     "const l=document.createElement('link');l.rel='modulepreload';l.href=m.base+m.urls[i];"
     "document.head.append(l)}}}})()"
 )

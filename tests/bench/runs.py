@@ -143,6 +143,16 @@ TINY = {
         "--limit",
         "100",
     ],
+    "first_card.py": [
+        "-m",
+        "bench.first_card",
+        "--rounds",
+        "1",
+        "--languages",
+        "en",
+        "--baseline",
+        "HEAD",
+    ],
     "first_start.py": [
         "-m",
         "bench.first_start",

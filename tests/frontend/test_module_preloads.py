@@ -21,14 +21,20 @@ def test_a_route_gets_its_page_module_and_every_module_below_it() -> None:
     play = [urls[i] for i in modules["routes"]["play"]]
     app = [urls[i] for i in modules["app"]]
     assert play[0] == "pages/play.js"
-    # Deep in the graph: play.js -> play/assemble.js -> play/game.js -> table.js -> geometry.js
-    # (the table is app.js's too: its welcome table deals on the first screen, welcome.js)
-    assert {"pages/play/assemble.js", "pages/play/game.js"} <= set(play)
-    assert {"table.js", "geometry.js", "welcome.js"} <= set(app)
+    # Deep in the graph: play.js -> table.js -> geometry.js; the first card needs no more
+    assert {"pages/play/screen.js", "table.js", "geometry.js"} <= set(play)
     assert {"api.js", "i18n.js", "cards.js"} <= set(app)
     assert not set(app) & set(play)  # app.js's own imports are asked for once, for every route
-    # A module loaded on demand (a dynamic import()) is not asked for ahead.
+    # The page's own parts it loads on demand come after (play.js -> play/live.js ->
+    # play/assemble.js -> play/game.js), never the first card's modules again
+    later = [urls[i] for i in modules["later"]["play"]]
+    assert {"pages/play/live.js", "pages/play/assemble.js", "pages/play/game.js"} <= set(later)
+    assert not set(later) & (set(play) | set(app))
+    # A module loaded on demand elsewhere (a dynamic import()) is not asked for ahead: another
+    # page's module, the dialogs, the welcome table (a deal in progress is the usual case)
     assert "pages/race.js" not in [urls[i] for i in modules["routes"]["races"]]
+    assert "races" not in modules["later"]
+    assert not {"pages/play/dialogs.js", "sound.js", "welcome.js"} & {*play, *later, *app}
     assert set(modules["routes"]) >= {"start", "play", "layouts", "boards", "stats", "races"}
 
 

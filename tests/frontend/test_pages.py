@@ -21,7 +21,8 @@ def boot(html: str) -> Any:
 def test_anonymous_visitor_gets_the_app_without_a_player(client: Client) -> None:
     html = client.get("/").content.decode()
 
-    assert boot(html) == {"user": None}
+    assert boot(html) == {"user": None, "layout": boot(html)["layout"]}
+    assert boot(html)["layout"]["name"] == "classic"  # the face-down table's, drawn at once
     assert 'type="module" src="/static/frontend/js/app.js"' in html
     assert 'id="page-title"' in html
 

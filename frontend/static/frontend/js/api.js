@@ -50,14 +50,23 @@ let layoutsPromise = null;
 /** @returns {Promise<{layouts: Layout[]}>} */
 export function layouts() {
   layoutsPromise ||= api('layouts?form=outline')
-    .then((/** @type {{layouts: Outline[]}} */ d) => ({ ...d, layouts: d.layouts.map((l) => ({ ...l, slots: l.slots.map(([x, y, z], position) => ({ position, x, y, z })) })) }))
+    .then((/** @type {{layouts: Outline[]}} */ d) => ({ ...d, layouts: d.layouts.map(fromOutline) }))
     .catch((e) => { layoutsPromise = null; throw e; });
   return layoutsPromise;
 }
 
+/** A layout from its outline (slots as [x, y, z] in position order). @param {Outline} l @returns {Layout} */
+export const fromOutline = (l) => ({ ...l, slots: l.slots.map(([x, y, z], position) => ({ position, x, y, z })) });
+
 // One layout in full, the table's: only the layout in play is sent.
 /** @type {Map<string, Promise<Layout>>} */
 const layoutCache = new Map();
+
+// A layout the page already has (the boot data's: frontend/views.py), never asked for.
+/** @param {Outline} outline */
+export function knownLayout(outline) {
+  layoutCache.set(outline.name, Promise.resolve(fromOutline(outline)));
+}
 /** @param {string} name @returns {Promise<Layout>} */
 export function layoutNamed(name) {
   if (!layoutCache.has(name)) {

@@ -1,19 +1,20 @@
 // The single-page app: hash routes, each page a module loaded on demand; theme and sound.
 
-import { api, ApiError, layouts } from './api.js';
+import { api, ApiError, layouts, knownLayout } from './api.js';
 import { sprite } from './cards.js';
 import { _, serverText } from './i18n.js';
 import { layoutTitle } from './format.js';
-import { refusalWords } from './refusals.js';
-import { guestFirst } from './welcome.js';
 
 // The page's boot data (frontend/views.py boot_data) and its fixed elements (base.html, home.html).
-/** @type {{user: User | null, has_game?: boolean}} */
+// It carries the first table (the deal in progress and its layout; signed out, the face-down
+// table's layout), so that the first card is drawn with no request after the modules.
+/** @type {{user: User | null, has_game?: boolean, game?: GameView, layout?: Outline}} */
 const boot = JSON.parse(/** @type {HTMLElement} */ (document.getElementById('boot')).textContent || '{}');
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 const title = /** @type {HTMLElement} */ (document.getElementById('page-title'));
-/** @type {GameView | null} a game just started, for the play page to take */
-let pendingGame = null;
+/** @type {GameView | null} a game just started (or the boot data's), for the play page to take */
+let pendingGame = boot.game || null;
+if (boot.layout) knownLayout(boot.layout);
 /** @type {(() => void) | null} the mounted page's */
 let cleanup = null;
 let routeId = 0;
@@ -78,6 +79,10 @@ langForm?.querySelector('select')?.addEventListener('change', () => {
   langForm.submit();
 });
 
+// A refusal's words (refusals.js), loaded with the first: no first screen waits for them.
+/** @type {(...args: Parameters<typeof import('./refusals.js').refusalWords>) => Promise<(left: number) => string>} */
+const refusal = async (...args) => (await import('./refusals.js')).refusalWords(...args);
+
 // ---------------------------------------------------------------- what pages share
 /** @type {AppContext} */
 const ctx = {
@@ -90,12 +95,12 @@ const ctx = {
   // Start a deal over REST (POST /api/games) and show it. Without an account the guest way is
   // offered first (welcome.js).
   async startGame(body) {
-    if (!ctx.user) { guestFirst(ctx, body); return; }
+    if (!ctx.user) { (await import('./welcome.js')).guestFirst(ctx, body); return; }
     let game;
     try {
       game = await api('games', { method: 'POST', body });
     } catch (e) {
-      if (e instanceof ApiError && e.retryAfter) noticeWait(refusalWords('deal', e.body.code, e.status), e.retryAfter);
+      if (e instanceof ApiError && e.retryAfter) noticeWait(await refusal('deal', e.body.code, e.status), e.retryAfter);
       else notice(startError(e));
       return;
     }
@@ -110,7 +115,7 @@ const ctx = {
       ctx.user = { username: me.username, public_name: me.public_name };
       return true;
     } catch (e) {
-      if (e instanceof ApiError && e.retryAfter) noticeWait(refusalWords('guest', 'throttled', e.status), e.retryAfter);
+      if (e instanceof ApiError && e.retryAfter) noticeWait(await refusal('guest', 'throttled', e.status), e.retryAfter);
       else notice(_('Could not start a guest game: check your connection and try again.'));
       return false;
     }
@@ -179,6 +184,8 @@ async function route() {
   const [name, ...params] = location.hash.replace(/^#\/?/, '').split('/');
   const [page, headingOf] = ROUTES[name] || ROUTES[''];
   const heading = headingOf();
+  // A game in hand is the play page's to show, now or never: later it would be an old view.
+  if (page !== 'play') pendingGame = null;
   if (cleanup) { cleanup(); cleanup = null; }
   notice('');
   title.textContent = heading;
@@ -203,7 +210,7 @@ async function route() {
     if (mine !== routeId) return;
     console.warn(e);
     el.innerHTML = '';
-    if (e instanceof ApiError && e.retryAfter) noticeWait(refusalWords('page', e.body.code, e.status), e.retryAfter);
+    if (e instanceof ApiError && e.retryAfter) noticeWait(await refusal('page', e.body.code, e.status), e.retryAfter);
     else notice(e instanceof ApiError ? serverText(e.message, _('Something went wrong: please reload the page.')) : _('Something went wrong: please reload the page.'));
   }
 }

@@ -65,6 +65,7 @@ export async function welcomeTable(root, ctx, atOnce = false) {
   };
   const table = new Table(/** @type {HTMLElement} */ (root.querySelector('.table-wrap')), layout, { onCard: deal, onStock: deal });
   table.render(faceDown(layout));
+  if (!performance.getEntriesByName('tp-first-card').length) performance.mark('tp-first-card');
   root.querySelector('[data-testid=deal-now]')?.addEventListener('click', deal);
   if (atOnce && ctx.user) deal();
   return () => table.destroy();

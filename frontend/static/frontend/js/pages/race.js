@@ -28,7 +28,7 @@ const markup = () => `<section class="race play" data-testid="race" aria-label="
     <div class="topbar race-bar"><dl class="scores">${score('race-clock', _('Time'), digits('0:00'))}${score('race-cards', _('Cards left'))}${score('race-stock', _('Stock'))}${score('race-moves', _('Moves'))}</dl>
       <span class="deal-title" data-testid="deal-title"></span>
       <p class="race-state" data-testid="race-state" aria-live="polite"></p><div class="race-actions"></div></div>
-    <div class="race-strip" data-testid="race-players" aria-label="${_('Players')}"></div>
+    <div class="race-strip" data-testid="race-players" role="group" aria-label="${_('Players')}"></div>
     <div class="race-stage" data-testid="race-table"><div class="table-wrap"></div>
       <div class="race-notice" data-testid="race-notice" hidden><p class="race-count" data-testid="race-countdown" aria-hidden="true"></p><p class="race-info small"></p></div>
       <section class="race-results panel" data-testid="race-results" aria-label="${_('Results')}" hidden></section></div>

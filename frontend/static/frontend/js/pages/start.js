@@ -24,10 +24,13 @@ function todayLine(entry) {
 
 /** @type {Mount} */
 export async function mount(root, ctx) {
+  // Nobody signed in: a deal on the first screen (welcome.js), drawn before anything is asked for.
+  const place = Object.assign(document.createElement('div'), { className: 'welcome-place' });
+  const unwelcome = ctx.user ? null : (root.append(place), await welcomeTable(place, ctx));
   const [today, mine] = await Promise.all([
     api('today'),
     ctx.user ? api('me/today').catch(() => null) : Promise.resolve(null),
-  ]);
+  ]).catch((e) => { if (unwelcome) unwelcome(); throw e; });
   /** @type {GameView | null} */
   let current = null;
   if (ctx.user && ctx.hasGame) {
@@ -39,7 +42,7 @@ export async function mount(root, ctx) {
   const ruleSets = today.rule_sets;
   const sets = ruleSets.filter((r) => r.start === 'waste');
   const streak = mine ? `<p class="streak" data-testid="daily-streak">${esc(fill(ngettext('Daily streak: %(n)s day won in a row', 'Daily streak: %(n)s days won in a row', mine.daily_streak), { n: num(mine.daily_streak) }))}${mine.best_daily_streak ? ` · ${esc(fill(_('best %(n)s'), { n: num(mine.best_daily_streak) }))}` : ''}</p>` : '';
-  root.innerHTML = `${ctx.user ? '' : '<div data-testid="welcome-place"></div>'}
+  root.insertAdjacentHTML('beforeend', `
     <p class="lede">${_('Clear the three peaks one card higher or lower at a time. Play today\'s deal, chase records on numbered deals, and see how you rank.')} <a href="#/help">${_('How to play')}</a></p>
     ${current ? `<section class="panel continue"><h2>${_('Your deal is waiting')}</h2><p data-testid="waiting-deal">${esc(dealTitle(current))} · ${esc(fill(_('%(moves)s so far'), { moves: movesText(current.moves) }))}</p>
       <a class="button" href="#/play" data-testid="continue">${_('Continue')}</a></section>` : ''}
@@ -52,13 +55,10 @@ export async function mount(root, ctx) {
         <button type="button" class="button" data-daily="${r.key}">${_('Today\'s deal')}</button>
         <button type="button" class="button secondary" data-random="${r.key}">${_('New deal')}</button></div>`).join('')}</div>
       <p class="small">${fill(_('New deals use the layout %(layout)s'), { layout: `<strong>${esc(ctx.layoutTitle())}</strong>` })} · <a href="#/layouts">${_('choose a layout')}</a> · <a href="#/numbered">${_('numbered deals')}</a> · <a href="#/custom">${_('play a deal code')}</a></p>
-    </section>`;
+    </section>`);
   const cd = /** @type {HTMLElement} */ (root.querySelector('[data-testid=countdown]'));
   const tick = () => { cd.textContent = countdown(next.getTime() - (Date.now() + skew)); };
   tick();
-  // Nobody signed in: a deal on the first screen, dealt at the first tap (welcome.js).
-  const place = root.querySelector('[data-testid=welcome-place]');
-  const unwelcome = place instanceof HTMLElement ? await welcomeTable(place, ctx) : null;
   const timer = setInterval(tick, 1000);
   root.addEventListener('click', (e) => {
     const b = /** @type {Element} */ (e.target).closest('button[data-daily], button[data-random]');

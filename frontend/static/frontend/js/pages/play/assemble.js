@@ -6,8 +6,6 @@
 import { _ } from '../../i18n.js';
 import { LiveSocket } from '../../socket.js';
 import { MoveQueue } from '../../protocol.js';
-import { Table } from '../../table.js';
-import { gameDialogs } from './dialogs.js';
 import { GameClock } from './clock.js';
 import { MoveTransport } from './transport.js';
 import { NewDealRequest } from './new_deal.js';
@@ -21,16 +19,11 @@ const TOO_MANY_SOCKETS = 4409;
  * @param {AppContext} ctx
  * @param {Layout} layout the table's
  * @param {GameView} view the first view
+ * @param {import('../../table.js').Table} table drawn already (../play.js), its taps sent to `game`
  */
-export function assemble(root, ctx, layout, view) {
+export function assemble(root, ctx, layout, view, table) {
   /** @param {string} sel */
   const $ = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
-  const table = new Table($('.table-wrap'), layout, {
-    onCard: (p, opts = {}) => game.playCard(p, opts),
-    onStock: () => game.act('draw'),
-    // A contest's table has no Undo.
-    onUndo: view.contest ? undefined : () => game.act('undo'),
-  });
   const transport = new MoveTransport({ gameId: () => game.view.id, receive: (m) => queue.receive(m), inflight: () => queue.inflight });
   const queue = new MoveQueue({
     transmit: (move) => transport.send(move),
@@ -45,8 +38,7 @@ export function assemble(root, ctx, layout, view) {
   const newDeal = new NewDealRequest({ queue, socket: () => socket, startGame: ctx.startGame, gone: () => game.gone });
   /** @type {Game} */
   const game = new Game({ root, ctx, layout, view, table, queue, clock, newDeal, socket: () => socket, dialogs: () => dialogs });
-  /** @type {ReturnType<typeof gameDialogs>} */
-  const dialogs = gameDialogs({
+  const dialogs = dialogsOnDemand({
     view: () => game.view,
     act: (action) => game.act(action),
     push: (action) => queue.push(action),
@@ -58,6 +50,35 @@ export function assemble(root, ctx, layout, view) {
   const socket = gameSocket(view.id, () => $('[data-testid=connection]'), { queue, transport, newDeal });
   transport.use(socket);
   return { table, queue, clock, newDeal, game, dialogs, socket };
+}
+
+/**
+ * The game's dialogs (./dialogs.js), their module loaded when the first one opens: the first
+ * card waits for none of them. One the game has moved past while it loaded stays shut: the menu
+ * once the game runs again, No more moves once a move fits, the results of a game no longer on
+ * the table.
+ * @param {DialogGame} on
+ * @returns {ReturnType<typeof import('./dialogs.js').gameDialogs>}
+ */
+function dialogsOnDemand(on) {
+  /** @type {Promise<ReturnType<typeof import('./dialogs.js').gameDialogs>> | null} */
+  let loading = null;
+  /** @param {(d: ReturnType<typeof import('./dialogs.js').gameDialogs>) => void} open */
+  const when = (open) => {
+    loading ||= import('./dialogs.js').then((m) => m.gameDialogs(on));
+    loading.then(open, () => {
+      loading = null;
+      on.ctx.notice(_('Something went wrong: please reload the page.'));
+    });
+  };
+  return {
+    hintFirst: () => when((d) => d.hintFirst()),
+    restartFirst: (after = null) => when((d) => d.restartFirst(after)),
+    pauseMenu: () => when((d) => { if (on.view().paused) d.pauseMenu(); }),
+    stuckDialog: () => when((d) => { if (on.view().status === 'stuck') d.stuckDialog(); }),
+    newDeal: () => when((d) => d.newDeal()),
+    results: (v, stats) => when((d) => { if (on.view().id === v.id) d.results(v, stats); }),
+  };
 }
 
 /**

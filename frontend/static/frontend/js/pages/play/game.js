@@ -6,11 +6,16 @@
 import { api } from '../../api.js';
 import { closeDialog, dialogOpen } from '../../dialog.js';
 import { _, serverText } from '../../i18n.js';
-import * as sound from '../../sound.js';
 import { showScores } from './screen.js';
 import { feedback } from './feedback.js';
 import { actionVerdict, cardVerdict } from './moves.js';
 import { refusalWords } from '../../refusals.js';
+
+// Sounds are off until the menu turns them on: their module comes with the first one.
+const sound = {
+  /** @param {SoundName} name */
+  play: (name) => { import('../../sound.js').then((s) => s.play(name), () => {}); },
+};
 
 export class Game {
   /** @param {GameParts} parts */
