@@ -366,6 +366,18 @@ def test_a_lost_games_verdicts_cost_less_than_a_search_of_every_position() -> No
     assert reviewed < naive / 2
 
 
+def test_a_known_par_whose_line_is_out_of_budget_is_still_reported_without_a_line() -> None:
+    deal = build_deal("KC", "2C", "QC 3C QD 4C QH 5C QS", layout=ONE)
+    moves: list[Move] = [Draw()] * 3 + [Play(0)]
+    # Every position proved by the game itself: the verdicts cost no node, the line would.
+    analysis = analyse(deal, NOWRAP, moves, budget=Budget(max_nodes=0), known_par=2)
+    assert analysis.verdicts == ("winnable",) * 5
+    assert (analysis.par, analysis.par_line) == (2, ())
+    assert (analysis.over_par, analysis.shorter_from) == (4 - 2, None)
+    unknown = analyse(deal, NOWRAP, moves, budget=Budget(max_nodes=0))
+    assert (unknown.par, unknown.over_par) == (None, None)
+
+
 # --------------------------------------------------------------------------- budgets
 
 
