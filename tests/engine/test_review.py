@@ -210,6 +210,18 @@ def test_a_move_the_rules_refuse_is_refused() -> None:
         analyse(deal, NOWRAP, [Play(0)], budget=Budget())  # a king does not fit a two
     with pytest.raises(RuleError):
         analyse(deal, NOWRAP, [Draw(), Play(0), Draw()], budget=Budget())  # after the win
+    for hostile in (Play(1), Play(-1), Play(True), Play("0")):  # type: ignore[arg-type]
+        with pytest.raises(RuleError):
+            analyse(deal, NOWRAP, [Draw(), hostile], budget=Budget())
+
+
+def test_a_long_log_of_undos_and_restarts_searches_each_position_once() -> None:
+    deal = from_seed(3, CLASSIC)
+    short: list[Move] = [Draw(), Undo(), Draw()]
+    long: list[Move] = [Draw(), Undo()] * 2_000 + [Draw()] + [Restart(), Draw()] * 500
+    once = analyse(deal, Rules(), short, budget=Budget())
+    again = analyse(deal, Rules(), long, budget=Budget())
+    assert set(again.verdicts) == {"winnable"} and again.nodes == once.nodes
 
 
 def test_an_empty_game_is_the_deals_verdict() -> None:
@@ -340,7 +352,7 @@ def test_a_known_par_gives_the_same_review_for_fewer_nodes(seed: int) -> None:
         check_lines(deal, Rules(), moves, known)
 
 
-@pytest.mark.parametrize("wrong", [-5, 0, 27, 35])
+@pytest.mark.parametrize("wrong", [0, 35])
 def test_a_known_par_too_low_to_win_is_not_believed(wrong: int) -> None:
     deal = from_seed(0, CLASSIC)  # par 42
     moves = random_game(deal, Rules(), random.Random(0))
