@@ -59,7 +59,8 @@ class Analysis:
 
     `verdicts[i]`: position i (0: the deal, i: after engine move i). `losing_move`: the 1-based
     index of the first move that turned a winnable position into a lost one. `winning_line`: a
-    winning line from the position before it (empty if none). `par`: the fewest moves (plays and
+    winning line from the position before it (empty if none), one with the fewest draws unless
+    the budget ran out first. `par`: the fewest moves (plays and
     draws) that win the deal, with `par_line` (empty when par is a known one whose line the budget
     did not reach). `over_par`: for a won game, its plays and draws (undone ones too) minus par. `shorter_from`: for a won game over par, the last position from
     which it could still have finished in par (the next move gave that up); None when it was par
@@ -120,9 +121,12 @@ def analyse(
         ),
         None,
     )
-    winning_line = () if losing_move is None else lines[walk.positions[losing_move - 1]]
     par = _par(deal, rules, search, verdicts[0], budget, known_par)
     over_par, shorter_from = _over_par(deal, walk, par, search, budget)
+    winning_line: Line = ()
+    if losing_move is not None:
+        before = walk.positions[losing_move - 1]
+        winning_line = _fewest_draws(deal, rules, before, budget) or lines[before]
     return Analysis(
         verdicts=tuple(verdicts),
         losing_move=losing_move,
@@ -133,6 +137,15 @@ def analyse(
         shorter_from=shorter_from,
         nodes=budget.nodes - start,
     )
+
+
+def _fewest_draws(deal: Deal, rules: Rules, position: Position, budget: Budget) -> Line | None:
+    """A winning line with the fewest draws from a winnable position (the one a hint follows),
+    or None if the budget runs out first (the review then shows the line its walk found)."""
+    try:
+        return solve_min_draws(deal, rules, position, budget=budget).line
+    except BudgetExceeded:
+        return None
 
 
 def _walk(deal: Deal, rules: Rules, moves: Sequence[Move]) -> _Walk:
