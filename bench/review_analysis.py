@@ -8,8 +8,9 @@ with `tripeaks.engine.review.analyse` under the review's node budget, twice, one
 with the deal's par known (as the service has it for a pooled, daily or numbered deal) and
 without (a par searched). Prints p50, p99 and the worst CPU time of each, the share of lost games
 for which the review names a losing move, and, on the first `--baseline` games, the naive review
-(every position solved from scratch, par and the winning line by the fewest-draws search) in the same run, as a ratio of CPU time. Exits 1 if a verdict differs from the naive one.
-Times are CPU seconds of the process (`time.process_time`): the machine is shared.
+(every position solved from scratch, par and the winning line by the fewest-draws search) in
+the same run, as a ratio of CPU time. Exits 1 if a verdict differs from the naive one. Times are
+CPU seconds of the process (`time.process_time`): the machine is shared.
 """
 
 from __future__ import annotations
