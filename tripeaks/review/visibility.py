@@ -48,8 +48,13 @@ def may_view(viewer: Visitor, game: Game, token: str | None = None) -> bool:
     return False
 
 
+def shareable(game: Game) -> bool:
+    """May the game's owner share it by a link? A custom or numbered deal's, in no contest."""
+    return game.deal.source in SHAREABLE_SOURCES and not game.contest
+
+
 def _live_token_of(game: Game, token: str) -> bool:
-    if game.deal.source not in SHAREABLE_SOURCES:
+    if not shareable(game):
         return False
     return ShareLink.objects.filter(token=token, game=game, revoked_at__isnull=True).exists()
 
