@@ -204,3 +204,39 @@ def test_may_view_takes_no_token_of_another_game(alice: Any, bob: Any) -> None:
     assert may_view(bob, mine, token) and may_view(AnonymousUser(), mine, token)
     assert not may_view(bob, theirs, token)
     assert not may_view(AnonymousUser(), theirs, token)
+
+
+def test_before_the_day_ends_no_card_of_a_daily_run_reaches_another_account(
+    alice: Any, bob: Any
+) -> None:
+    """Every route that takes a game id or lists games, asked by a second account while the day
+    counts: none answers with a card of alice's run (nor its id, but on her own routes)."""
+    from tripeaks.play.services import load_game_state
+
+    daily = deal("daily")
+    game = played(alice, daily, [("draw", None)] * 6)
+    seen = set(_face_up(load_game_state(game)))
+    assert seen
+    client = client_for(bob)
+    bodies = [
+        client.get(f"/api/games/{game.pk}").content,
+        client.get(f"/api/games/{game.pk}/replay").content,
+        client.get(f"/api/games/{game.pk}/analysis").content,
+        client.post(f"/api/games/{game.pk}/share").content,
+        client.get("/api/me/games").content,
+        client.get(f"/api/leaderboards/daily?rules={daily.rules_key}").content,
+        client.get(f"/api/leaderboards/daily?rules={daily.rules_key}&board=best").content,
+        client_for(None).get(f"/api/leaderboards/daily?rules={daily.rules_key}").content,
+    ]
+    for body in bodies:
+        text = body.decode()
+        assert str(game.pk) not in text
+        assert not [card for card in seen if f'"{card}"' in text], text[:200]
+
+
+def _face_up(state: Any) -> list[str]:
+    from tripeaks.engine.view import player_view
+
+    view = player_view(state)
+    cards = [slot["card"] for slot in view["positions"] if slot["card"]]
+    return [*cards, *([view["waste"]] if view["waste"] else [])]
