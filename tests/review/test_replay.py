@@ -92,3 +92,13 @@ def test_labels_name_the_deal(alice: Any) -> None:
     }
     german = client.get(f"/api/games/{numbered.pk}/replay", HTTP_ACCEPT_LANGUAGE="de")
     assert german.json()["game"]["deal"]["label"] != "Deal #77"
+
+
+def test_replays_are_sent_gzipped(alice: Any) -> None:
+    game = played(alice, deal("custom"), [("draw", None)] * 10)
+    token = client_for(alice).post(f"/api/games/{game.pk}/share").json()["token"]
+    for path in (f"/api/games/{game.pk}/replay", f"/api/replays/{token}", "/api/me/games"):
+        plain = client_for(alice).get(path)
+        packed = client_for(alice).get(path, HTTP_ACCEPT_ENCODING="gzip")
+        assert packed["Content-Encoding"] == "gzip", path
+        assert len(packed.content) < len(plain.content), path
