@@ -392,13 +392,14 @@ def test_a_won_game_needs_no_budget_for_its_verdicts() -> None:
     assert analysis.par is None and analysis.over_par is None and analysis.shorter_from is None
 
 
+@pytest.mark.slow
 def test_a_losing_move_between_unknown_positions_is_not_named() -> None:
     deal = from_seed(3, CLASSIC)
     moves = random_game(deal, Rules(), random.Random(3))
     exact = Budget()
     full = analyse(deal, Rules(), moves, budget=exact)
     assert full.losing_move is not None
-    for max_nodes in range(0, exact.nodes, max(1, exact.nodes // 40)):
+    for max_nodes in range(0, exact.nodes, max(1, exact.nodes // 12)):
         partial = analyse(deal, Rules(), moves, budget=Budget(max_nodes=max_nodes))
         assert partial.losing_move in (None, full.losing_move)
         if partial.losing_move is None:
