@@ -22,6 +22,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.exceptions import ImproperlyConfigured
 
 from tripeaks.config import local_secrets
+from tripeaks.engine.review import REVIEW_BUDGET_NODES
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
 
 # Lets Django's generic classes be subscripted at run time, as the type stubs allow:
@@ -78,6 +79,7 @@ for _app in ("tripeaks.play", "leaderboard"):
 PROJECT_APPS.append("tripeaks.ratings")  # Glicko-2 ratings per rule set (docs/ratings.md)
 PROJECT_APPS.append("tripeaks.races")  # races and quick match (docs/races.md)
 PROJECT_APPS.append("tripeaks.arenas")  # arena tournaments (docs/arenas.md)
+PROJECT_APPS.append("tripeaks.review")  # game review: replays, share links, analyses (issue 39)
 # <<<
 
 INSTALLED_APPS: list[str] = [
@@ -289,6 +291,7 @@ CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
     "tripeaks.play.tasks.refill_random_pool": {"queue": "solver"},
     "tripeaks.play.tasks.solve_deal": {"queue": "solver"},
     "tripeaks.play.tasks.sweep_lapsed_clocks": {"queue": "urgent"},
+    "tripeaks.review.tasks.analyse_game": {"queue": "solver"},
 }
 # At most this many tasks wait in the solver queue for a deal's verdict (one a pool besides):
 # tripeaks/play/solver_queue.py.
@@ -358,6 +361,10 @@ SOLVER_BUDGET_NODES: int = env.int("SOLVER_BUDGET_NODES", default=300_000)
 SOLVER_MAX_CONCURRENT: int = env.int("SOLVER_MAX_CONCURRENT", default=2)
 # How long a light asker (a person's occasional hint) waits for a slot when every one is taken.
 SOLVER_WAIT_MS: int = env.int("SOLVER_WAIT_MS", default=300)
+# A finished game's analysis (tripeaks/review/tasks.py, on the solver queue): the search nodes
+# it may spend in all, by default the engine's (docs/solver.md, "Game review": about 1-1.9 s of
+# CPU at most); a position whose search runs out is "unknown", never a guess.
+REVIEW_ANALYSIS_NODES: int = env.int("REVIEW_ANALYSIS_NODES", default=REVIEW_BUDGET_NODES)
 # Solving a new deal's par and topping up a pool are queued for a Celery worker from the request
 # path. The test suite runs no worker (its tasks run in-process, in the request) and turns it off.
 QUEUE_SOLVER_TASKS: bool = env.bool("QUEUE_SOLVER_TASKS", default=True)
