@@ -83,12 +83,12 @@
  * A finished game as GET /api/me/games lists it.
  * @typedef {object} RecentGame
  * @property {string} id
- * @property {string} label the deal's label
+ * @property {ReplayDeal} deal
  * @property {string} layout
  * @property {GameStatus} status
  * @property {number} score
  * @property {number} moves
  * @property {number} elapsed_ms
  * @property {string} finished_at
- * @property {{state: 'ready' | 'pending' | 'none', losing_move?: boolean | number | null}} review
+ * @property {{state: 'ready' | 'pending' | 'none', losing_move: boolean}} review the analysis: its state, and whether it names a losing move
  */
