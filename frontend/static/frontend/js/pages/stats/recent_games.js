@@ -18,7 +18,7 @@ function row(g) {
 /** @param {RecentGame[]} games */
 export function recentGamesTable(games) {
   if (!games.length) return `<p class="empty">${_('No finished games yet.')}</p>`;
-  const head = [_('Deal'), _('Result'), _('Moves'), _('Time'), _('Finished'), _('Review')];
+  const head = [_('Game'), _('Result'), _('Moves'), _('Time'), _('Finished'), _('Review')];
   return `<table class="board"><caption class="sr-only">${_('Recent games')}</caption>
     <thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>${games.map(row).join('')}</tbody></table>`;
 }
