@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from tripeaks.infra.json_types import JSON, JSONObject
 
@@ -25,6 +25,9 @@ class LinePayload(TypedDict):
     score: int
     cards_left: int
     finished_at: str
+    # A past daily board's line (once its day has ended in Kathmandu): the run's game, whose
+    # replay anyone may open then (tripeaks/review).
+    game: NotRequired[str]
 
 
 class AllTimeLine(TypedDict):

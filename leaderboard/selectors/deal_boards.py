@@ -20,10 +20,11 @@ from django.db.models.fields.tuple_lookups import (  # type: ignore[import-untyp
 
 from leaderboard import cache
 from leaderboard.boards import line_key, order_of
-from leaderboard.models import BoardLine, DealBest, DealRecord, FirstTry
+from leaderboard.models import BoardLine, DealBest, DealRecord, FirstTry, Result
 from leaderboard.payloads import AllTimeLine, LinePayload
 from leaderboard.selectors.cursors import decode_cursor, encode_cursor
 from leaderboard.selectors.shapes import line_payload
+from tripeaks.play.dealday import deal_day
 from tripeaks.play.visitors import Visitor
 
 DEFAULT_LIMIT = 50
@@ -161,6 +162,7 @@ def deal_board(
         next_cursor = encode_cursor(kind, start + limit, line_key(mode, rows[limit - 1]))
     me = None
     cold = False
+    shown = list(zip(page, rows, strict=False))
     if viewer is not None and viewer.is_authenticated:
         mine = next((p for p, r in zip(page, rows, strict=False) if r.player_id == viewer.pk), None)
         if mine is None:
@@ -168,6 +170,20 @@ def deal_board(
             if own is not None:
                 rank = line_rank(own)
                 mine, cold = line_payload(own, rank.value), rank.cold
+                shown.append((mine, own))
         me = mine
     total = record.lines if model is DealBest else board_lines(record.deal_id, mode, model).count()
+    if record.mode == "daily" and record.day is not None and record.day < deal_day():
+        _with_games(shown)
     return Page(page, next_cursor, me, total, cold)
+
+
+def _with_games(lines: Sequence[tuple[LinePayload, BoardLine]]) -> None:
+    """A past daily board's lines with their runs' games (one query): their replays are open."""
+    games = dict(
+        Result.objects.filter(pk__in=[row.result_id for _, row in lines]).values_list(
+            "pk", "game_id"
+        )
+    )
+    for payload, row in lines:
+        payload["game"] = str(games[row.result_id])

@@ -78,6 +78,7 @@ for _app in ("tripeaks.play", "leaderboard"):
 PROJECT_APPS.append("tripeaks.ratings")  # Glicko-2 ratings per rule set (docs/ratings.md)
 PROJECT_APPS.append("tripeaks.races")  # races and quick match (docs/races.md)
 PROJECT_APPS.append("tripeaks.arenas")  # arena tournaments (docs/arenas.md)
+PROJECT_APPS.append("tripeaks.review")  # game review: replays, share links, analyses (issue 39)
 # <<<
 
 INSTALLED_APPS: list[str] = [
@@ -288,6 +289,7 @@ CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
     "tripeaks.arenas.tasks.*": {"queue": "urgent"},
     "tripeaks.play.tasks.refill_random_pool": {"queue": "solver"},
     "tripeaks.play.tasks.solve_deal": {"queue": "solver"},
+    "tripeaks.review.tasks.analyse_game": {"queue": "solver"},
 }
 # At most this many tasks wait in the solver queue for a deal's verdict (one a pool besides):
 # tripeaks/play/solver_queue.py.
@@ -349,6 +351,9 @@ SOLVER_BUDGET_NODES: int = env.int("SOLVER_BUDGET_NODES", default=300_000)
 SOLVER_MAX_CONCURRENT: int = env.int("SOLVER_MAX_CONCURRENT", default=2)
 # How long a light asker (a person's occasional hint) waits for a slot when every one is taken.
 SOLVER_WAIT_MS: int = env.int("SOLVER_WAIT_MS", default=300)
+# A finished game's analysis (tripeaks/review/tasks.py, on the solver queue): the search nodes
+# it may spend in all; a position whose search runs out is "unknown", never a guess.
+REVIEW_ANALYSIS_NODES: int = env.int("REVIEW_ANALYSIS_NODES", default=2_000_000)
 # Solving a new deal's par and topping up a pool are queued for a Celery worker from the request
 # path. The test suite runs no worker (its tasks run in-process, in the request) and turns it off.
 QUEUE_SOLVER_TASKS: bool = env.bool("QUEUE_SOLVER_TASKS", default=True)

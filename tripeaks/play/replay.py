@@ -10,7 +10,8 @@ from tripeaks.play.services import load_game_state
 from tripeaks.play.steps import ENGINE_ACTIONS
 
 
-def _engine_move(logged: Move) -> engine.Move:
+def engine_move(logged: Move) -> engine.Move:
+    """A logged engine action (play, draw, undo, restart, resign) as the engine's move."""
     if logged.action == "play":
         assert logged.position is not None, "a play is logged with its position"
         return engine.Play(logged.position)
@@ -19,7 +20,7 @@ def _engine_move(logged: Move) -> engine.Move:
 
 def _engine_moves(log: list[Move]) -> list[engine.Move]:
     # Hints, pauses and resumes are logged (they count in seq) but change no position.
-    return [_engine_move(logged) for logged in log if logged.action in ENGINE_ACTIONS]
+    return [engine_move(logged) for logged in log if logged.action in ENGINE_ACTIONS]
 
 
 def replay_log(game: Game) -> engine.State:

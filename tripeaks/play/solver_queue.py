@@ -62,17 +62,23 @@ def queue_pool_refill(rules: Rules, layout: str, target: int | None = None) -> b
 def queue_verdict(deal_id: int) -> bool:
     """Ask a worker for a deal's verdict and par, unless that is already asked or the solver
     queue is full (the par then stays unknown until a later game on the deal asks again)."""
-    key = verdict_key(deal_id)
+    return queue_once(verdict_key(deal_id), VERDICT_TASK, deal_id)
+
+
+def queue_once(key: str, task: str, *args: str | int) -> bool:
+    """Ask a worker for `task(*args)` on the solver queue, unless the work under `key` is
+    already asked (until the task calls `begun(key)`) or the queue holds SOLVER_QUEUE_MAX tasks
+    (then it is left unasked, for a later ask). Best effort: False when not queued."""
     try:
         if not cache.add(key, 1, timeout=QUEUED_SECONDS):
             return False
         if backlog() >= settings.SOLVER_QUEUE_MAX:
             cache.delete(key)
-            log.info("the solver queue is full: a deal's verdict waits", extra={"deal": deal_id})
+            log.info("the solver queue is full: work waits", extra={"task": task, "key": key})
             return False
-        _send(VERDICT_TASK, deal_id)
-    except Exception:  # a lost verdict job must not fail the game that asked for it
-        log.warning("could not queue solving a deal", extra={"deal": deal_id}, exc_info=True)
+        _send(task, *args)
+    except Exception:  # a lost solver job must not fail the request or game that asked for it
+        log.warning("could not queue solver work", extra={"task": task, "key": key}, exc_info=True)
         return False
     return True
 

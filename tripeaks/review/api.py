@@ -1,0 +1,179 @@
+"""The review's REST views: thin, they parse, ask `visibility.may_view`, call a selector or a
+service and shape the answer. A game that may not be seen is answered as one that does not
+exist (404 `not_found`), never 403, so that ids and share tokens cannot be probed."""
+
+from __future__ import annotations
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tripeaks.play.models import Game
+from tripeaks.play.visitors import signed_in
+from tripeaks.review import selectors, services
+from tripeaks.review.errors import ReviewError
+from tripeaks.review.queue import queue_analysis
+from tripeaks.review.visibility import may_view
+
+NOT_FOUND = OpenApiResponse(description="No such finished game that you may see (`not_found`)")
+REPLAY = OpenApiResponse(
+    description="ReplayPayload: the game, its rules and layout, its moves and every position as"
+    " the player saw it"
+)
+ANALYSIS = OpenApiResponse(description="AnalysisPayload: the solver's verdict on each position")
+PENDING = OpenApiResponse(description='`{"state": "pending"}`: being computed, ask again')
+THROTTLED = OpenApiResponse(description="Too many requests; see `Retry-After`.")
+
+
+def not_found() -> Response:
+    return Response(
+        {
+            "detail": "There is no such finished game, or it may not be seen yet.",
+            "code": "not_found",
+        },
+        status=status.HTTP_404_NOT_FOUND,
+    )
+
+
+def _analysis_response(game: Game) -> Response:
+    payload = selectors.stored_analysis(game)
+    if payload is not None:
+        return Response(payload)
+    queue_analysis(game.pk)  # the first ask asks for it, if the game's end did not
+    return Response({"state": "pending"}, status=status.HTTP_202_ACCEPTED)
+
+
+def _viewable(request: Request, game_id: str) -> Game | None:
+    game = selectors.game_by_id(game_id)
+    return game if game is not None and may_view(request.user, game) else None
+
+
+def _by_token(request: Request, token: str) -> Game | None:
+    game = selectors.game_by_token(token)
+    return game if game is not None and may_view(request.user, game, token) else None
+
+
+class ReplayView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="game_replay", responses={200: REPLAY, 404: NOT_FOUND, 429: THROTTLED}
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = _viewable(request, game_id)
+        return not_found() if game is None else Response(selectors.replay_of(game))
+
+
+class AnalysisView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="game_analysis",
+        responses={200: ANALYSIS, 202: PENDING, 404: NOT_FOUND, 429: THROTTLED},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = _viewable(request, game_id)
+        return not_found() if game is None else _analysis_response(game)
+
+
+class SharedReplayView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="shared_replay", responses={200: REPLAY, 404: NOT_FOUND, 429: THROTTLED}
+    )
+    def get(self, request: Request, token: str) -> Response:
+        game = _by_token(request, token)
+        return not_found() if game is None else Response(selectors.replay_of(game))
+
+
+class SharedAnalysisView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="shared_analysis",
+        responses={200: ANALYSIS, 202: PENDING, 404: NOT_FOUND, 429: THROTTLED},
+    )
+    def get(self, request: Request, token: str) -> Response:
+        game = _by_token(request, token)
+        return not_found() if game is None else _analysis_response(game)
+
+
+def _own_game(player: AbstractBaseUser, game_id: str) -> Game | None:
+    game = selectors.game_by_id(game_id)
+    return game if game is not None and game.player_id == player.pk else None
+
+
+class ShareView(APIView):
+    """The owner's share link to a finished custom or numbered deal's game."""
+
+    @extend_schema(
+        operation_id="game_share_create",
+        request=None,
+        responses={
+            201: OpenApiResponse(description='`{"token", "url"}`: the live link (the same again)'),
+            400: OpenApiResponse(description="`not_shareable` or `not_finished`"),
+            404: NOT_FOUND,
+            429: THROTTLED,
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = _own_game(signed_in(request.user), game_id)
+        if game is None:
+            return not_found()
+        try:
+            link = services.create_share_link(game=game)
+        except ReviewError as error:
+            return Response({"detail": error.message, "code": error.code}, status=error.status_code)
+        return Response(
+            {"token": link.token, "url": f"/#/review/s/{link.token}"},
+            status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(
+        operation_id="game_share_revoke",
+        request=None,
+        responses={204: OpenApiResponse(description="Revoked (or there was none)"), 404: NOT_FOUND},
+    )
+    def delete(self, request: Request, game_id: str) -> Response:
+        game = _own_game(signed_in(request.user), game_id)
+        if game is None:
+            return not_found()
+        services.revoke_share_link(game=game)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+DEFAULT_RECENT = 20
+
+
+class RecentGamesView(APIView):
+    """The signed-in player's (a guest's too) latest finished games, with their review's state."""
+
+    @extend_schema(
+        operation_id="my_games",
+        parameters=[
+            OpenApiParameter(
+                "limit", int, description=f"1-{selectors.MAX_RECENT}, default {DEFAULT_RECENT}"
+            )
+        ],
+        responses={
+            200: OpenApiResponse(description="`{games: [...]}`, newest first"),
+            400: OpenApiResponse(description="Bad `limit`"),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        raw = request.query_params.get("limit", str(DEFAULT_RECENT))
+        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= selectors.MAX_RECENT:
+            return Response(
+                {
+                    "detail": f"limit must be a whole number from 1 to {selectors.MAX_RECENT}",
+                    "code": "bad_limit",
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        player = signed_in(request.user)
+        return Response({"games": selectors.recent_games(player.pk, int(raw))})
