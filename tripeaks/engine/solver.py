@@ -50,6 +50,7 @@ __all__ = [
     "Budget",
     "BudgetExceeded",
     "Hint",
+    "SharedSearch",
     "Solution",
     "hint",
     "line_tokens",
@@ -218,10 +219,24 @@ class _Tables:
         )
 
 
-def _dfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
+class _Memo:
+    """What depth-first searches of one deal (same layout, stock and rules) learn and may share:
+    the fewest draws with which each state key is known lost, and each removed-set's free mask.
+    Both are facts about the deal, whatever position a search starts from: a state is stored as
+    lost only once its whole search failed (never because of a state still on the path)."""
+
+    __slots__ = ("free_of", "lost")
+
+    def __init__(self) -> None:
+        self.lost: dict[int, int] = {}
+        self.free_of: dict[int, int] = {}
+
+
+def _dfs(tab: _Tables, budget: Budget | None = None, memo: _Memo | None = None) -> list[int] | None:
     """A winning line (internal codes) by depth-first search, or None if there is none.
 
-    `budget`: raises BudgetExceeded when it runs out (each call of the search is a node)."""
+    `budget`: raises BudgetExceeded when it runs out (each call of the search is a node).
+    `memo`: shared with earlier searches of the same deal (default: a fresh one)."""
     size = tab.size
     full = tab.full
     stock = tab.stock
@@ -230,11 +245,13 @@ def _dfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
     unc = tab.unc
     fit_of = [fitmask[rank] for rank in tab.ranks]  # the cards that fit layout card p once played
     stock_fit = [fitmask[rank] for rank in stock]  # the cards that fit stock card d once drawn
-    lost: dict[int, int] = {}  # state key -> fewest draws with which it is known lost
+    if memo is None:
+        memo = _Memo()
+    lost = memo.lost  # state key -> fewest draws with which it is known lost
     lost_get = lost.get
     never = n_stock + 1  # more draws than any state has: "not known lost"
     # The free mask of each removed-set met, worked out once: a set is reached by many orders.
-    free_of: dict[int, int] = {}
+    free_of = memo.free_of
     free_get = free_of.get
     line: list[int] = []  # built backwards as the search returns
     if budget is None:
@@ -306,8 +323,11 @@ def _dfs(tab: _Tables, budget: Budget | None = None) -> list[int] | None:
 
     if tab.removed0 == full:
         return []
+    playable0 = tab.free0 & fitmask[tab.top0]
+    if lost_get(tab.removed0 | playable0 << size, never) <= tab.drawn0:
+        return None  # an earlier search sharing the memo proved it lost
     try:
-        found = search(tab.removed0, tab.free0, tab.drawn0, tab.free0 & fitmask[tab.top0])
+        found = search(tab.removed0, tab.free0, tab.drawn0, playable0)
     finally:
         budget.nodes += chunk - room
     if found:
@@ -464,6 +484,33 @@ def winnable(
     deal: Deal, rules: Rules, position: Position | None = None, *, budget: Budget | None = None
 ) -> bool:
     return _dfs(_Tables(deal, rules, position), budget=budget) is not None
+
+
+class SharedSearch:
+    """Depth-first searches of one deal from many of its positions (a game's, in turn), sharing
+    what each learns: a state proved lost stays lost for the next search, so the positions of
+    one game cost little more than the hardest of them. Answers are those of `solve`.
+
+    `max_draws`: only lines that end with at most this many cards drawn in all count as wins
+    (the stock cut to its first `max_draws` cards): "can it still be won within par?"."""
+
+    __slots__ = ("_deal", "_max_draws", "_memo", "_rules")
+
+    def __init__(self, deal: Deal, rules: Rules, *, max_draws: int | None = None) -> None:
+        self._deal = deal
+        self._rules = rules
+        self._max_draws = max_draws
+        self._memo = _Memo()
+
+    def solve(self, position: Position, *, budget: Budget | None = None) -> Solution:
+        """As `solve(deal, rules, position)`; raises BudgetExceeded when `budget` runs out."""
+        tab = _Tables(self._deal, self._rules, position)
+        if self._max_draws is not None:
+            if position.drawn > self._max_draws:
+                return Solution(False)
+            tab.stock = tab.stock[: self._max_draws]
+        codes = _dfs(tab, budget=budget, memo=self._memo)
+        return Solution(False) if codes is None else Solution(True, _moves(codes))
 
 
 def solve_min_draws(

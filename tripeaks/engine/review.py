@@ -1,0 +1,240 @@
+"""Game review: the exact solver's verdict on every position of a finished game, the move that
+lost a winnable deal, a winning line from before it, par and how far a won game was over it.
+
+Positions follow the game as it was played (docs/solver.md, "Game review"): position 0 is the
+deal, position i the position after the game's i-th engine move. A play or a draw moves forward;
+an undo goes back to the position before the move it takes back, a restart back to the deal, and
+a resign leaves the position as it was: each of those positions gets its own verdict again (the
+same as when it was first met, since a verdict belongs to a position, not to how it was reached).
+So a winnable position can follow a lost one (the player took the losing move back), and
+`losing_move` names the first move that turned a winnable position into a lost one, even if it
+was later undone. Only a play or a draw can do that: an undo or a restart only returns to a
+position the game has been in, and the position before a winnable one is winnable.
+
+How it is cheap (one game costs little more than its hardest position):
+
+- A won game proves itself: every position from which the game went on to the win by plays and
+  draws is winnable, its line the rest of the game (no search at all for a won game without undo).
+- A position reached by playing the first move of a known winning line is winnable (the rest of
+  the line); a position reached from a lost one by a play or a draw is lost (nothing is gained by
+  moving on). Only where the played move left the known line is a position searched.
+- The searches of one game share what they learn (`solver.SharedSearch`): a state proved lost
+  in one search is not searched again in the next.
+- Par: one fewest-draws search from the deal. Where a won game first left every par line is a
+  question with a monotone answer along the game ("can it still finish in par?"), asked only where
+  the game left the known par line, by searches on the stock cut to par's draws.
+
+Every search draws on the one `budget` (a node budget: the same answers on every machine). A
+position whose search ran out of it is "unknown", never a guess; par, `over_par` and `shorter_from`
+are None when their searches ran out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from tripeaks.engine.deal import Deal
+from tripeaks.engine.game import Draw, Move, Play, Position, new_game
+from tripeaks.engine.game import apply as apply_move
+from tripeaks.engine.rules import Rules
+from tripeaks.engine.solver import Budget, BudgetExceeded, SharedSearch, solve_min_draws
+
+__all__ = ["REVIEW_BUDGET_NODES", "Analysis", "Line", "Verdict", "analyse"]
+
+Verdict = Literal["winnable", "lost", "unknown"]
+Line = tuple[Play | Draw, ...]
+
+# A node budget for one game's analysis (about a microsecond a node on one core): enough for the
+# deals the service pools, so a hard custom deal ends in "unknown" rather than in minutes of work.
+REVIEW_BUDGET_NODES: Final = 2_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The review of one game (see the module's docstring for how undos and restarts count).
+
+    `verdicts[i]`: position i (0: the deal, i: after engine move i). `losing_move`: the 1-based
+    index of the first move that turned a winnable position into a lost one. `winning_line`: a
+    winning line from the position before it (empty if none). `par`: the fewest moves (plays and
+    draws) that win the deal, with `par_line`. `over_par`: for a won game, its plays and draws
+    (undone ones too) minus par. `shorter_from`: for a won game over par, the last position from
+    which it could still have finished in par (the next move gave that up); None when it was par
+    all along. `nodes`: the search nodes the analysis spent."""
+
+    verdicts: tuple[Verdict, ...]
+    losing_move: int | None
+    winning_line: Line
+    par: int | None
+    par_line: Line
+    over_par: int | None
+    shorter_from: int | None
+    nodes: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    """The game as played: `positions[i]` after move i; `played[i]` is move i when it is a play or
+    a draw (None for an undo, restart or resign, and for i = 0); `used[i]`: plays and draws among
+    the first i moves (undone ones too)."""
+
+    positions: tuple[Position, ...]
+    played: tuple[Play | Draw | None, ...]
+    used: tuple[int, ...]
+    won: bool
+
+    def wasted(self, i: int) -> int:
+        """Plays and draws spent before position i that it does not show (undone, restarted)."""
+        position = self.positions[i]
+        return self.used[i] - position.removed.bit_count() - position.drawn
+
+
+def analyse(deal: Deal, rules: Rules, moves: Sequence[Move], *, budget: Budget) -> Analysis:
+    """The review of the game `moves` (its engine moves in order) played on `deal` under `rules`.
+
+    Raises RuleError if a move is not legal where it was played (the log does not replay)."""
+    start = budget.nodes
+    walk = _walk(deal, rules, moves)
+    verdicts, lines = _verdicts(deal, rules, walk, budget)
+    losing_move = next(
+        (
+            i
+            for i in range(1, len(verdicts))
+            if verdicts[i - 1] == "winnable" and verdicts[i] == "lost"
+        ),
+        None,
+    )
+    winning_line = () if losing_move is None else lines[walk.positions[losing_move - 1]]
+    par, par_line = _par(deal, rules, verdicts[0], budget)
+    over_par, shorter_from = _over_par(
+        deal, rules, walk, par_line if par is not None else None, budget
+    )
+    return Analysis(
+        verdicts=tuple(verdicts),
+        losing_move=losing_move,
+        winning_line=winning_line,
+        par=par,
+        par_line=par_line,
+        over_par=over_par,
+        shorter_from=shorter_from,
+        nodes=budget.nodes - start,
+    )
+
+
+def _walk(deal: Deal, rules: Rules, moves: Sequence[Move]) -> _Walk:
+    state = new_game(deal, rules)
+    positions = [state.position]
+    played: list[Play | Draw | None] = [None]
+    used = [0]
+    for move in moves:
+        state = apply_move(state, move)
+        positions.append(state.position)
+        forward = move if isinstance(move, Play | Draw) else None
+        played.append(forward)
+        used.append(used[-1] + (forward is not None))
+    return _Walk(tuple(positions), tuple(played), tuple(used), state.status == "won")
+
+
+def _verdicts(
+    deal: Deal, rules: Rules, walk: _Walk, budget: Budget
+) -> tuple[list[Verdict], dict[Position, Line]]:
+    """Each position's verdict, and a winning line from each winnable one."""
+    positions, played = walk.positions, walk.played
+    win = _proved_by_the_end(walk)
+    lost: set[Position] = set()
+    unknown: set[Position] = set()
+    search = SharedSearch(deal, rules)
+    for i, position in enumerate(positions):
+        if position in win or position in lost or position in unknown:
+            continue
+        move = played[i]
+        if move is not None:
+            before = positions[i - 1]
+            if before in lost:
+                lost.add(position)  # a play or a draw never makes a lost position winnable
+                continue
+            line = win.get(before)
+            if line and line[0] == move:
+                win[position] = line[1:]
+                continue
+        try:
+            solution = search.solve(position, budget=budget)
+        except BudgetExceeded:
+            unknown.add(position)
+            continue
+        if solution.winnable:
+            win[position] = solution.line
+        else:
+            lost.add(position)
+    _winnable_before_winnable(walk, win)
+    verdicts: list[Verdict] = [
+        "winnable" if position in win else "lost" if position in lost else "unknown"
+        for position in positions
+    ]
+    return verdicts, win
+
+
+def _proved_by_the_end(walk: _Walk) -> dict[Position, Line]:
+    """The positions from which a won game went on to its win: winnable, with the game's line."""
+    win: dict[Position, Line] = {}
+    if walk.won:
+        win[walk.positions[-1]] = ()
+        _winnable_before_winnable(walk, win)
+    return win
+
+
+def _winnable_before_winnable(walk: _Walk, win: dict[Position, Line]) -> None:
+    """A position from which a play or a draw led to a winnable one is winnable (adds it)."""
+    positions, played = walk.positions, walk.played
+    for i in range(len(positions) - 2, -1, -1):
+        move, after = played[i + 1], positions[i + 1]
+        if move is not None and positions[i] not in win and after in win:
+            win[positions[i]] = (move, *win[after])
+
+
+def _par(
+    deal: Deal, rules: Rules, deal_verdict: Verdict, budget: Budget
+) -> tuple[int | None, Line]:
+    if deal_verdict != "winnable":
+        return None, ()
+    try:
+        solution = solve_min_draws(deal, rules, budget=budget)
+    except BudgetExceeded:
+        return None, ()
+    return len(solution.line), solution.line
+
+
+def _over_par(
+    deal: Deal, rules: Rules, walk: _Walk, par_line: Line | None, budget: Budget
+) -> tuple[int | None, int | None]:
+    """For a won game with par known: (its plays and draws minus par, the last position from which
+    it could still finish in par when it did not). Positions are "still in par" from the deal up
+    to that one, and never again after (a play or draw spent and undone is never won back), so
+    the walk stops at the first position that is not; it searches only where the game left the
+    known par line."""
+    if not walk.won or par_line is None:
+        return None, None
+    over = walk.used[-1] - len(par_line)
+    if over == 0:
+        return 0, None
+    within = SharedSearch(deal, rules, max_draws=len(par_line) - deal.layout.size)
+    positions, played = walk.positions, walk.played
+    line = par_line
+    for i in range(1, len(positions)):
+        if walk.wasted(i):
+            return over, i - 1
+        move, position = played[i], positions[i]
+        if move is not None and line and line[0] == move:
+            line = line[1:]
+            continue
+        if position == positions[i - 1]:
+            continue  # a restart at the deal: nothing changed
+        try:
+            solution = within.solve(position, budget=budget)
+        except BudgetExceeded:
+            return over, None
+        if not solution.winnable:
+            return over, i - 1
+        line = solution.line
+    return over, None  # not reached: a game over par ends beyond par's draws
