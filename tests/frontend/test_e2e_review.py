@@ -106,11 +106,18 @@ def test_a_lost_game_replays_move_by_move_and_shows_where_it_was_lost(pages: Any
         page.keyboard.press("ArrowRight")
         expect(at).to_have_text(f"{i}/{n}")
         waste = replay["positions"][i]["waste"]
-        expect(page.locator(".table .waste")).to_have_attribute("aria-label", f"Waste: {card_name(waste)}")
+        expect(page.locator(".table .waste")).to_have_attribute(
+            "aria-label", f"Waste: {card_name(waste)}"
+        )
     expect(said).to_contain_text(f"Move {lose} of {n}")
     expect(said).to_contain_text("From here the deal was lost")
     expect(page.get_by_test_id("losing-move")).to_have_attribute("data-i", str(lose))
-    assert page.locator(".review-strip .cell.losing").evaluate("(c) => [...c.parentNode.children].indexOf(c)") == lose
+    assert (
+        page.locator(".review-strip .cell.losing").evaluate(
+            "(c) => [...c.parentNode.children].indexOf(c)"
+        )
+        == lose
+    )
     page.keyboard.press("ArrowLeft")
     expect(at).to_have_text(f"{lose - 1}/{n}")
     expect(said).not_to_contain_text("lost")
@@ -131,7 +138,9 @@ def test_play_at_speed_a_swipe_and_the_slider_move_through_the_game(pages: Any) 
     page.keyboard.press("Space")
     toggle = page.locator(".review-controls [data-act=toggle]")
     expect(toggle).to_contain_text("Pause")
-    page.wait_for_function("() => parseInt(document.querySelector('[data-testid=review-at]').textContent) >= 3")
+    page.wait_for_function(
+        "() => parseInt(document.querySelector('[data-testid=review-at]').textContent) >= 3"
+    )
     page.keyboard.press("Space")
     expect(toggle).to_contain_text("Play")
     page.get_by_test_id("review-slider").fill("5")
@@ -147,12 +156,16 @@ def test_play_at_speed_a_swipe_and_the_slider_move_through_the_game(pages: Any) 
     expect(at).to_have_text(f"2/{n}")
 
 
-def test_the_winning_line_plays_on_the_table_from_the_position_before_the_losing_move(pages: Any) -> None:
+def test_the_winning_line_plays_on_the_table_from_the_position_before_the_losing_move(
+    pages: Any,
+) -> None:
     page = pages.new()
     game = lost_game(signed_up(page, "review_wyn"))
     replay, analysis = review_data(page, game)
     n, lose, line = len(replay["moves"]), analysis["losing_move"], analysis["winning_line"]
-    seen = {card_name(p["card"]) for pos in replay["positions"] for p in pos["positions"] if p["card"]}
+    seen = {
+        card_name(p["card"]) for pos in replay["positions"] for p in pos["positions"] if p["card"]
+    }
     seen |= {card_name(pos["waste"]) for pos in replay["positions"] if pos["waste"]}
     page.goto(f"/#/review/{game.pk}")
     page.get_by_test_id("show-winning-line").click()
