@@ -37,7 +37,7 @@ export async function mount(root, ctx, params) {
     if (!(e instanceof ApiError) || (e.status !== 404 && e.status !== 400)) throw e;
   }
   if (!paths || !replay) { root.innerHTML = notShown(Boolean(paths && paths.byLink)); return null; }
-  reviewStyles();
+  await reviewStyles();
   document.body.classList.add('reviewing');
   root.innerHTML = reviewScreen(replay, { title: dealName(replay.game.deal), back: ctx.user ? '#/stats' : '#/' });
   /** @type {HTMLElement} */ (root.querySelector('.review-list')).innerHTML = listHtml(replay);

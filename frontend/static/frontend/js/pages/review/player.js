@@ -35,6 +35,10 @@ export class ReviewPlayer {
     this.table = new Table(wrap, replay.layout, { onCard: noMove, onStock: noMove });
     this.table.el.classList.add('readonly');
     this.table.el.setAttribute('aria-label', _('Table (replay)'));
+    // The stage's room changes without the window's (a longer line of words, the sheet arriving):
+    // the table is fitted again whenever its place changes size.
+    this.resized = new ResizeObserver(() => this.table.place());
+    this.resized.observe(wrap);
     /** @type {() => void} the page's word that the line shown changed */
     this.onLine = noMove;
   }
@@ -156,6 +160,7 @@ export class ReviewPlayer {
 
   destroy() {
     this.pause();
+    this.resized.disconnect();
     this.table.destroy();
   }
 }

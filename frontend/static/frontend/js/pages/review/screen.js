@@ -49,7 +49,7 @@ export function reviewScreen(replay, words) {
     <label class="review-slider"><span class="sr-only">${_('Jump to a move')}</span>
       <input type="range" min="0" max="${n}" step="1" value="0" data-testid="review-slider"></label>
     <div class="controls review-controls" role="toolbar" aria-label="${_('Replay controls')}">
-      ${tool('home', _('Beginning'), 'Home')}
+      ${tool('home', _('Start'), 'Home')}
       ${tool('back', _('Back'), 'ArrowLeft')}
       ${tool('toggle', _('Play'), 'Space')}
       ${tool('step', _('Step'), 'ArrowRight')}
