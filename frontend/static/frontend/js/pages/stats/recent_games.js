@@ -3,23 +3,24 @@
 
 import { api } from '../../api.js';
 import { esc } from '../../dialog.js';
-import { clock, dayText, layoutTitle } from '../../format.js';
-import { _, num } from '../../i18n.js';
+import { clock, dayText, layoutTitle, movesText } from '../../format.js';
+import { _ } from '../../i18n.js';
 import { dealName, reviewStateText } from '../review/words.js';
 
 /** @param {RecentGame} g */
 function row(g) {
   const result = g.status === 'won' ? _('Won') : _('Lost');
-  return `<tr data-game="${esc(g.id)}"><td>${esc(dealName(g.deal))}<br><span class="small">${esc(layoutTitle(g.layout))}</span></td>
-    <td>${result}</td><td>${num(g.moves)}</td><td>${clock(g.elapsed_ms)}</td><td>${esc(dayText((g.finished_at || '').slice(0, 10)))}</td>
-    <td><a href="#/review/${encodeURIComponent(g.id)}" data-testid="review-link">${_('Review')}</a> <span class="small">${esc(reviewStateText(g.review))}</span></td></tr>`;
+  const finished = dayText((g.finished_at || '').slice(0, 10));
+  return `<tr data-game="${esc(g.id)}"><td>${esc(dealName(g.deal))}<br><span class="small">${esc(layoutTitle(g.layout))} · ${esc(finished)}</span></td>
+    <td>${result}<br><span class="small">${movesText(g.moves)} · ${clock(g.elapsed_ms)}</span></td>
+    <td><a href="#/review/${encodeURIComponent(g.id)}" data-testid="review-link">${_('Review')}</a><br><span class="small">${esc(reviewStateText(g.review))}</span></td></tr>`;
 }
 
 /** @param {RecentGame[]} games */
 export function recentGamesTable(games) {
   if (!games.length) return `<p class="empty">${_('No finished games yet.')}</p>`;
-  const head = [_('Game'), _('Result'), _('Moves'), _('Time'), _('Finished'), _('Review')];
-  return `<table class="board"><caption class="sr-only">${_('Recent games')}</caption>
+  const head = [_('Game'), _('Result'), _('Review')];
+  return `<table class="board recent-games"><caption class="sr-only">${_('Recent games')}</caption>
     <thead><tr>${head.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>${games.map(row).join('')}</tbody></table>`;
 }
 
