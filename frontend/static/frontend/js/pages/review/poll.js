@@ -2,7 +2,7 @@
 // time, a server's Retry-After obeyed, and not for ever. The schedule is pure; `AnalysisPoll`
 // runs it with a timer.
 
-// The waits between asks (s): 2, 3, 5, 8, 12, 18, 27, 30, 30... and no more asks once they add
+// The waits between asks (s): 2, 3, 5, 7, 10, 15, 23, 30, 30, 30, and no more asks once they add
 // up to POLL_GIVE_UP_S. A typical analysis is ready in a few seconds (at most 2 s of CPU), the
 // slow ones in a minute when the solver's workers are busy.
 const FIRST_S = 2;
