@@ -191,3 +191,26 @@ test('the poll asks until the analysis is ready and stops when told', async () =
   });
   assert.equal(gaveUp, 1);
 });
+
+test('the review asks the API only under its own paths, whatever the hash holds', async () => {
+  const { reviewPaths } = await import('../../frontend/static/frontend/js/pages/review/paths.js');
+  assert.deepEqual(reviewPaths(['7f3d9a97-f883-43e7-9974-f7f0f10f8a21']), {
+    replay: 'games/7f3d9a97-f883-43e7-9974-f7f0f10f8a21/replay', analysis: 'games/7f3d9a97-f883-43e7-9974-f7f0f10f8a21/analysis', byLink: false,
+  });
+  assert.deepEqual(reviewPaths(['s', 'tok_EN-123']), { replay: 'replays/tok_EN-123', analysis: 'replays/tok_EN-123/analysis', byLink: true });
+  assert.equal(reviewPaths([]), null);
+  assert.equal(reviewPaths(['s']), null);
+  // Anything but an id's or a token's letters asks for nothing: never a path that climbs.
+  for (const key of ['..', '..%2F..%2Fme', 'a?b#c', 'x'.repeat(129), '７']) assert.equal(reviewPaths([key]), null, key);
+  assert.equal(reviewPaths(['s', '../me']), null);
+});
+
+test('a reviewed game\'s title and its analysis\' state in words', async () => {
+  const { dealName, reviewStateText } = await import('../../frontend/static/frontend/js/pages/review/words.js');
+  assert.equal(dealName({ source: 'numbered', number: 42, day: null, rules_key: 'wrap-closed', layout: 'classic', label: '' }), 'Deal #42 · King-Ace on, peaks closed');
+  assert.match(dealName({ source: 'random', number: null, day: null, rules_key: 'nowrap-open', layout: 'classic', label: '' }), /^Random deal · /);
+  assert.equal(reviewStateText({ state: 'ready', losing_move: true }), 'Losing move found');
+  assert.equal(reviewStateText({ state: 'ready', losing_move: false }), 'Analysed');
+  assert.equal(reviewStateText({ state: 'pending', losing_move: false }), 'Analysis pending');
+  assert.equal(reviewStateText({ state: 'none', losing_move: false }), '');
+});

@@ -13,18 +13,7 @@ import { AnalysisPanel } from './review/analysis.js';
 import { mayShare, bindShare } from './review/share.js';
 import { reviewStyles } from './review/styles.js';
 import { dealName } from './review/words.js';
-
-/**
- * Where the review's data is, from the hash's parts: a game's id, or `s` and a shared link's token.
- * @param {string[]} params @returns {{replay: string, analysis: string, byLink: boolean} | null}
- */
-export function reviewPaths(params) {
-  const byLink = params[0] === 's';
-  const key = byLink ? params[1] : params[0];
-  if (!key) return null;
-  const base = byLink ? `replays/${encodeURIComponent(key)}` : `games/${encodeURIComponent(key)}`;
-  return { replay: byLink ? base : `${base}/replay`, analysis: `${base}/analysis`, byLink };
-}
+import { reviewPaths } from './review/paths.js';
 
 /** @type {Mount} */
 export async function mount(root, ctx, params) {
