@@ -101,6 +101,7 @@ TINY = {
         "20",
     ],
     "solver_worst_case.py": ["bench/solver_worst_case.py", "--tiny", "--layouts", "pyramid"],
+    "review_analysis.py": ["-m", "bench.review_analysis", "--games", "4", "--baseline", "2"],
     "hint_attack.py": [
         "-m",
         "bench.hint_attack",

@@ -217,19 +217,20 @@ def test_board_and_stats_endpoints_make_a_fixed_number_of_queries(
     viewer = signed_in(users[-1])
     best = {"date": "2026-03-01", "board": "best"}
     # Cold: record, page (lines + players), own line, own rank counted, and the rank cache is
-    # rebuilt (a Celery task, eager in tests): one query for the board's lines.
-    with django_assert_num_queries(5):
+    # rebuilt (a Celery task, eager in tests): one query for the board's lines. A past day's
+    # board adds one: its lines' games (tripeaks/review opens their replays).
+    with django_assert_num_queries(6):
         viewer.get("/api/leaderboards/daily", best | {"limit": 3})
     # Warm: the own rank comes from Redis; the same for 3 or 30 lines.
     for limit in (3, 25):
-        with django_assert_num_queries(3):
+        with django_assert_num_queries(4):
             assert viewer.get("/api/leaderboards/daily", best | {"limit": limit}).status_code == 200
     # The first-try board (the default) counts its lines (its record row counts the best board's).
     first = {"date": "2026-03-01"}
-    with django_assert_num_queries(6):  # cold: record, page, own line, rank, rebuild, total
+    with django_assert_num_queries(7):  # cold: record, page, own line, rank, rebuild, total, games
         viewer.get("/api/leaderboards/daily", first | {"limit": 3})
     for limit in (3, 25):
-        with django_assert_num_queries(4):
+        with django_assert_num_queries(5):
             assert (
                 viewer.get("/api/leaderboards/daily", first | {"limit": limit}).status_code == 200
             )

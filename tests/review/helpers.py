@@ -3,6 +3,7 @@ goes through the one recorder and sends `game_finished`), on deals made here."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
@@ -19,14 +20,26 @@ from tripeaks.play.models import Deal, Game
 DRAWS = (("draw", None), ("draw", None), ("draw", None))
 
 
+@functools.cache
+def _code() -> str:
+    return winnable_code()[0]
+
+
 def deal(source: str, *, day: date | None = None, number: int | None = None) -> Deal:
     """A stored deal with real cards (the solver wins it), of the given source."""
-    code, _ = winnable_code()
+    code = _code()
     fields: dict[str, Any] = {"day": day or deal_day()} if source == "daily" else {}
     if source == "numbered":
         fields["number"] = number or 1
+    # Its verdict known, as a proven deal's is: a start queues no solver work for it.
     return Deal.objects.create(
-        source=source, rules_key=Rules().key, layout="classic", code=code, **fields
+        source=source,
+        rules_key=Rules().key,
+        layout="classic",
+        code=code,
+        winnable=True,
+        par=40,
+        **fields,
     )
 
 

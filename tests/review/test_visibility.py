@@ -64,9 +64,12 @@ def test_a_daily_run_is_hidden_until_the_day_ends_in_kathmandu(
     _at(monkeypatch, next_day - timedelta(seconds=1))
     for viewer in (bob, None):
         assert replay_status(client_for(viewer), game) == HIDDEN
-    assert replay_status(client_for(alice), game) == (200, 202)  # the player, at once
+    # The player sees their replay at once; its analysis (the answer) waits for the day's end.
+    assert replay_status(client_for(alice), game) == (200, 404)
+    later = client_for(alice).get(f"/api/games/{game.pk}/analysis").json()
+    assert later["code"] == "analysis_later"
     _at(monkeypatch, next_day + timedelta(seconds=1))
-    for viewer in (bob, None):
+    for viewer in (bob, None, alice):
         assert replay_status(client_for(viewer), game) == (200, 202)
 
 
@@ -119,7 +122,8 @@ def test_a_race_is_seen_by_its_players_once_it_has_ended(
         first = move(alice, first, action, position)
     assert first.finished_at is not None
     assert replay_status(client_for(bob), first) == HIDDEN  # the race goes on for bob and dave
-    assert replay_status(client_for(alice), first) == (200, 202)
+    # Her own replay at once; its analysis (a winning line for the racers still playing) waits.
+    assert replay_status(client_for(alice), first) == (200, 404)
     move(bob, bobs, "resign")
     move(dave, daves, "resign")  # nobody left playing: the race ends
     race.refresh_from_db()
@@ -145,10 +149,21 @@ def test_an_arena_is_seen_by_its_players_once_it_has_ended(
         Entry.objects.create(arena=arena, player=player, joined_at=now)
     game = played(alice, deal("random"), contest=arena.group)
     assert replay_status(client_for(bob), game) == HIDDEN
+    assert replay_status(client_for(alice), game) == (200, 404)
     Arena.objects.filter(pk=arena.pk).update(ends_at=now - timedelta(seconds=1))
     assert replay_status(client_for(bob), game) == (200, 202)
+    assert replay_status(client_for(alice), game) == (200, 202)
     assert replay_status(client_for(carol), game) == HIDDEN
     assert replay_status(client_for(None), game) == HIDDEN
+
+
+def test_those_who_may_not_see_the_replay_are_not_told_the_analysis_waits(
+    alice: Any, bob: Any
+) -> None:
+    game = played(alice, deal("daily"))
+    for viewer in (bob, None):
+        body = client_for(viewer).get(f"/api/games/{game.pk}/analysis").json()
+        assert body["code"] == "not_found"
 
 
 def test_guessed_game_ids_are_404_like_hidden_ones(alice: Any) -> None:
@@ -189,3 +204,39 @@ def test_may_view_takes_no_token_of_another_game(alice: Any, bob: Any) -> None:
     assert may_view(bob, mine, token) and may_view(AnonymousUser(), mine, token)
     assert not may_view(bob, theirs, token)
     assert not may_view(AnonymousUser(), theirs, token)
+
+
+def test_before_the_day_ends_no_card_of_a_daily_run_reaches_another_account(
+    alice: Any, bob: Any
+) -> None:
+    """Every route that takes a game id or lists games, asked by a second account while the day
+    counts: none answers with a card of alice's run (nor its id, but on her own routes)."""
+    from tripeaks.play.services import load_game_state
+
+    daily = deal("daily")
+    game = played(alice, daily, [("draw", None)] * 6)
+    seen = set(_face_up(load_game_state(game)))
+    assert seen
+    client = client_for(bob)
+    bodies = [
+        client.get(f"/api/games/{game.pk}").content,
+        client.get(f"/api/games/{game.pk}/replay").content,
+        client.get(f"/api/games/{game.pk}/analysis").content,
+        client.post(f"/api/games/{game.pk}/share").content,
+        client.get("/api/me/games").content,
+        client.get(f"/api/leaderboards/daily?rules={daily.rules_key}").content,
+        client.get(f"/api/leaderboards/daily?rules={daily.rules_key}&board=best").content,
+        client_for(None).get(f"/api/leaderboards/daily?rules={daily.rules_key}").content,
+    ]
+    for body in bodies:
+        text = body.decode()
+        assert str(game.pk) not in text
+        assert not [card for card in seen if f'"{card}"' in text], text[:200]
+
+
+def _face_up(state: Any) -> list[str]:
+    from tripeaks.engine.view import player_view
+
+    view = player_view(state)
+    cards = [slot["card"] for slot in view["positions"] if slot["card"]]
+    return [*cards, *([view["waste"]] if view["waste"] else [])]

@@ -352,7 +352,8 @@ SOLVER_MAX_CONCURRENT: int = env.int("SOLVER_MAX_CONCURRENT", default=2)
 # How long a light asker (a person's occasional hint) waits for a slot when every one is taken.
 SOLVER_WAIT_MS: int = env.int("SOLVER_WAIT_MS", default=300)
 # A finished game's analysis (tripeaks/review/tasks.py, on the solver queue): the search nodes
-# it may spend in all; a position whose search runs out is "unknown", never a guess.
+# it may spend in all (engine/review.py's REVIEW_BUDGET_NODES); a position whose search runs out
+# is "unknown", never a guess.
 REVIEW_ANALYSIS_NODES: int = env.int("REVIEW_ANALYSIS_NODES", default=2_000_000)
 # Solving a new deal's par and topping up a pool are queued for a Celery worker from the request
 # path. The test suite runs no worker (its tasks run in-process, in the request) and turns it off.

@@ -90,13 +90,24 @@ class _Walk:
         return self.used[i] - position.removed.bit_count() - position.drawn
 
 
-def analyse(deal: Deal, rules: Rules, moves: Sequence[Move], *, budget: Budget) -> Analysis:
+def analyse(
+    deal: Deal,
+    rules: Rules,
+    moves: Sequence[Move],
+    *,
+    budget: Budget,
+    known_par: int | None = None,
+) -> Analysis:
     """The review of the game `moves` (its engine moves in order) played on `deal` under `rules`.
 
+    `known_par`: the deal's par when the solver found it before (stored with the deal): the par
+    line is then a depth-first search on the stock cut to par's draws, several times cheaper
+    than the fewest-draws search (without it, or if no line is found within it, that search).
     Raises RuleError if a move is not legal where it was played (the log does not replay)."""
     start = budget.nodes
     walk = _walk(deal, rules, moves)
-    verdicts, lines = _verdicts(deal, rules, walk, budget)
+    search = SharedSearch(deal, rules)
+    verdicts, lines = _verdicts(walk, search, budget)
     losing_move = next(
         (
             i
@@ -106,16 +117,16 @@ def analyse(deal: Deal, rules: Rules, moves: Sequence[Move], *, budget: Budget) 
         None,
     )
     winning_line = () if losing_move is None else lines[walk.positions[losing_move - 1]]
-    par, par_line = _par(deal, rules, verdicts[0], budget)
-    over_par, shorter_from = _over_par(
-        deal, rules, walk, par_line if par is not None else None, budget
-    )
+    par_line, within_par = _par(deal, rules, search, verdicts[0], budget, known_par)
+    if within_par is None and par_line is not None and walk.won:
+        within_par = search.within(len(par_line) - deal.layout.size)
+    over_par, shorter_from = _over_par(walk, par_line, within_par, budget)
     return Analysis(
         verdicts=tuple(verdicts),
         losing_move=losing_move,
         winning_line=winning_line,
-        par=par,
-        par_line=par_line,
+        par=None if par_line is None else len(par_line),
+        par_line=() if par_line is None else par_line,
         over_par=over_par,
         shorter_from=shorter_from,
         nodes=budget.nodes - start,
@@ -137,14 +148,13 @@ def _walk(deal: Deal, rules: Rules, moves: Sequence[Move]) -> _Walk:
 
 
 def _verdicts(
-    deal: Deal, rules: Rules, walk: _Walk, budget: Budget
+    walk: _Walk, search: SharedSearch, budget: Budget
 ) -> tuple[list[Verdict], dict[Position, Line]]:
     """Each position's verdict, and a winning line from each winnable one."""
     positions, played = walk.positions, walk.played
     win = _proved_by_the_end(walk)
     lost: set[Position] = set()
     unknown: set[Position] = set()
-    search = SharedSearch(deal, rules)
     for i, position in enumerate(positions):
         if position in win or position in lost or position in unknown:
             continue
@@ -194,31 +204,44 @@ def _winnable_before_winnable(walk: _Walk, win: dict[Position, Line]) -> None:
 
 
 def _par(
-    deal: Deal, rules: Rules, deal_verdict: Verdict, budget: Budget
-) -> tuple[int | None, Line]:
+    deal: Deal,
+    rules: Rules,
+    search: SharedSearch,
+    deal_verdict: Verdict,
+    budget: Budget,
+    known_par: int | None,
+) -> tuple[Line | None, SharedSearch | None]:
+    """A par line (None: the deal is lost, or the budget ran out), and the search that found it
+    within par's draws, if one did (`_over_par` asks it again)."""
     if deal_verdict != "winnable":
-        return None, ()
+        return None, None
+    size = deal.layout.size
+    deal_position = Position(0, 0, deal.waste)
     try:
-        solution = solve_min_draws(deal, rules, budget=budget)
+        if known_par is not None and known_par >= size:
+            within = search.within(known_par - size)
+            found = within.solve(deal_position, budget=budget)
+            if found.winnable:
+                return found.line, within
+        line = solve_min_draws(deal, rules, budget=budget).line
     except BudgetExceeded:
-        return None, ()
-    return len(solution.line), solution.line
+        return None, None
+    return line, None
 
 
 def _over_par(
-    deal: Deal, rules: Rules, walk: _Walk, par_line: Line | None, budget: Budget
+    walk: _Walk, par_line: Line | None, within: SharedSearch | None, budget: Budget
 ) -> tuple[int | None, int | None]:
     """For a won game with par known: (its plays and draws minus par, the last position from which
     it could still finish in par when it did not). Positions are "still in par" from the deal up
     to that one, and never again after (a play or draw spent and undone is never won back), so
     the walk stops at the first position that is not; it searches only where the game left the
     known par line."""
-    if not walk.won or par_line is None:
+    if not walk.won or par_line is None or within is None:
         return None, None
     over = walk.used[-1] - len(par_line)
     if over == 0:
         return 0, None
-    within = SharedSearch(deal, rules, max_draws=len(par_line) - deal.layout.size)
     positions, played = walk.positions, walk.played
     line = par_line
     for i in range(1, len(positions)):

@@ -512,6 +512,17 @@ class SharedSearch:
         codes = _dfs(tab, budget=budget, memo=self._memo)
         return Solution(False) if codes is None else Solution(True, _moves(codes))
 
+    def within(self, max_draws: int) -> SharedSearch:
+        """A search of the same deal that counts only wins with at most `max_draws` cards drawn,
+        starting from what this one learned (a state lost with more of the stock is lost with
+        less; not the other way, so what it learns stays its own)."""
+        if self._max_draws is not None and max_draws > self._max_draws:
+            raise ValueError("a search within a draw limit cannot widen it")
+        search = SharedSearch(self._deal, self._rules, max_draws=max_draws)
+        search._memo.lost = dict(self._memo.lost)
+        search._memo.free_of = self._memo.free_of  # free masks do not depend on the stock
+        return search
+
 
 def solve_min_draws(
     deal: Deal, rules: Rules, position: Position | None = None, *, budget: Budget | None = None

@@ -30,6 +30,9 @@ COMPRESSED_PATHS = (
     "/api/me/stats",
     "/api/me/today",
     "/api/me/history",
+    "/api/me/games",
+    # A shared replay: the token is in the path, never in the body (tripeaks/review).
+    "/api/replays/",
     "/jsi18n/",
 )
 COMPRESSED_TYPES = ("application/json", "text/javascript")

@@ -20,6 +20,10 @@ from tripeaks.review.queue import queue_analysis
 from tripeaks.review.visibility import may_view
 
 NOT_FOUND = OpenApiResponse(description="No such finished game that you may see (`not_found`)")
+ANALYSIS_NOT_FOUND = OpenApiResponse(
+    description="`not_found` as the replay; `analysis_later` for one whose replay you may see"
+    " while its deal still counts (a daily deal's day, a contest)"
+)
 REPLAY = OpenApiResponse(
     description="ReplayPayload: the game, its rules and layout, its moves and every position as"
     " the player saw it"
@@ -39,7 +43,18 @@ def not_found() -> Response:
     )
 
 
-def _analysis_response(game: Game) -> Response:
+def _analysis_response(request: Request, game: Game, token: str | None = None) -> Response:
+    if not may_view(request.user, game, token, analysis=True):
+        # Seen by this viewer (the replay is theirs to see): the analysis waits for the deal
+        # to stop counting (visibility.still_counts), and they may be told so.
+        return Response(
+            {
+                "detail": "The analysis opens once this deal no longer counts: when its day"
+                " has ended in Kathmandu, or its contest has ended.",
+                "code": "analysis_later",
+            },
+            status=status.HTTP_404_NOT_FOUND,
+        )
     payload = selectors.stored_analysis(game)
     if payload is not None:
         return Response(payload)
@@ -73,11 +88,11 @@ class AnalysisView(APIView):
 
     @extend_schema(
         operation_id="game_analysis",
-        responses={200: ANALYSIS, 202: PENDING, 404: NOT_FOUND, 429: THROTTLED},
+        responses={200: ANALYSIS, 202: PENDING, 404: ANALYSIS_NOT_FOUND, 429: THROTTLED},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = _viewable(request, game_id)
-        return not_found() if game is None else _analysis_response(game)
+        return not_found() if game is None else _analysis_response(request, game)
 
 
 class SharedReplayView(APIView):
@@ -96,11 +111,11 @@ class SharedAnalysisView(APIView):
 
     @extend_schema(
         operation_id="shared_analysis",
-        responses={200: ANALYSIS, 202: PENDING, 404: NOT_FOUND, 429: THROTTLED},
+        responses={200: ANALYSIS, 202: PENDING, 404: ANALYSIS_NOT_FOUND, 429: THROTTLED},
     )
     def get(self, request: Request, token: str) -> Response:
         game = _by_token(request, token)
-        return not_found() if game is None else _analysis_response(game)
+        return not_found() if game is None else _analysis_response(request, game, token)
 
 
 def _own_game(player: AbstractBaseUser, game_id: str) -> Game | None:

@@ -12,7 +12,7 @@ from tripeaks.play.models import Game
 from tripeaks.review.errors import NotShareable
 from tripeaks.review.models import ShareLink, StoredAnalysis
 from tripeaks.review.payloads import AnalysisPayload
-from tripeaks.review.visibility import SHAREABLE_SOURCES
+from tripeaks.review.visibility import shareable
 
 TOKEN_BYTES = 16
 
@@ -23,10 +23,11 @@ def create_share_link(*, game: Game) -> ShareLink:
     must be finished and on a custom or numbered deal; the caller checked it is the owner's."""
     if not game.finished:
         raise NotShareable("only a finished game can be shared", code="not_finished")
-    if game.deal.source not in SHAREABLE_SOURCES:
+    if not shareable(game):
         raise NotShareable(
             "only a custom or numbered deal's game can be shared: a daily deal's runs open to"
-            " everyone once its day has ended, random and contest deals' runs stay private",
+            " everyone once its day has ended, a contest's to its players once it has ended,"
+            " random deals' runs stay private",
             code="not_shareable",
         )
     Game.objects.select_for_update().filter(pk=game.pk).values_list("pk").first()

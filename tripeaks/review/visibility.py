@@ -13,6 +13,12 @@ lets the viewer in:
 
 An unfinished game is seen by nobody, and a game that may not be seen is answered exactly as a
 game that does not exist (404), so that ids and tokens cannot be probed.
+
+The analysis holds the answer (a winning line, par's line), so it waits, for everyone, the
+player too, while the game's deal still counts: a daily deal's until its day has ended, a
+contest's until the contest has ended. Otherwise it would be a hint that leaves no trace: a
+player who lost today's first try would replay its winning line as practice onto the best-run
+board, and a racer who gave up would hand the line to one still racing (contests refuse hints).
 """
 
 from __future__ import annotations
@@ -32,41 +38,62 @@ RACE_PREFIX = "race-"
 ARENA_PREFIX = "arena-"
 
 
-def may_view(viewer: Visitor, game: Game, token: str | None = None) -> bool:
-    """May `viewer` (a user, or the anonymous visitor) see `game`'s replay and analysis, holding
-    share `token` if any? `game.deal` is read (select it with the game)."""
-    if not game.finished:
+def may_view(
+    viewer: Visitor, game: Game, token: str | None = None, *, analysis: bool = False
+) -> bool:
+    """May `viewer` (a user, or the anonymous visitor) see `game`'s replay (with `analysis`: its
+    analysis), holding share `token` if any? `game.deal` is read (select it with the game)."""
+    if not game.finished or (analysis and still_counts(game)):
         return False
     if viewer.is_authenticated and viewer.pk == game.player_id:
         return True
     if token is not None and _live_token_of(game, token):
         return True
     if game.deal.source == Source.DAILY:
-        return game.deal.day is not None and game.deal.day < deal_day()
+        return not _daily_counts(game)
     if viewer.is_authenticated and game.contest:
-        return _contest_over_for(viewer.pk, game.contest)
+        return _contest_over(game.contest) and _played_in(viewer.pk, game.contest)
     return False
 
 
+def still_counts(game: Game) -> bool:
+    """Does the game's deal still count: a daily deal whose day has not ended, a contest that
+    has not? (Its analysis waits till then.)"""
+    return _daily_counts(game) or (bool(game.contest) and not _contest_over(game.contest))
+
+
+def _daily_counts(game: Game) -> bool:
+    day = game.deal.day
+    return game.deal.source == Source.DAILY and (day is None or day >= deal_day())
+
+
+def shareable(game: Game) -> bool:
+    """May the game's owner share it by a link? A custom or numbered deal's, in no contest."""
+    return game.deal.source in SHAREABLE_SOURCES and not game.contest
+
+
 def _live_token_of(game: Game, token: str) -> bool:
-    if game.deal.source not in SHAREABLE_SOURCES:
+    if not shareable(game):
         return False
     return ShareLink.objects.filter(token=token, game=game, revoked_at__isnull=True).exists()
 
 
-def _contest_over_for(viewer_id: int, contest: str) -> bool:
-    """Has the contest named `contest` (a game's `Game.contest`) ended, and did `viewer_id`
-    play in it?"""
+def _contest_over(contest: str) -> bool:
+    """Has the contest named `contest` (a game's `Game.contest`) ended?"""
     if contest.startswith(RACE_PREFIX):
         race_id = contest.removeprefix(RACE_PREFIX)
-        return (
-            Race.objects.filter(pk=race_id, state=RaceState.FINISHED).exists()
-            and Seat.objects.filter(race_id=race_id, user_id=viewer_id).exists()
-        )
+        return Race.objects.filter(pk=race_id, state=RaceState.FINISHED).exists()
     if contest.startswith(ARENA_PREFIX):
         arena_id = contest.removeprefix(ARENA_PREFIX)
-        return (
-            Arena.objects.filter(pk=arena_id, ends_at__lte=timezone.now()).exists()
-            and Entry.objects.filter(arena_id=arena_id, player_id=viewer_id).exists()
-        )
+        return Arena.objects.filter(pk=arena_id, ends_at__lte=timezone.now()).exists()
+    return False
+
+
+def _played_in(viewer_id: int, contest: str) -> bool:
+    if contest.startswith(RACE_PREFIX):
+        race_id = contest.removeprefix(RACE_PREFIX)
+        return Seat.objects.filter(race_id=race_id, user_id=viewer_id).exists()
+    if contest.startswith(ARENA_PREFIX):
+        arena_id = contest.removeprefix(ARENA_PREFIX)
+        return Entry.objects.filter(arena_id=arena_id, player_id=viewer_id).exists()
     return False
