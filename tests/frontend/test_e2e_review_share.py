@@ -1,9 +1,11 @@
 """A shared review (issue 39): the owner's link opens the replay signed out, and stops once
 withdrawn; an account that may not see a game, a signed-out visitor and a guessed link get no
-card of it, only a page that says there is nothing to review."""
+card of it, only a page that says there is nothing to review; today's daily run replays for its
+player at once, its analysis only once the day has ended."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -76,3 +78,18 @@ def test_no_card_reaches_an_account_that_may_not_see_the_game_nor_a_guessed_link
     expect_nothing_shown(signed_out)
     # The game twice and the guessed token: a key that is no id's nor token's asks for nothing.
     forgive_not_found(pages, 3)
+
+
+def test_todays_daily_run_replays_for_its_player_but_its_analysis_waits_for_the_day(
+    pages: Any,
+) -> None:
+    page = pages.new()
+    game = lost_game(signed_up(page, "today_tia"), "daily", analysed=False)
+    page.goto(f"/#/review/{game.pk}")
+    expect(page.get_by_test_id("review-at")).to_have_text(re.compile(r"^0/\d+$"))
+    expect(page.get_by_test_id("analysis-later")).to_contain_text("ended in Kathmandu")
+    expect(page.get_by_test_id("show-winning-line")).to_have_count(0)
+    assert page.locator(".review-strip .cell.v-lost, .review-strip .cell.v-winnable").count() == 0
+    # The browser logs the analysis' 404 (analysis_later) as a console error: that one is expected.
+    assert [e for e in pages.errors if "status of 404" in e] == [pages.errors[0]]
+    pages.errors.clear()

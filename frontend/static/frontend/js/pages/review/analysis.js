@@ -48,8 +48,19 @@ export class AnalysisPanel {
     return new AnalysisPoll(() => askAnalysis(this.path), {
       ready: (a) => this.ready(a),
       gaveUp: () => this.stopped(_('The analysis is not ready yet: the solver is busy. Ask again in a while.')),
-      failed: (e) => this.stopped(e instanceof ApiError && e.status === 404 ? _('There is no analysis for this game.') : _('The analysis could not be loaded: check your connection and ask again.')),
+      failed: (e) => this.failed(e),
     });
+  }
+
+  /** @param {unknown} e what the ask threw */
+  failed(e) {
+    const code = e instanceof ApiError ? e.body.code : null;
+    // The analysis holds the answer: it waits while the deal still counts (a daily's day, a contest).
+    if (code === 'analysis_later') {
+      this.out.innerHTML = `<p data-testid="analysis-later">${esc(_('The analysis opens once this deal no longer counts: when its day has ended in Kathmandu, or its contest has ended.'))}</p>`;
+      return;
+    }
+    this.stopped(e instanceof ApiError && e.status === 404 ? _('There is no analysis for this game.') : _('The analysis could not be loaded: check your connection and ask again.'));
   }
 
   start() {
