@@ -31,14 +31,14 @@ def deal(source: str, *, day: date | None = None, number: int | None = None) -> 
     fields: dict[str, Any] = {"day": day or deal_day()} if source == "daily" else {}
     if source == "numbered":
         fields["number"] = number or 1
-    # Its verdict known, as a proven deal's is: a start queues no solver work for it.
+    # Its verdict known, as a proven deal's is: a start queues no solver work for it (its par is
+    # left unknown: the analysis searches it).
     return Deal.objects.create(
         source=source,
         rules_key=Rules().key,
         layout="classic",
         code=code,
         winnable=True,
-        par=40,
         **fields,
     )
 

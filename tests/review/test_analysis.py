@@ -219,3 +219,24 @@ def test_an_idle_stack_stays_idle(settings: Any) -> None:
         entry for entry in settings.CELERY_BEAT_SCHEDULE.values() if "review" in entry["task"]
     ]
     assert settings.CELERY_TASK_ROUTES[ANALYSE_TASK] == {"queue": "solver"}
+
+
+def test_the_deals_known_par_is_handed_to_the_analysis(alice: Any, worker_here: None) -> None:
+    """A deal whose par the solver stored is analysed with it: the same answers, fewer nodes."""
+    from tripeaks.engine.solver import par
+    from tripeaks.review.selectors import engine_game
+    from tripeaks.review.tasks import analyse_game
+
+    game = _won(alice)
+    StoredAnalysis.objects.all().delete()
+    analyse_game(str(game.pk))
+    searched = StoredAnalysis.objects.get(game=game)
+    StoredAnalysis.objects.all().delete()
+    played_ = engine_game(game)
+    game.deal.par = par(played_.deal, played_.rules)
+    game.deal.save(update_fields=["par"])
+    analyse_game(str(game.pk))
+    known = StoredAnalysis.objects.get(game=game)
+    assert known.payload["par"] == searched.payload["par"] == game.deal.par
+    assert known.payload["over_par"] == searched.payload["over_par"]
+    assert known.nodes < searched.nodes

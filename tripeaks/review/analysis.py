@@ -31,5 +31,11 @@ def analyse_game(game: Game) -> tuple[AnalysisPayload, int]:
     """The game's analysis payload and the search nodes it spent."""
     played = engine_game(game)
     nodes = settings.REVIEW_ANALYSIS_NODES
-    analysis = analyse(played.deal, played.rules, played.moves, budget=Budget(max_nodes=nodes))
+    analysis = analyse(
+        played.deal,
+        played.rules,
+        played.moves,
+        budget=Budget(max_nodes=nodes),
+        known_par=game.deal.par,  # the solver's, when it has solved the deal: a cheaper par line
+    )
     return analysis_payload(analysis, nodes), analysis.nodes
