@@ -138,11 +138,14 @@ def test_play_at_speed_a_swipe_and_the_slider_move_through_the_game(pages: Any) 
     page.keyboard.press("Space")
     toggle = page.locator(".review-controls [data-act=toggle]")
     expect(toggle).to_contain_text("Pause")
+    said = page.get_by_test_id("review-move")
+    expect(said).to_have_attribute("aria-live", "off")  # not read out move after move
     page.wait_for_function(
         "() => parseInt(document.querySelector('[data-testid=review-at]').textContent) >= 3"
     )
     page.keyboard.press("Space")
     expect(toggle).to_contain_text("Play")
+    expect(said).to_have_attribute("aria-live", "polite")
     page.get_by_test_id("review-slider").fill("5")
     expect(at).to_have_text(f"5/{n}")
     box = page.locator(".review-table").bounding_box()

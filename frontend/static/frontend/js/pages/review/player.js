@@ -153,6 +153,8 @@ export class ReviewPlayer {
   }
 
   drawToggle() {
+    // Played at speed, the moves are not read out one after another (only where it stops).
+    this.$('[data-testid=review-move]').setAttribute('aria-live', this.playing ? 'off' : 'polite');
     const b = this.$('[data-act=toggle]');
     /** @type {HTMLElement} */ (b.querySelector('.ico')).innerHTML = icon(this.playing ? 'pause' : 'play');
     /** @type {HTMLElement} */ (b.querySelector('.lbl')).textContent = this.playing ? _('Pause') : _('Play');
