@@ -50,10 +50,10 @@ def test_a_shared_link_opens_signed_out_and_stops_once_withdrawn(pages: Any) -> 
     expect(visitor.get_by_test_id("review-share")).to_be_hidden()  # not the visitor's to share
     visitor.keyboard.press("End")
     owner.get_by_test_id("review-unshare").click()
-    expect(said).to_have_text("The link no longer works.")
+    expect(said).to_have_text("This link does not work.")
     visitor.reload()
     expect_nothing_shown(visitor)
-    expect(visitor.get_by_test_id("review-missing")).to_contain_text("review link does not work")
+    expect(visitor.get_by_test_id("review-missing")).to_contain_text("This link does not work")
     forgive_not_found(pages, 1)
 
 
@@ -87,7 +87,7 @@ def test_todays_daily_run_replays_for_its_player_but_its_analysis_waits_for_the_
     game = lost_game(signed_up(page, "today_tia"), "daily", analysed=False)
     page.goto(f"/#/review/{game.pk}")
     expect(page.get_by_test_id("review-at")).to_have_text(re.compile(r"^0/\d+$"))
-    expect(page.get_by_test_id("analysis-later")).to_contain_text("ended in Kathmandu")
+    expect(page.get_by_test_id("analysis-later")).to_contain_text("day or contest is over")
     expect(page.get_by_test_id("show-winning-line")).to_have_count(0)
     assert page.locator(".review-strip .cell.v-lost, .review-strip .cell.v-winnable").count() == 0
     # The browser logs the analysis' 404 (analysis_later) as a console error: that one is expected.

@@ -94,7 +94,7 @@ test('each position is marked by its verdict, the losing move highlighted', () =
   const marks = positionMarks(3, analysis());
   assert.deepEqual(marks.map((m) => m.verdict), ['winnable', 'winnable', 'lost', 'winnable']);
   assert.deepEqual(marks.map((m) => m.losing), [false, false, true, false]);
-  assert.equal(verdictText('lost'), 'Lost: no way to clear the table from here');
+  assert.equal(verdictText('lost'), 'Lost: no way to win from here');
 });
 
 test('no marks before the analysis, nor from one that does not fit the game', () => {
@@ -104,7 +104,7 @@ test('no marks before the analysis, nor from one that does not fit the game', ()
 
 test('a lost game names its losing move; a won one its par, how far over it, where a shorter win began', () => {
   const lost = summary(GAME, analysis());
-  assert.equal(lost.find((l) => l.id === 'lost-at')?.text, 'The deal was lost at move 2: from the position before it, a win was still there.');
+  assert.equal(lost.find((l) => l.id === 'lost-at')?.text, 'The deal was lost at move 2.');
   assert.equal(lost.find((l) => l.id === 'par')?.text, 'Par: 4 moves from the deal.');
   assert.equal(lost.find((l) => l.id === 'over-par'), undefined);
   const won = summary({ ...GAME, status: 'won' }, analysis({ losing_move: null, verdicts: ['winnable', 'winnable', 'winnable', 'winnable'], over_par: 2, shorter_from: 1 }));
@@ -112,13 +112,13 @@ test('a lost game names its losing move; a won one its par, how far over it, whe
   assert.equal(won[1].text, 'You won in 2 moves over par.');
   assert.equal(won[2].text, 'A shorter win existed from move 1.');
   const par = summary({ ...GAME, status: 'won' }, analysis({ losing_move: null, over_par: 0, verdicts: ['winnable', 'winnable', 'winnable', 'winnable'] }));
-  assert.equal(par.find((l) => l.id === 'over-par')?.text, 'You won in par: no shorter win exists.');
+  assert.equal(par.find((l) => l.id === 'over-par')?.text, 'You won in par.');
 });
 
 test('a game lost from the deal, one resigned while winnable and one the budget could not decide say so', () => {
   assert.equal(summary(GAME, analysis({ losing_move: null, verdicts: ['lost', 'lost', 'lost', 'lost'], par: null }))[0].text, 'This deal could not be won from the start.');
-  assert.equal(summary(GAME, analysis({ losing_move: null, verdicts: ['winnable', 'winnable', 'winnable', 'winnable'] }))[0].text, 'The deal could still be won when the game ended.');
-  assert.equal(summary(GAME, analysis({ losing_move: null, verdicts: ['unknown', 'unknown', 'lost', 'lost'], par: null }))[0].text, 'The solver could not tell, within its budget, where the deal was lost.');
+  assert.equal(summary(GAME, analysis({ losing_move: null, verdicts: ['winnable', 'winnable', 'winnable', 'winnable'] }))[0].text, 'The deal could still be won at the end.');
+  assert.equal(summary(GAME, analysis({ losing_move: null, verdicts: ['unknown', 'unknown', 'lost', 'lost'], par: null }))[0].text, 'Where the deal was lost is not known.');
 });
 
 test('the cards the game showed: each layout place, and each draw by the stock count before it', () => {
@@ -150,7 +150,7 @@ test('a line played on the table: cards go, a covered card turns up, a card neve
 test('a line step in words, and the place it glows on', () => {
   assert.equal(lineStepText('draw', null), 'Draw from the stock');
   assert.equal(lineStepText(1, '4S'), 'Play the 4 of spades');
-  assert.equal(lineStepText(2, null), 'Play a card not seen in this game');
+  assert.equal(lineStepText(2, null), 'Play an unseen card');
   assert.equal(placeOf('draw'), 'stock');
   assert.equal(placeOf(3), 3);
 });

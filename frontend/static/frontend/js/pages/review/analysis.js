@@ -47,7 +47,7 @@ export class AnalysisPanel {
   newPoll() {
     return new AnalysisPoll(() => askAnalysis(this.path), {
       ready: (a) => this.ready(a),
-      gaveUp: () => this.stopped(_('The analysis is not ready yet: the solver is busy. Ask again in a while.')),
+      gaveUp: () => this.stopped(_('Not ready yet: ask again in a while.')),
       failed: (e) => this.failed(e),
     });
   }
@@ -57,14 +57,14 @@ export class AnalysisPanel {
     const code = e instanceof ApiError ? e.body.code : null;
     // The analysis holds the answer: it waits while the deal still counts (a daily's day, a contest).
     if (code === 'analysis_later') {
-      this.out.innerHTML = `<p data-testid="analysis-later">${esc(_('The analysis opens once this deal no longer counts: when its day has ended in Kathmandu, or its contest has ended.'))}</p>`;
+      this.out.innerHTML = `<p data-testid="analysis-later">${esc(_('The analysis opens once this deal\'s day or contest is over.'))}</p>`;
       return;
     }
-    this.stopped(e instanceof ApiError && e.status === 404 ? _('There is no analysis for this game.') : _('The analysis could not be loaded: check your connection and ask again.'));
+    this.stopped(e instanceof ApiError && e.status === 404 ? _('Something went wrong: please reload the page.') : _('Something went wrong: please reload the page.'));
   }
 
   start() {
-    this.out.innerHTML = `<p data-testid="analysis-pending">${_('Analysis pending: the solver is working through every position of the game. It shows here when it is ready.')}</p>`;
+    this.out.innerHTML = `<p data-testid="analysis-pending">${_('Analysis pending')}</p>`;
     this.poll.run();
   }
 
@@ -78,7 +78,7 @@ export class AnalysisPanel {
     this.analysis = a;
     const game = this.player.replay.game;
     const lines = summary(game, a).map((l) => `<p data-testid="analysis-${l.id}"${l.id === 'lost-at' && a.losing_move != null ? ' class="review-lost-at"' : ''}>${esc(l.text)}</p>`).join('');
-    const budget = fill(_('Each position was searched within %(nodes)s positions of the solver; where that ran out it says "not known", never a guess.'), { nodes: num(a.budget_nodes) });
+    const budget = fill(_('Budget: %(nodes)s positions searched for each.'), { nodes: num(a.budget_nodes) });
     this.out.innerHTML = `${lines}<div class="review-line-buttons"></div>${LEGEND()}<p class="small">${esc(budget)}</p>`;
     this.player.setAnalysis(a);
     this.drawLineButtons();

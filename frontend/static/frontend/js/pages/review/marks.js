@@ -22,8 +22,8 @@ export function moveText(move, before, after) {
 /** @type {Record<ReviewVerdict, () => string>} a position's verdict, in words */
 const VERDICTS = {
   winnable: () => _('Still winnable'),
-  lost: () => _('Lost: no way to clear the table from here'),
-  unknown: () => _('Not known: the search ran out of its budget'),
+  lost: () => _('Lost: no way to win from here'),
+  unknown: () => _('Not known: over the budget'),
 };
 
 /** @param {ReviewVerdict | undefined} v @returns {string} */
@@ -62,17 +62,17 @@ export function summary(game, a) {
   const lines = [];
   const last = a.verdicts[a.verdicts.length - 1];
   if (a.losing_move != null) {
-    lines.push({ id: 'lost-at', text: fill(_('The deal was lost at move %(n)s: from the position before it, a win was still there.'), { n: num(a.losing_move) }) });
+    lines.push({ id: 'lost-at', text: fill(_('The deal was lost at move %(n)s.'), { n: num(a.losing_move) }) });
   } else if (game.status !== 'won' && a.verdicts[0] === 'lost') {
     lines.push({ id: 'lost-at', text: _('This deal could not be won from the start.') });
   } else if (game.status !== 'won' && last === 'winnable') {
-    lines.push({ id: 'lost-at', text: _('The deal could still be won when the game ended.') });
+    lines.push({ id: 'lost-at', text: _('The deal could still be won at the end.') });
   } else if (game.status !== 'won' && a.verdicts.includes('unknown')) {
-    lines.push({ id: 'lost-at', text: _('The solver could not tell, within its budget, where the deal was lost.') });
+    lines.push({ id: 'lost-at', text: _('Where the deal was lost is not known.') });
   }
   if (a.par != null) lines.push({ id: 'par', text: fill(_('Par: %(moves)s from the deal.'), { moves: movesText(a.par) }) });
   if (game.status === 'won' && a.over_par != null) {
-    lines.push({ id: 'over-par', text: a.over_par > 0 ? fill(_('You won in %(over)s over par.'), { over: movesText(a.over_par) }) : _('You won in par: no shorter win exists.') });
+    lines.push({ id: 'over-par', text: a.over_par > 0 ? fill(_('You won in %(over)s over par.'), { over: movesText(a.over_par) }) : _('You won in par.') });
   }
   if (game.status === 'won' && a.shorter_from != null) {
     lines.push({ id: 'shorter', text: a.shorter_from === 0 ? _('A shorter win existed from the deal.') : fill(_('A shorter win existed from move %(n)s.'), { n: num(a.shorter_from) }) });
@@ -86,5 +86,5 @@ export function summary(game, a) {
  */
 export function lineStepText(token, card) {
   if (token === 'draw') return _('Draw from the stock');
-  return card ? fill(_('Play the %(card)s'), { card: cardName(card) }) : _('Play a card not seen in this game');
+  return card ? fill(_('Play the %(card)s'), { card: cardName(card) }) : _('Play an unseen card');
 }

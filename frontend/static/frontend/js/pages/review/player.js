@@ -34,7 +34,6 @@ export class ReviewPlayer {
     const wrap = /** @type {HTMLElement} */ (root.querySelector('.review-table'));
     this.table = new Table(wrap, replay.layout, { onCard: noMove, onStock: noMove });
     this.table.el.classList.add('readonly');
-    this.table.el.setAttribute('aria-label', _('Table (replay)'));
     // The stage's room changes without the window's (a longer line of words, the sheet arriving):
     // the table is fitted again whenever its place changes size.
     this.resized = new ResizeObserver(() => this.table.place());

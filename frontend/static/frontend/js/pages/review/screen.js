@@ -48,7 +48,7 @@ export function reviewScreen(replay, words) {
     <div class="review-strip" data-testid="review-strip" aria-hidden="true"></div>
     <label class="review-slider"><span class="sr-only">${_('Jump to a move')}</span>
       <input type="range" min="0" max="${n}" step="1" value="0" data-testid="review-slider"></label>
-    <div class="controls review-controls" role="toolbar" aria-label="${_('Replay controls')}">
+    <div class="controls review-controls" role="toolbar" aria-label="${_('Game controls')}">
       ${tool('home', _('Start'), 'Home')}
       ${tool('back', _('Back'), 'ArrowLeft')}
       ${tool('toggle', _('Play'), 'Space')}
@@ -61,8 +61,8 @@ export function reviewScreen(replay, words) {
   <div class="review-side">
     <section class="panel review-share" aria-labelledby="share-h" hidden>
       <h2 id="share-h">${_('Share this review')}</h2>
-      <p>${_('Anyone with the link can watch this game move by move, signed out too.')}</p>
-      <p class="review-share-row"><button type="button" class="button" data-testid="review-share">${_('Copy the link')}</button>
+      <p>${_('Anyone with the link can watch this game, signed out too.')}</p>
+      <p class="review-share-row"><button type="button" class="button" data-testid="review-share">${_('Copy link')}</button>
         <button type="button" class="button secondary" data-testid="review-unshare" hidden>${_('Stop sharing')}</button></p>
       <p class="small review-share-link" data-testid="review-share-link" hidden></p>
     </section>
@@ -81,8 +81,8 @@ export function reviewScreen(replay, words) {
 /** The page when the game cannot be shown: it does not exist, or may not be seen (yet). @param {boolean} shared */
 export function notShown(shared) {
   const why = shared
-    ? _('This review link does not work: it was withdrawn, or it never existed.')
-    : _('There is no game to review here: it does not exist, it is not finished yet, or it is not yours to see yet.');
-  return `<section class="panel" data-testid="review-missing"><h2>${_('No review')}</h2><p>${why}</p>
-    <p><a href="#/stats">${_('Your recent games')}</a> · <a href="#/">${_('Home')}</a></p></section>`;
+    ? _('This link does not work.')
+    : _('Nothing to review here.');
+  return `<section class="panel" data-testid="review-missing"><h2>${_('Game review')}</h2><p>${why}</p>
+    <p><a href="#/stats">${_('Recent games')}</a> · <a href="#/">${_('Home')}</a></p></section>`;
 }

@@ -3,7 +3,7 @@
 
 import { api, ApiError } from '../../api.js';
 import { copyText } from '../../share.js';
-import { _, fill } from '../../i18n.js';
+import { _ } from '../../i18n.js';
 
 // The deals whose games may be shared: a daily's runs open for everybody once its day is over,
 // a contest's for its players, and a random deal is dealt to one player only.
@@ -34,20 +34,20 @@ export function bindShare(root, game) {
       /** @type {{token: string, url: string}} */
       const made = await api(path, { method: 'POST' });
       const link = new URL(made.url, location.origin).href;
-      say(fill(_('The link: %(link)s'), { link }));
+      say(link);
       unshare.hidden = false;
       await copyText(link, share);
     } catch (e) {
-      say(e instanceof ApiError && e.status < 500 && e.status !== 429 ? _('This game cannot be shared.') : _('The link could not be made: try again in a moment.'));
+      say(e instanceof ApiError && e.status < 500 && e.status !== 429 ? _('This game cannot be shared.') : _('Something went wrong: please reload the page.'));
     }
   });
   unshare.addEventListener('click', async () => {
     try {
       await api(path, { method: 'DELETE' });
-      say(_('The link no longer works.'));
+      say(_('This link does not work.'));
       unshare.hidden = true;
     } catch {
-      say(_('The link could not be withdrawn: try again in a moment.'));
+      say(_('Something went wrong: please reload the page.'));
     }
   });
 }

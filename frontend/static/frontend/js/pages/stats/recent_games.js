@@ -31,6 +31,6 @@ export async function recentGames(out) {
     const data = await api('me/games?limit=20');
     out.innerHTML = recentGamesTable(data.games);
   } catch {
-    out.innerHTML = `<p class="empty">${_('Your recent games could not be loaded: reload the page to try again.')}</p>`;
+    out.innerHTML = `<p class="empty">${_('Something went wrong: please reload the page.')}</p>`;
   }
 }
