@@ -46,9 +46,11 @@ __all__ = ["REVIEW_BUDGET_NODES", "Analysis", "Line", "Verdict", "analyse"]
 Verdict = Literal["winnable", "lost", "unknown"]
 Line = tuple[Play | Draw, ...]
 
-# A node budget for one game's analysis (about a microsecond a node on one core): enough for the
-# deals the service pools, so a hard custom deal ends in "unknown" rather than in minutes of work.
-REVIEW_BUDGET_NODES: Final = 2_000_000
+# A node budget for one game's analysis: 1-1.6 microseconds a node on one core of the shared
+# machine, so at most about 1.6 s of CPU (docs/solver.md, "Game review"). Every game of the bench
+# on classic deals needs under 400,000 nodes even with par searched; a hard custom deal (`waves`
+# without wrap) ends with par unknown rather than in seconds of work.
+REVIEW_BUDGET_NODES: Final = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +60,8 @@ class Analysis:
     `verdicts[i]`: position i (0: the deal, i: after engine move i). `losing_move`: the 1-based
     index of the first move that turned a winnable position into a lost one. `winning_line`: a
     winning line from the position before it (empty if none). `par`: the fewest moves (plays and
-    draws) that win the deal, with `par_line`. `over_par`: for a won game, its plays and draws
-    (undone ones too) minus par. `shorter_from`: for a won game over par, the last position from
+    draws) that win the deal, with `par_line` (empty when par is a known one whose line the budget
+    did not reach). `over_par`: for a won game, its plays and draws (undone ones too) minus par. `shorter_from`: for a won game over par, the last position from
     which it could still have finished in par (the next move gave that up); None when it was par
     all along. `nodes`: the search nodes the analysis spent."""
 
@@ -102,7 +104,9 @@ def analyse(
 
     `known_par`: the deal's par when the solver found it before (stored with the deal): the par
     line is then a depth-first search on the stock cut to par's draws, several times cheaper
-    than the fewest-draws search (without it, or if no line is found within it, that search).
+    than the fewest-draws search. A known par too low to win with is not believed (the
+    fewest-draws search then runs); one whose line the budget does not reach is reported without
+    a line (it is the solver's, not a guess), and a won game's `over_par` is still counted.
     Raises RuleError if a move is not legal where it was played (the log does not replay)."""
     start = budget.nodes
     walk = _walk(deal, rules, moves)
@@ -117,16 +121,14 @@ def analyse(
         None,
     )
     winning_line = () if losing_move is None else lines[walk.positions[losing_move - 1]]
-    par_line, within_par = _par(deal, rules, search, verdicts[0], budget, known_par)
-    if within_par is None and par_line is not None and walk.won:
-        within_par = search.within(len(par_line) - deal.layout.size)
-    over_par, shorter_from = _over_par(walk, par_line, within_par, budget)
+    par = _par(deal, rules, search, verdicts[0], budget, known_par)
+    over_par, shorter_from = _over_par(deal, walk, par, search, budget)
     return Analysis(
         verdicts=tuple(verdicts),
         losing_move=losing_move,
         winning_line=winning_line,
-        par=None if par_line is None else len(par_line),
-        par_line=() if par_line is None else par_line,
+        par=par.moves,
+        par_line=par.line,
         over_par=over_par,
         shorter_from=shorter_from,
         nodes=budget.nodes - start,
@@ -203,6 +205,16 @@ def _winnable_before_winnable(walk: _Walk, win: dict[Position, Line]) -> None:
             win[positions[i]] = (move, *win[after])
 
 
+@dataclass(frozen=True, slots=True)
+class _Par:
+    """Par (None: the deal is lost or par unknown), a par line (empty if none was found), and the
+    search that found it within par's draws, if one did (`_over_par` asks it again)."""
+
+    moves: int | None
+    line: Line = ()
+    within: SharedSearch | None = None
+
+
 def _par(
     deal: Deal,
     rules: Rules,
@@ -210,40 +222,43 @@ def _par(
     deal_verdict: Verdict,
     budget: Budget,
     known_par: int | None,
-) -> tuple[Line | None, SharedSearch | None]:
-    """A par line (None: the deal is lost, or the budget ran out), and the search that found it
-    within par's draws, if one did (`_over_par` asks it again)."""
-    if deal_verdict != "winnable":
-        return None, None
+) -> _Par:
     size = deal.layout.size
-    deal_position = Position(0, 0, deal.waste)
+    if known_par is not None and known_par < size:
+        known_par = None  # no par wins with fewer moves than cards: not believed
+    if deal_verdict == "lost":
+        return _Par(None)
     try:
-        if known_par is not None and known_par >= size:
+        if deal_verdict == "winnable" and known_par is not None:
             within = search.within(known_par - size)
-            found = within.solve(deal_position, budget=budget)
+            found = within.solve(Position(0, 0, deal.waste), budget=budget)
             if found.winnable:
-                return found.line, within
-        line = solve_min_draws(deal, rules, budget=budget).line
+                return _Par(len(found.line), found.line, within)
+            known_par = None  # too low to win: not believed
+        if deal_verdict == "winnable":
+            line = solve_min_draws(deal, rules, budget=budget).line
+            return _Par(len(line), line)
     except BudgetExceeded:
-        return None, None
-    return line, None
+        pass
+    return _Par(known_par)  # the solver's par found before, without a line (or unknown)
 
 
 def _over_par(
-    walk: _Walk, par_line: Line | None, within: SharedSearch | None, budget: Budget
+    deal: Deal, walk: _Walk, par: _Par, search: SharedSearch, budget: Budget
 ) -> tuple[int | None, int | None]:
     """For a won game with par known: (its plays and draws minus par, the last position from which
-    it could still finish in par when it did not). Positions are "still in par" from the deal up
-    to that one, and never again after (a play or draw spent and undone is never won back), so
-    the walk stops at the first position that is not; it searches only where the game left the
-    known par line."""
-    if not walk.won or par_line is None or within is None:
+    it could still finish in par when it did not; None if no par line is known). Positions are
+    "still in par" from the deal up to that one, and never again after (a play or draw spent and
+    undone is never won back), so the walk stops at the first position that is not; it searches
+    only where the game left the known par line."""
+    if not walk.won or par.moves is None:
         return None, None
-    over = walk.used[-1] - len(par_line)
-    if over == 0:
-        return 0, None
+    over = walk.used[-1] - par.moves
+    if over == 0 or not par.line:
+        return over, None
+    within = par.within or search.within(par.moves - deal.layout.size)
     positions, played = walk.positions, walk.played
-    line = par_line
+    line = par.line
     for i in range(1, len(positions)):
         if walk.wasted(i):
             return over, i - 1
