@@ -244,6 +244,19 @@ def test_each_verdict_on_classic_games_is_the_solvers_on_that_position(seed: int
     check_lines(deal, Rules(), moves, analysis)
 
 
+@pytest.mark.parametrize("seed", [1, 4])
+def test_the_winning_line_before_the_losing_move_has_the_fewest_draws(seed: int) -> None:
+    deal = from_seed(seed, CLASSIC)
+    moves = random_game(deal, Rules(), random.Random(seed), play_share=0.6)
+    analysis = analyse(deal, Rules(), moves, budget=Budget())
+    assert analysis.losing_move is not None
+    before = positions_of(deal, Rules(), moves)[analysis.losing_move - 1]
+    fewest = solve_min_draws(deal, Rules(), before)
+    drawn = sum(isinstance(move, Draw) for move in analysis.winning_line)
+    assert drawn == fewest.draws
+    check_lines(deal, Rules(), moves, analysis)
+
+
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
@@ -369,12 +382,15 @@ def test_a_lost_games_verdicts_cost_less_than_a_search_of_every_position() -> No
         each = Budget()
         for position in positions_of(deal, rules, moves):
             winnable(deal, rules, position, budget=each)
-        par_search = Budget()
-        par(deal, rules, budget=par_search)
         analysis = analyse(deal, rules, moves, budget=Budget())
         assert analysis.losing_move is not None
+        # The same searches in both: par, and the fewest-draws line before the losing move.
+        same = Budget()
+        par(deal, rules, budget=same)
+        before = positions_of(deal, rules, moves)[analysis.losing_move - 1]
+        solve_min_draws(deal, rules, before, budget=same)
         naive += each.nodes
-        reviewed += analysis.nodes - par_search.nodes  # the same par search in both
+        reviewed += analysis.nodes - same.nodes
     assert reviewed < naive / 2
 
 

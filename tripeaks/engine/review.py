@@ -8,8 +8,9 @@ a resign leaves the position as it was: each of those positions gets its own ver
 same as when it was first met, since a verdict belongs to a position, not to how it was reached).
 So a winnable position can follow a lost one (the player took the losing move back), and
 `losing_move` names the first move that turned a winnable position into a lost one, even if it
-was later undone. Only a play or a draw can do that: an undo or a restart only returns to a
-position the game has been in, and the position before a winnable one is winnable.
+was later undone. Only a play or a draw can do that: an undo returns to a position from
+which the game reached the current one, a restart to the deal, and whatever reaches a winnable
+position is winnable.
 
 How it is cheap (one game costs little more than its hardest position):
 
@@ -20,9 +21,10 @@ How it is cheap (one game costs little more than its hardest position):
   moving on). Only where the played move left the known line is a position searched.
 - The searches of one game share what they learn (`solver.SharedSearch`): a state proved lost
   in one search is not searched again in the next.
-- Par: one fewest-draws search from the deal. Where a won game first left every par line is a
-  question with a monotone answer along the game ("can it still finish in par?"), asked only where
-  the game left the known par line, by searches on the stock cut to par's draws.
+- Par: one fewest-draws search from the deal, or, with the deal's par known, a depth-first
+  search on the stock cut to par's draws (several times cheaper). Where a won game first left
+  every par line is a question with a monotone answer along the game ("can it still finish in
+  par?"), asked only where the game left the known par line, by searches on that cut stock.
 
 Every search draws on the one `budget` (a node budget: the same answers on every machine). A
 position whose search ran out of it is "unknown", never a guess; par, `over_par` and `shorter_from`
@@ -46,10 +48,10 @@ __all__ = ["REVIEW_BUDGET_NODES", "Analysis", "Line", "Verdict", "analyse"]
 Verdict = Literal["winnable", "lost", "unknown"]
 Line = tuple[Play | Draw, ...]
 
-# A node budget for one game's analysis: 1-1.6 microseconds a node on one core of the shared
-# machine, so at most about 1.6 s of CPU (docs/solver.md, "Game review"). Every game of the bench
-# on classic deals needs under 400,000 nodes even with par searched; a hard custom deal (`waves`
-# without wrap) ends with par unknown rather than in seconds of work.
+# A node budget for one game's analysis: 1-1.9 microseconds a node on one core of the shared
+# machine, so at most about 1.9 s of CPU (docs/solver.md, "Game review"). Every game of the bench
+# needs under 400,000 nodes even with par searched; a hard custom deal (`waves` without wrap)
+# ends with par unknown (or known, without its line) rather than in seconds of work.
 REVIEW_BUDGET_NODES: Final = 1_000_000
 
 
@@ -59,7 +61,8 @@ class Analysis:
 
     `verdicts[i]`: position i (0: the deal, i: after engine move i). `losing_move`: the 1-based
     index of the first move that turned a winnable position into a lost one. `winning_line`: a
-    winning line from the position before it (empty if none). `par`: the fewest moves (plays and
+    winning line from the position before it (empty if none), one with the fewest draws unless
+    the budget ran out first. `par`: the fewest moves (plays and
     draws) that win the deal, with `par_line` (empty when par is a known one whose line the budget
     did not reach). `over_par`: for a won game, its plays and draws (undone ones too) minus par. `shorter_from`: for a won game over par, the last position from
     which it could still have finished in par (the next move gave that up); None when it was par
@@ -120,9 +123,12 @@ def analyse(
         ),
         None,
     )
-    winning_line = () if losing_move is None else lines[walk.positions[losing_move - 1]]
     par = _par(deal, rules, search, verdicts[0], budget, known_par)
     over_par, shorter_from = _over_par(deal, walk, par, search, budget)
+    winning_line: Line = ()
+    if losing_move is not None:
+        before = walk.positions[losing_move - 1]
+        winning_line = _fewest_draws(deal, rules, before, budget) or lines[before]
     return Analysis(
         verdicts=tuple(verdicts),
         losing_move=losing_move,
@@ -133,6 +139,15 @@ def analyse(
         shorter_from=shorter_from,
         nodes=budget.nodes - start,
     )
+
+
+def _fewest_draws(deal: Deal, rules: Rules, position: Position, budget: Budget) -> Line | None:
+    """A winning line with the fewest draws from a winnable position (the one a hint follows),
+    or None if the budget runs out first (the review then shows the line its walk found)."""
+    try:
+        return solve_min_draws(deal, rules, position, budget=budget).line
+    except BudgetExceeded:
+        return None
 
 
 def _walk(deal: Deal, rules: Rules, moves: Sequence[Move]) -> _Walk:
