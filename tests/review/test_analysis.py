@@ -14,6 +14,7 @@ from django.test import override_settings
 
 from tests.play.helpers import winnable_code
 from tests.review.helpers import client_for, deal, move, played, start
+from tripeaks.engine.review import REVIEW_BUDGET_NODES
 from tripeaks.play import solver_queue
 from tripeaks.play.services import load_game_state
 from tripeaks.review import analysis
@@ -65,7 +66,7 @@ def test_a_won_game_is_analysed_by_the_task_and_served(alice: Any, worker_here: 
     assert (
         payload["par"] is not None and payload["over_par"] == len(replay["moves"]) - payload["par"]
     )
-    assert payload["budget_nodes"] == 2_000_000 and payload["state"] == "ready"
+    assert payload["budget_nodes"] == REVIEW_BUDGET_NODES and payload["state"] == "ready"
 
 
 def test_a_lost_game_names_its_losing_move_and_a_winning_line(

@@ -22,6 +22,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.exceptions import ImproperlyConfigured
 
 from tripeaks.config import local_secrets
+from tripeaks.engine.review import REVIEW_BUDGET_NODES
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
 
 # Lets Django's generic classes be subscripted at run time, as the type stubs allow:
@@ -352,9 +353,9 @@ SOLVER_MAX_CONCURRENT: int = env.int("SOLVER_MAX_CONCURRENT", default=2)
 # How long a light asker (a person's occasional hint) waits for a slot when every one is taken.
 SOLVER_WAIT_MS: int = env.int("SOLVER_WAIT_MS", default=300)
 # A finished game's analysis (tripeaks/review/tasks.py, on the solver queue): the search nodes
-# it may spend in all (engine/review.py's REVIEW_BUDGET_NODES); a position whose search runs out
-# is "unknown", never a guess.
-REVIEW_ANALYSIS_NODES: int = env.int("REVIEW_ANALYSIS_NODES", default=2_000_000)
+# it may spend in all, by default the engine's (docs/solver.md, "Game review": about 1-1.9 s of
+# CPU at most); a position whose search runs out is "unknown", never a guess.
+REVIEW_ANALYSIS_NODES: int = env.int("REVIEW_ANALYSIS_NODES", default=REVIEW_BUDGET_NODES)
 # Solving a new deal's par and topping up a pool are queued for a Celery worker from the request
 # path. The test suite runs no worker (its tasks run in-process, in the request) and turns it off.
 QUEUE_SOLVER_TASKS: bool = env.bool("QUEUE_SOLVER_TASKS", default=True)
