@@ -32,6 +32,7 @@ const ROUTES = {
   custom: ['custom', () => _('Custom deal')],
   ratings: ['ratings', () => _('Ratings')],
   races: ['races', () => _('Races')],
+  review: ['review', () => _('Game review')],
 };
 // Each page's module, loaded on demand. Named in full, never by a computed path: collectstatic
 // writes the hashed name of each into this file (frontend/storage.py).
@@ -48,6 +49,7 @@ const PAGES = {
   custom: () => import('./pages/custom.js'),
   ratings: () => import('./pages/ratings.js'),
   races: () => import('./pages/races.js'),
+  review: () => import('./pages/review.js'),
 };
 
 // ---------------------------------------------------------------- theme: system, light, dark

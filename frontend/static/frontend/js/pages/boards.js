@@ -24,10 +24,17 @@ const boardNote = (board) => `<p class="small board-note" data-testid="board-not
   ? _('Each player\'s best run on the deal, practice runs included.')
   : _('Each player\'s first try at the deal: the ranked board. Later runs are practice.')}</p>`;
 
-/** @param {DealLine} l @param {string | undefined} me the viewer's username */
+// A past daily board's line names its run's game (once the day is over in Kathmandu): its result
+// opens the replay (a link in place of the words, so the board grows no wider on a phone).
+/** @param {DealLine & {game?: string}} l @param {string} result */
+const withReplay = (l, result) => (l.game
+  ? `<a href="#/review/${encodeURIComponent(l.game)}" data-testid="board-replay" title="${_('Replay')}">${result}<span class="sr-only">: ${_('Replay')}, ${esc(l.player.display_name)}</span></a>`
+  : result);
+
+/** @param {DealLine & {game?: string}} l @param {string | undefined} me the viewer's username */
 function dealRow(l, me) {
   const mine = me && l.player.username === me ? ' class="mine"' : '';
-  const result = l.won ? _('Won') : fill(_('%(n)s left'), { n: num(l.cards_left) });
+  const result = withReplay(l, l.won ? _('Won') : fill(_('%(n)s left'), { n: num(l.cards_left) }));
   return `<tr${mine}><td>${l.rank == null ? '–' : num(l.rank)}</td><td>${esc(l.player.display_name)}</td><td>${result}</td><td>${clock(l.time_ms)}</td><td>${num(l.moves)}</td><td>${num(l.score)}</td></tr>`;
 }
 

@@ -6,6 +6,7 @@ import { clock, rulesTitle, pct, layoutTitle } from '../format.js';
 import { esc } from '../dialog.js';
 import { _, num } from '../i18n.js';
 import { recentChart, rateChart, calendar, timesChart } from '../charts.js';
+import { recentGames } from './stats/recent_games.js';
 
 const RULES = ['wrap-closed', 'nowrap-closed', 'wrap-open', 'nowrap-open'];
 
@@ -29,6 +30,7 @@ export async function mount(root, ctx) {
   const options = (list, label) => list.map((x) => `<option value="${esc(x)}">${esc(label(x))}</option>`).join('');
   root.innerHTML = `<section class="panel"><h2>${_('Overall')}</h2>${statsBlock(s.overall)}</section>
     <section class="panel"><h2>${_('Recent results')}</h2>${recentChart(s.recent)}</section>
+    <section class="panel" aria-labelledby="games-h" data-testid="recent-games"><h2 id="games-h">${_('Recent games')}</h2><div class="recent-games-out"><p>${_('Loading…')}</p></div></section>
     <section class="panel glance" aria-labelledby="glance-h"><h2 id="glance-h">${_('At a glance')}</h2>
       <form class="board-form" data-testid="glance-form">
         <label>${_('Rules')} <select name="rules"><option value="">${_('All rules')}</option>${options(RULES, rulesTitle)}</select></label>
@@ -47,6 +49,7 @@ export async function mount(root, ctx) {
       <div><h3>${_('Winning times')}</h3>${timesChart(runs)}</div></div>`;
   };
   draw(history);
+  recentGames(/** @type {HTMLElement} */ (root.querySelector('.recent-games-out')));
   form.addEventListener('change', async () => {
     const f = new FormData(form);
     const q = new URLSearchParams();

@@ -128,6 +128,7 @@ function results(game, v, stats) {
     id: 'results', wide: true, title, body,
     buttons: [
       { label: _('New deal'), primary: true, run: () => newDeal(game) },
+      { label: _('Review this game'), id: 'review-game', run: go(`#/review/${encodeURIComponent(v.id)}`) },
       ...(share ? [{ label: _('Copy result'), id: 'copy-result', run: () => copyText(share, /** @type {HTMLElement} */ (document.querySelector('[data-testid=copy-result]'))) }] : []),
       { label: _('Leaderboards'), run: go('#/boards') },
       { label: _('Home'), run: go('#/') },

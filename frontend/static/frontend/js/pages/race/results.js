@@ -9,19 +9,19 @@ import { statusText } from './players.js';
 import { button } from './head.js';
 
 /**
- * Where a player opens a racer's game replay from the results. The site has no replay view yet
- * (docs/races.md, "After the race"): none, until one exists; then this returns its link for a
- * finished race's players, and the results show it on each line.
- * @param {Race} _race @param {RacePlayer} _p
+ * Where a player opens a racer's game replay from the results: the viewer's own line links to
+ * its review (pages/review.js) once the race is over. (A race's players may see all its games
+ * then, but the race payload names only the viewer's own: docs/races.md, "After the race".)
+ * @param {Race} race @param {RacePlayer} p @param {string} me
  * @returns {string | null}
  */
-export const replayHref = (_race, _p) => null;
+export const replayHref = (race, p, me) => (race.state === 'finished' && race.game && p.username === me ? `#/review/${encodeURIComponent(race.game)}` : null);
 
 /** @param {RacePlayer} p @param {Race} race @param {string} me */
 function row(p, race, me) {
   const count = (/** @type {number | null} */ n) => (n == null ? '–' : num(n));
   const change = p.rating ? raceChangeText(p.rating) : '–';
-  const replay = replayHref(race, p);
+  const replay = replayHref(race, p, me);
   const name = replay ? `<a href="${esc(replay)}">${esc(p.name)}</a>` : esc(p.name);
   return `<tr${p.username === me ? ' class="mine"' : ''} data-player="${esc(p.username)}"><td data-testid="place">${count(p.place)}</td><td>${name}</td>
     <td data-testid="cards-left">${count(p.cards_left)}</td><td data-testid="race-time">${p.time_ms == null ? '–' : clock(p.time_ms)}</td>
