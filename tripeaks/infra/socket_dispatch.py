@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -25,7 +25,7 @@ from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 
 Message = dict[str, Any]
-Scope = MutableMapping[str, Any]
+Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Dispatch = Callable[[Message], Awaitable[None]]
 
@@ -76,6 +76,7 @@ async def dispatch_both(frames: Receive, events: Receive, dispatch: Dispatch) ->
 
 class DirectDispatch:
     channel_layer_alias: str
+    scope: Scope
 
     async def __call__(self, scope: Scope, receive: Receive, send: Callable[..., Any]) -> None:
         """Channels' `AsyncConsumer.__call__`, waiting for frames and events by `dispatch_both`."""
