@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core.cache.backends.base import BaseCache
 from django.test import Client
 
 from tests.play.helpers import client_for, start_custom, winnable_code
@@ -75,30 +74,3 @@ async def test_a_socket_moves_with_its_user_not_the_lazy_proxy(
     _, logged = await _played(user, monkeypatch)
     assert len(logged) == MOVES
     assert all(type(who) is type(user) and who.pk == user.pk for who in logged), logged
-
-
-async def test_a_socket_makes_its_windows_keys_once_a_window(
-    make_player: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
-) -> None:
-    """Each frame counts against the player's and the address's move windows: the key Redis
-    holds each under (the cache's prefix and version) is made once a window, not once a frame."""
-    made: list[str] = []
-    make_key = BaseCache.make_key
-
-    def making(self: BaseCache, key: str, version: Any = None) -> str:
-        made.append(key)
-        return make_key(self, key, version)
-
-    monkeypatch.setattr(BaseCache, "make_key", making)
-    # The tests lift every play rate: these moves count against real ones.
-    settings.PLAY_THROTTLE_RATES = {
-        **settings.PLAY_THROTTLE_RATES,
-        "move": "1000/s",
-        "move_address": "1000/s",
-    }
-    user = await database_sync_to_async(make_player)("keys")
-    await _played(user, monkeypatch)
-    windows = [key for key in made if key.startswith("throttle:move")]
-    # Two limits, each in one window, or two if the moves crossed a second: never one a frame.
-    assert len(windows) == len(set(windows)) and len(windows) <= 4, windows
-    assert windows, "the moves were counted against no window"

@@ -22,7 +22,6 @@ A window's key is its name and its index (`<name>:<index>`) under the cache's pr
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import math
 import time
@@ -32,7 +31,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.core.cache import cache
-from django.core.signals import setting_changed
 
 from tripeaks.infra import redis_client
 
@@ -41,12 +39,10 @@ log = logging.getLogger("tripeaks.throttle")
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-@functools.lru_cache(maxsize=256)
 def parse_rate(rate: str | None) -> tuple[int, int] | None:
     """``"20/s"`` -> (20, 1), ``"30/min"`` -> (30, 60), ``"10/10s"`` -> (10, 10); ``None`` ->
     None (no limit). The period is read by its first letter (s, m, h, d), as DRF reads its rates,
-    after a number of them if one is given (a burst of 10 opens, then one a second: "10/10s").
-    Kept once parsed: every socket frame reads its rates (a rate of the settings is a string)."""
+    after a number of them if one is given (a burst of 10 opens, then one a second: "10/10s")."""
     if not rate:
         return None
     count, _, period = rate.partition("/")
@@ -90,32 +86,8 @@ return counts
 """
 
 
-# Each window's key as the cache stores it (`cache.make_key`), kept while the window lasts: made
-# for each frame, through the cache's per-context proxy, it cost some 6 us a key (two a frame).
-_STORED_KEYS_KEPT = 10_000
-_stored_keys: dict[str, str] = {}
-
-
-def stored_key(key: str) -> str:
-    """`key` (a window's) under the cache's prefix and version, as Redis holds it."""
-    made = _stored_keys.get(key)
-    if made is None:
-        if len(_stored_keys) >= _STORED_KEYS_KEPT:  # ended windows' keys go, all at once
-            _stored_keys.clear()
-        made = _stored_keys[key] = cache.make_key(key)
-    return made
-
-
-def _forget_stored_keys(*, setting: str, **_: object) -> None:
-    if setting == "CACHES":  # another prefix (tests)
-        _stored_keys.clear()
-
-
-setting_changed.connect(_forget_stored_keys)
-
-
 def _script_arguments(windows: list[Window]) -> tuple[list[str], list[int]]:
-    return [stored_key(w.key) for w in windows], [w.period + 1 for w in windows]
+    return [cache.make_key(w.key) for w in windows], [w.period + 1 for w in windows]
 
 
 def count(windows: list[Window], *, fail_open: bool = True) -> int | None:

@@ -19,7 +19,6 @@ same behaviour.
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -45,19 +44,12 @@ class Limit:
     scope: str
     ident: str
 
-    @functools.cached_property
-    def name(self) -> str:
-        """The limit's counters' name (a window adds its index); made once a limit: a socket
-        keeps its limits and counts every frame against them."""
-        return f"throttle:{self.scope}:{self.ident}"
-
     def window(self, now: float) -> limiter.Window | None:
-        """The current window of ``PLAY_THROTTLE_RATES[scope]`` for ``ident``; None: no limit.
-        The rate is read from the settings each time (parsed once: `limiter.parse_rate`)."""
+        """The current window of ``PLAY_THROTTLE_RATES[scope]`` for ``ident``; None: no limit."""
         parsed = limiter.parse_rate(settings.PLAY_THROTTLE_RATES.get(self.scope))
         if parsed is None:
             return None
-        return limiter.window(self.name, *parsed, now)
+        return limiter.window(f"throttle:{self.scope}:{self.ident}", *parsed, now)
 
 
 def windows_of(limits: list[Limit]) -> list[limiter.Window]:
