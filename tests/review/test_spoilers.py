@@ -253,3 +253,14 @@ def test_the_mark_costs_the_finish_no_query_over_a_hint(alice: Any, bob: Any) ->
     after_hint, after_reveal = _finish_queries(alice, on), _finish_queries(bob, on)
     assert after_reveal == after_hint
     assert Result.objects.filter(deal=on, attempt="unranked").count() == 4
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "keeps the winning line back"), ("de", "hält die Gewinnfolge"), ("ne", "सोल्भरको")],
+)
+def test_the_fair_play_page_says_so_in_every_language(
+    client: Any, language: str, words: str
+) -> None:
+    page = client.get("/fair-play/", HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200 and words in page.content.decode()
