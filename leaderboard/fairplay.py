@@ -8,8 +8,9 @@ rows (which runs anyway, so none of this costs a round trip):
 - ``earlier``: the player already has a result on this deal (this run is practice, not their first
   try; a game counts once its first move is made, and a player has one unfinished game at a time,
   so their first game with a move is the first to finish);
-- ``seen_answer``: the player took a hint in a game on this deal (this one included): they never
-  rank on it again;
+- ``seen_answer``: the player took a hint in a game on this deal (this one included), or opened
+  the solver's lines of a game on it (``AnswerSeen``, the review's reveal): they never rank on it
+  again;
 - ``shared_device`` / ``shared_address``: another account that started a game on this deal today
   from the same device (cookie id) or network address (a possible second account: held);
 - ``actions`` / ``ats``: the move log (server timestamps), for the think-time check;
@@ -84,7 +85,9 @@ def columns(game: Game) -> tuple[str, list[Any]]:
         game.player_id,
         game.deal_id,  # earlier
         game.player_id,
-        game.deal_id,  # seen_answer
+        game.deal_id,
+        game.player_id,
+        game.deal_id,  # seen_answer (a hint, the solver's lines)
         game.deal_id,
         game.player_id,
         today,
@@ -125,11 +128,12 @@ def answer_types() -> tuple[Col, ...]:
 
 @functools.cache
 def _sql() -> str:
-    from leaderboard.models import BoardExclusion, Result
+    from leaderboard.models import AnswerSeen, BoardExclusion, Result
     from tripeaks.play.models import Game, Move
 
     quote = connection.ops.quote_name
     games, results, moves = (quote(model._meta.db_table) for model in (Game, Result, Move))
+    answers = quote(AnswerSeen._meta.db_table)
     exclusions = quote(BoardExclusion._meta.db_table)
     shared = (
         f"EXISTS (SELECT 1 FROM {games} g WHERE g.deal_id = %s AND g.player_id <> %s"
@@ -142,8 +146,9 @@ def _sql() -> str:
             " AS excluded",
             f"EXISTS (SELECT 1 FROM {results} r WHERE r.player_id = %s AND r.deal_id = %s)"
             " AS earlier",
-            f"EXISTS (SELECT 1 FROM {games} g WHERE g.player_id = %s AND g.deal_id = %s"
-            " AND g.hints > 0) AS seen_answer",
+            f"(EXISTS (SELECT 1 FROM {games} g WHERE g.player_id = %s AND g.deal_id = %s"
+            f" AND g.hints > 0) OR EXISTS (SELECT 1 FROM {answers} a WHERE a.player_id = %s"
+            " AND a.deal_id = %s)) AS seen_answer",
             shared.replace("{column}", "device") + " AS shared_device",
             shared.replace("{column}", "address") + " AS shared_address",
             f"(SELECT array_agg(m.action ORDER BY m.seq) {log}) AS actions",

@@ -22,6 +22,8 @@ Fair play (issue 15, docs/fair-play.md):
 - ``Result.held``: a possible second account's run, off every board until staff accept it
   (``RunReview`` keeps who decided what).
 - ``PlayerStats.board_*``: what the all-time boards count: clean first tries only.
+- ``AnswerSeen``: a player opened the solver's lines of a game on the deal (the review's
+  analysis, issue 39): like a hint, every later run of theirs on the deal is ``unranked``.
 """
 
 from __future__ import annotations
@@ -349,6 +351,30 @@ class BoardExclusion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} off the boards"
+
+
+class AnswerSeen(models.Model):
+    """A player asked for the solver's lines (winning line, par's line) of a game on a deal that
+    still ranks (``leaderboard.services.answers.mark_answer_seen``): from then on none of their
+    runs on the deal ranks, as after a hint (docs/fair-play.md, "No spoilers")."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="answers_seen"
+    )
+    deal = models.ForeignKey("play.Deal", on_delete=models.CASCADE, related_name="answers_seen")
+    # The game whose analysis showed them (for staff; kept if that game goes).
+    game = models.ForeignKey(
+        "play.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    seen_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "deal"], name="answer_seen_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} saw the answer to {self.deal}"
 
 
 class RunReview(models.Model):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal, TypedDict
 
-from leaderboard.models import Result
+from leaderboard.models import AnswerSeen, Result
 from leaderboard.selectors import result_for_game
 from tripeaks.engine import game as engine
 from tripeaks.engine.rules import Rules, Start
@@ -67,6 +67,7 @@ RankingCode = Literal[
     "practice",
     "guest",
     "hint",
+    "answer_seen",
     "custom",
     "shipped",
     "contest",
@@ -94,6 +95,7 @@ REASONS: dict[RankingCode, str] = {
         " rank."
     ),
     "hint": "Unranked: you took a hint on this deal, so no run on it ranks.",
+    "answer_seen": "Unranked: you opened the solver's line for this deal, so no run on it ranks.",
     "custom": "Unranked: custom deals never rank.",
     "shipped": "Unranked: a deal shipped with the game for a fresh start, which anyone can read.",
     "contest": "A contest: its places come from the contest, not from the deal boards.",
@@ -124,6 +126,16 @@ def _never_ranks(game: Game, custom: bool, guest: bool) -> RankingCode | None:
     return "guest" if guest else None
 
 
+def _seen_answer_code(game: Game, hinted_here: bool) -> RankingCode:
+    """Why a run on a deal whose answer its player has seen is unranked: a hint (this game's, or
+    an earlier one's) or the solver's lines (the review's reveal, numbered deals only: one read,
+    for these runs only)."""
+    seen = AnswerSeen.objects.filter(player_id=game.player_id, deal_id=game.deal_id)
+    if not hinted_here and game.deal.source == "numbered" and seen.exists():
+        return "answer_seen"
+    return "hint"
+
+
 def live_ranking(game: Game, guest: bool) -> RankingCode:
     """What a game still being played will count for (``services._ranking`` decided first try,
     practice or unranked at its start; a hint since makes it unranked)."""
@@ -131,7 +143,7 @@ def live_ranking(game: Game, guest: bool) -> RankingCode:
     if never is not None:
         return never
     if game.ranking == "unranked" or game.assisted:
-        return "hint"
+        return _seen_answer_code(game, game.assisted)
     return "practice" if game.ranking == "practice" else "first-try"
 
 
@@ -142,7 +154,7 @@ def result_ranking(game: Game, result: Result, guest: bool) -> RankingCode:
     if never is not None:
         return never
     if result.attempt == "unranked" or result.assisted:
-        return "hint"
+        return _seen_answer_code(game, result.assisted)
     if result.flagged:
         return "flagged"
     if result.held:

@@ -154,8 +154,8 @@ def _resign_unfinished(player_id: int, now: datetime) -> None:
 
 def _ranking(player_id: int, deal: Deal) -> str:
     """What a new game on `deal` will count for (the player's earlier games are all finished):
-    their first try, practice (they already played it), or nothing (a hint seen, a custom deal,
-    a shipped random deal: anyone can read it).
+    their first try, practice (they already played it), or nothing (a hint or the solver's lines
+    seen, a custom deal, a shipped random deal: anyone can read it).
     ``record_result`` decides the same from the results when the game ends."""
     if deal.source == Source.CUSTOM or deal.shipped:
         return "unranked"
@@ -163,9 +163,15 @@ def _ranking(player_id: int, deal: Deal) -> str:
         hinted=Count("id", filter=Q(hints__gt=0)),
         played=Count("id", filter=Q(started_at__isnull=False)),
     )
-    if earlier["hinted"]:
+    if earlier["hinted"] or _answer_seen(player_id, deal):
         return "unranked"
     return "practice" if earlier["played"] else "first-try"
+
+
+def _answer_seen(player_id: int, deal: Deal) -> bool:
+    """Has the player opened the solver's lines of a game on this numbered deal (the review's
+    reveal: leaderboard's ``AnswerSeen``, read through the deal; no other deal's are marked)?"""
+    return deal.source == Source.NUMBERED and deal.answers_seen.filter(player_id=player_id).exists()
 
 
 def _lock_player_for_start(player_id: int) -> list[UUID]:

@@ -12,9 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from leaderboard.services.answers import mark_answer_seen
 from tripeaks.play.models import Game
 from tripeaks.play.visitors import signed_in
-from tripeaks.review import selectors, services
+from tripeaks.review import selectors, services, spoilers
 from tripeaks.review.errors import ReviewError
 from tripeaks.review.queue import queue_analysis
 from tripeaks.review.visibility import may_view
@@ -28,7 +29,15 @@ REPLAY = OpenApiResponse(
     description="ReplayPayload: the game, its rules and layout, its moves and every position as"
     " the player saw it"
 )
-ANALYSIS = OpenApiResponse(description="AnalysisPayload: the solver's verdict on each position")
+ANALYSIS = OpenApiResponse(
+    description="AnalysisPayload: the solver's verdict on each position; on a deal that still"
+    " ranks (numbered), `lines_hidden: true` and null lines until the viewer revealed them"
+)
+REVEALED = OpenApiResponse(
+    description="AnalysisPayload with its lines (`lines_hidden: false`); on a numbered deal the"
+    " viewer's runs on it never rank from now on"
+)
+SIGN_IN = OpenApiResponse(description="`sign_in_to_reveal`: signed out")
 PENDING = OpenApiResponse(description='`{"state": "pending"}`: being computed, ask again')
 THROTTLED = OpenApiResponse(description="Too many requests; see `Retry-After`.")
 
@@ -43,23 +52,54 @@ def not_found() -> Response:
     )
 
 
-def _analysis_response(request: Request, game: Game, token: str | None = None) -> Response:
-    if not may_view(request.user, game, token, analysis=True):
-        # Seen by this viewer (the replay is theirs to see): the analysis waits for the deal
-        # to stop counting (visibility.still_counts), and they may be told so.
-        return Response(
-            {
-                "detail": "The analysis opens once this deal no longer counts: when its day"
-                " has ended in Kathmandu, or its contest has ended.",
-                "code": "analysis_later",
-            },
-            status=status.HTTP_404_NOT_FOUND,
-        )
-    payload = selectors.stored_analysis(game)
-    if payload is not None:
-        return Response(payload)
+def _analysis_later() -> Response:
+    # Seen by this viewer (the replay is theirs to see): the analysis waits for the deal to stop
+    # counting (visibility.still_counts), and they may be told so.
+    return Response(
+        {
+            "detail": "The analysis opens once this deal no longer counts: when its day"
+            " has ended in Kathmandu, or its contest has ended.",
+            "code": "analysis_later",
+        },
+        status=status.HTTP_404_NOT_FOUND,
+    )
+
+
+def _pending(game: Game) -> Response:
     queue_analysis(game.pk)  # the first ask asks for it, if the game's end did not
     return Response({"state": "pending"}, status=status.HTTP_202_ACCEPTED)
+
+
+def _analysis_response(request: Request, game: Game, token: str | None = None) -> Response:
+    if not may_view(request.user, game, token, analysis=True):
+        return _analysis_later()
+    payload = selectors.stored_analysis(game)
+    if payload is None:
+        return _pending(game)
+    return Response(spoilers.shown(payload, hidden=spoilers.lines_hidden(request.user, game)))
+
+
+def _reveal_response(request: Request, game: Game, token: str | None = None) -> Response:
+    """The whole analysis, its lines too, for a signed-in viewer (a guest too), who is marked as
+    having seen the answer to the deal when it still ranks (spoilers.py)."""
+    if not may_view(request.user, game, token, analysis=True):
+        return _analysis_later()
+    if not isinstance(request.user, AbstractBaseUser):
+        return Response(
+            {
+                "detail": "Sign in, or play as a guest, to see the solver's line: it ends your"
+                " ranking on this deal.",
+                "code": "sign_in_to_reveal",
+            },
+            status=status.HTTP_401_UNAUTHORIZED,
+            headers={"WWW-Authenticate": "Token"},
+        )
+    payload = selectors.stored_analysis(game)
+    if payload is None:
+        return _pending(game)  # nothing shown, nothing marked: ask again
+    if spoilers.hides_lines(game):
+        mark_answer_seen(player_id=request.user.pk, deal_id=game.deal_id, game_id=game.pk)
+    return Response(spoilers.shown(payload, hidden=False))
 
 
 def _viewable(request: Request, game_id: str) -> Game | None:
@@ -116,6 +156,46 @@ class SharedAnalysisView(APIView):
     def get(self, request: Request, token: str) -> Response:
         game = _by_token(request, token)
         return not_found() if game is None else _analysis_response(request, game, token)
+
+
+class RevealView(APIView):
+    """The analysis' lines, for a signed-in viewer who accepts that they end their ranking."""
+
+    permission_classes = [AllowAny]  # a signed-out visitor is told why (401 sign_in_to_reveal)
+
+    @extend_schema(
+        operation_id="game_analysis_reveal",
+        request=None,
+        responses={
+            200: REVEALED,
+            202: PENDING,
+            401: SIGN_IN,
+            404: ANALYSIS_NOT_FOUND,
+            429: THROTTLED,
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = _viewable(request, game_id)
+        return not_found() if game is None else _reveal_response(request, game)
+
+
+class SharedRevealView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="shared_analysis_reveal",
+        request=None,
+        responses={
+            200: REVEALED,
+            202: PENDING,
+            401: SIGN_IN,
+            404: ANALYSIS_NOT_FOUND,
+            429: THROTTLED,
+        },
+    )
+    def post(self, request: Request, token: str) -> Response:
+        game = _by_token(request, token)
+        return not_found() if game is None else _reveal_response(request, game, token)
 
 
 def _own_game(player: AbstractBaseUser, game_id: str) -> Game | None:

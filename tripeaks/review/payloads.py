@@ -64,6 +64,22 @@ class AnalysisPayload(TypedDict):
     budget_nodes: int
 
 
+class ShownAnalysis(TypedDict):
+    """An AnalysisPayload as a viewer gets it (tripeaks/review/spoilers.py): on a deal that still
+    ranks, without its lines (null) until the viewer has seen the answer (`lines_hidden`)."""
+
+    state: Literal["ready"]
+    verdicts: list[Verdict]
+    losing_move: int | None
+    winning_line: list[LineToken] | None
+    par: int | None
+    par_line: list[LineToken] | None
+    over_par: int | None
+    shorter_from: int | None
+    budget_nodes: int
+    lines_hidden: bool
+
+
 class Pending(TypedDict):
     state: Literal["pending"]
 

@@ -20,12 +20,22 @@ register_converter(ShareTokenConverter, "share_token")
 urlpatterns = [
     path("api/games/<uuid:game_id>/replay", api.ReplayView.as_view(), name="game-replay"),
     path("api/games/<uuid:game_id>/analysis", api.AnalysisView.as_view(), name="game-analysis"),
+    path(
+        "api/games/<uuid:game_id>/analysis/reveal",
+        api.RevealView.as_view(),
+        name="game-analysis-reveal",
+    ),
     path("api/games/<uuid:game_id>/share", api.ShareView.as_view(), name="game-share"),
     path("api/replays/<share_token:token>", api.SharedReplayView.as_view(), name="shared-replay"),
     path(
         "api/replays/<share_token:token>/analysis",
         api.SharedAnalysisView.as_view(),
         name="shared-analysis",
+    ),
+    path(
+        "api/replays/<share_token:token>/analysis/reveal",
+        api.SharedRevealView.as_view(),
+        name="shared-analysis-reveal",
     ),
     path("api/me/games", api.RecentGamesView.as_view(), name="my-games"),
 ]
