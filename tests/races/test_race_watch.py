@@ -157,6 +157,11 @@ async def test_a_watcher_never_counts_as_a_racers_presence_nor_blocks_a_claim(
     # Ann's socket notes her again and again; the watcher's, opened first, has had as long.
     await wait_for(lambda: (noted(race["id"]).get(str(ann.pk)) or 0) > first + 400)
     assert set(await db(noted)(race["id"])) == {str(ann.pk)}
+    # Bob's only sign is the race's start: the claim waits until the race has run the absence
+    # (on a quick machine the lines above take less than that), while the watcher stays open.
+    await wait_for(
+        lambda: player(api(ann).get(f"/api/races/{race['id']}").json(), "bob")["claimable"]
+    )
 
     claimed = await db(api(ann).post)(
         f"/api/races/{race['id']}/claim", {"player": "bob"}, format="json"
