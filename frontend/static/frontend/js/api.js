@@ -74,3 +74,19 @@ export function layoutNamed(name) {
   }
   return /** @type {Promise<Layout>} */ (layoutCache.get(name));
 }
+
+/**
+ * The player's unfinished game, or null when there is none or nobody is signed in (the context
+ * then learns there is none, so it is not asked again).
+ * @param {AppContext} ctx @returns {Promise<GameView | null>}
+ */
+export async function currentGame(ctx) {
+  if (!ctx.user || !ctx.hasGame) return null;
+  try {
+    return await api('games/current');
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 404) throw e;
+    ctx.hasGame = false;
+    return null;
+  }
+}

@@ -1,22 +1,10 @@
 // Starting a deal from a page other than the table (home, layouts, numbered, custom): starting
 // ends the deal in progress, and one with moves counts as lost, so the player is asked first.
 
-import { api, ApiError } from './api.js';
+import { currentGame } from './api.js';
 import { openDialog, closeDialog, esc } from './dialog.js';
 import { dealTitle, movesText } from './format.js';
 import { _, fill } from './i18n.js';
-
-/** @param {AppContext} ctx @returns {Promise<GameView | null>} the deal in progress */
-async function waiting(ctx) {
-  if (!ctx.user || !ctx.hasGame) return null;
-  try {
-    return await api('games/current');
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.status !== 404) throw e;
-    ctx.hasGame = false;
-    return null;
-  }
-}
 
 // `from`: the control that asked, focused again when the player cancels.
 /**
@@ -27,7 +15,7 @@ async function waiting(ctx) {
  * @returns {Promise<void | null>}
  */
 export async function startAsking(ctx, body, from = null, current = undefined) {
-  const game = current === undefined ? await waiting(ctx) : current;
+  const game = current === undefined ? await currentGame(ctx) : current;
   if (!game || game.moves === 0) return ctx.startGame(body);
   const back = () => { closeDialog(); if (from) from.focus(); };
   openDialog({

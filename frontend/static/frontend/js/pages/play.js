@@ -6,7 +6,7 @@
 // and asked for with the first ones: frontend/modules.py): each named for its job,
 // docs/frontend.md.
 
-import { api, ApiError, layoutNamed } from '../api.js';
+import { currentGame, layoutNamed } from '../api.js';
 import { Table } from '../table.js';
 import { gameScreen, showScores } from './play/screen.js';
 
@@ -17,16 +17,7 @@ import { gameScreen, showScores } from './play/screen.js';
 /** @param {AppContext} ctx @returns {Promise<GameView | null>} */
 async function loadGame(ctx) {
   if (!ctx.user) return null;
-  const view = ctx.takeGame();
-  if (view) return view;
-  if (!ctx.hasGame) return null;
-  try {
-    return await api('games/current');
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.status !== 404) throw e;
-    ctx.hasGame = false;
-    return null;
-  }
+  return ctx.takeGame() ?? currentGame(ctx);
 }
 
 /** @type {Mount} */
