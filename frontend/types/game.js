@@ -87,7 +87,7 @@
  * @property {'first-try' | 'practice' | 'unranked' | string} ranking
  * @property {string} ranking_reason
  * @property {boolean} ranks whether the server will rank this run (issue 38)
- * @property {'first-try' | 'practice' | 'guest' | 'hint' | 'custom' | 'contest' | 'held' | 'flagged' | 'excluded' | string} ranking_code why it ranks or not
+ * @property {'first-try' | 'practice' | 'guest' | 'hint' | 'answer_seen' | 'custom' | 'contest' | 'held' | 'flagged' | 'excluded' | string} ranking_code why it ranks or not
  * @property {string | null} started_at
  * @property {string | null} finished_at
  * @property {string | null} waste the waste's top card, null before the first draw or when paused

@@ -71,12 +71,13 @@
  * @property {'ready'} state
  * @property {ReviewVerdict[]} verdicts len(moves) + 1: the deal, then after each move
  * @property {number | null} losing_move 1-based: the move that turned a winnable position lost
- * @property {LineToken[]} winning_line from the position before the losing move
+ * @property {LineToken[] | null} winning_line from the position before the losing move (null: hidden)
  * @property {number | null} par
- * @property {LineToken[]} par_line
+ * @property {LineToken[] | null} par_line null: hidden
  * @property {number | null} over_par
  * @property {number | null} shorter_from
  * @property {number} budget_nodes
+ * @property {boolean} [lines_hidden] a numbered deal's lines kept back until the viewer reveals them
  */
 
 /**

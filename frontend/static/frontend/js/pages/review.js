@@ -34,7 +34,7 @@ export async function mount(root, ctx, params) {
   const player = new ReviewPlayer(root, replay);
   player.draw();
   const unbind = bindReview(root, player);
-  const panel = new AnalysisPanel(root, player, paths.analysis);
+  const panel = new AnalysisPanel(root, player, paths.analysis, ctx);
   panel.start();
   if (mayShare(replay.game, ctx.user, paths.byLink)) bindShare(root, replay.game);
   return () => {
