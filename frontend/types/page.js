@@ -179,6 +179,7 @@
  * @property {{before: number, after: number | null, change: number | null, held?: boolean} | null} rating held: the change waits for staff
  * @property {boolean} [claimable] the server would take a claim of the win over them now
  * @property {number | null} [claimable_in_s] seconds until it would at the soonest (null: never)
+ * @property {string | null} [game] their game, once the race is over (its players' replays)
  */
 /**
  * A race (GET /api/races/{id}, the race socket's frames).

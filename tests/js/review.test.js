@@ -215,12 +215,15 @@ test('a reviewed game\'s title and its analysis\' state in words', async () => {
   assert.equal(reviewStateText({ state: 'none', losing_move: false }), '');
 });
 
-test('a finished race\'s results link the viewer\'s own line to its review, nothing before the end', async () => {
+test('a finished race\'s results link every racer\'s line to its review for a racer, nothing before the end nor for a watcher', async () => {
   const { replayHref, resultsHtml } = await import('../../frontend/static/frontend/js/pages/race/results.js');
   const ann = { username: 'ann', name: 'Ann', status: 'won', place: 1 }, bob = { username: 'bob', name: 'Bob', status: 'finished', place: 2 };
   const race = { state: 'finished', game: 'g-1', players: [ann, bob], rematch: null };
   assert.equal(replayHref(race, ann, 'ann'), '#/review/g-1');
-  assert.equal(replayHref(race, bob, 'ann'), null); // the payload names only the viewer's own game
+  assert.equal(replayHref(race, bob, 'ann'), null); // no game of Bob's named: no link
+  const named = { ...race, players: [ann, { ...bob, game: 'g-2' }] };
+  assert.equal(replayHref(named, named.players[1], 'ann'), '#/review/g-2');
+  assert.equal(replayHref(named, named.players[1], 'carol'), null); // a watcher: the server would refuse
   assert.equal(replayHref({ ...race, state: 'running' }, ann, 'ann'), null);
   assert.equal(replayHref({ ...race, game: null }, ann, 'ann'), null);
   assert.match(resultsHtml(race, 'ann', ''), /<a href="#\/review\/g-1">Ann<\/a>/);

@@ -56,6 +56,7 @@ PLAYER_KEYS = {
     "rating",
     "claimable",
     "claimable_in_s",
+    "game",  # None until the race is over (checked in `leaks`)
 }
 RULES_KEYS = {"key", "wrap", "open", "start"}
 # A progress frame's player: counts, the move's seq, and the server's clock when it was stored.
@@ -162,6 +163,8 @@ def leaks(race: dict[str, Any]) -> list[str]:
             for key in ("cards_left", "stock_left", "streak", "moves", "time_ms", "seq", "place")
             if line[key] is not None and type(line[key]) is not int
         ]
+        if race["state"] != "finished" and line.get("game") is not None:
+            found.append("player.game before the race is over")
     return found
 
 

@@ -45,6 +45,9 @@ class PlayerLine(TypedDict):
     # if not, in how many seconds at the soonest (None: no claim can be made against them).
     claimable: bool
     claimable_in_s: float | None
+    # Their game, once the race is over: its players open each other's replays from the results
+    # (tripeaks/review lets a race's players see its games then, and nobody else).
+    game: str | None
 
 
 class RacePayload(TypedDict):
@@ -96,6 +99,7 @@ def _player(seat: Seat, race: Race, now: datetime, claim_in: float | None) -> Pl
         "rating": None,
         "claimable": claim_in == 0,
         "claimable_in_s": None if claim_in is None else round(claim_in, 1),
+        "game": str(seat.game_id) if race.state == State.FINISHED and seat.game_id else None,
     }
     if (
         race.state == State.RUNNING

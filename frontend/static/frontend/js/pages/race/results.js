@@ -9,13 +9,17 @@ import { statusText } from './players.js';
 import { button } from './head.js';
 
 /**
- * Where a player opens a racer's game replay from the results: the viewer's own line links to
- * its review (pages/review.js) once the race is over. (A race's players may see all its games
- * then, but the race payload names only the viewer's own: docs/races.md, "After the race".)
+ * Where a player opens a racer's game replay from the results (pages/review.js): once the race
+ * is over, a racer's every line links to that game's review; a watcher's none (the server would
+ * not show them the games: docs/races.md, "After the race").
  * @param {Race} race @param {RacePlayer} p @param {string} me
  * @returns {string | null}
  */
-export const replayHref = (race, p, me) => (race.state === 'finished' && race.game && p.username === me ? `#/review/${encodeURIComponent(race.game)}` : null);
+export function replayHref(race, p, me) {
+  const racer = race.players.some((q) => q.username === me);
+  const game = p.username === me ? race.game ?? p.game : p.game;
+  return race.state === 'finished' && racer && game ? `#/review/${encodeURIComponent(game)}` : null;
+}
 
 /** @param {RacePlayer} p @param {Race} race @param {string} me */
 function row(p, race, me) {
