@@ -91,5 +91,5 @@
  * @property {number} moves
  * @property {number} elapsed_ms
  * @property {string} finished_at
- * @property {{state: 'ready' | 'pending' | 'none', losing_move: boolean}} review the analysis: its state, and whether it names a losing move
+ * @property {{state: 'ready' | 'later' | 'pending' | 'none', losing_move: boolean}} review the analysis: its state, and whether it names a losing move
  */

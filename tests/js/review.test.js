@@ -212,6 +212,7 @@ test('a reviewed game\'s title and its analysis\' state in words', async () => {
   assert.equal(reviewStateText({ state: 'ready', losing_move: true }), 'Losing move found');
   assert.equal(reviewStateText({ state: 'ready', losing_move: false }), 'Analysed');
   assert.equal(reviewStateText({ state: 'pending', losing_move: false }), 'Analysis pending');
+  assert.equal(reviewStateText({ state: 'later', losing_move: false }), 'Analysis later');
   assert.equal(reviewStateText({ state: 'none', losing_move: false }), '');
 });
 

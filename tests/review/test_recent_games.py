@@ -3,11 +3,13 @@ with their review's state; nobody else's, no unfinished game."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from tests.review.helpers import client_for, deal, played
+from tripeaks.play.dealday import deal_day
 from tripeaks.review.models import StoredAnalysis
 
 pytestmark = pytest.mark.django_db
@@ -64,3 +66,18 @@ def test_the_list_reads_a_fixed_number_of_queries(
         played(alice, deal("custom"))
     with django_assert_max_num_queries(6):
         assert len(client_for(alice).get("/api/me/games").json()["games"]) == 5
+
+
+def test_a_stored_analysis_the_route_still_holds_is_later_not_ready(alice: Any) -> None:
+    """Today's daily: its analysis is stored at the finish but opens when the day ends, and the
+    list says so (before: "ready", and the statistics said "Losing move found" for an analysis
+    the review then refused with analysis_later)."""
+    today = played(alice, deal("daily"))
+    yesterday = played(alice, deal("daily", day=deal_day() - timedelta(days=1)))
+    for game in (today, yesterday):
+        StoredAnalysis.objects.create(game=game, payload={}, nodes=10, losing_move=4)
+    games = {g["id"]: g for g in client_for(alice).get("/api/me/games").json()["games"]}
+    assert games[str(today.pk)]["review"] == {"state": "later", "losing_move": False}
+    assert games[str(yesterday.pk)]["review"] == {"state": "ready", "losing_move": True}
+    held = client_for(alice).get(f"/api/games/{today.pk}/analysis")
+    assert held.status_code == 404 and held.json()["code"] == "analysis_later"

@@ -9,7 +9,9 @@ from tripeaks.play.payloads import RulesPayload
 
 Verdict = Literal["winnable", "lost", "unknown"]
 LineToken = int | str  # a position played, or "draw" (engine.solver.line_tokens)
-ReviewState = Literal["ready", "pending", "none"]
+# "later": stored, but held while the deal still counts (a daily before its day ends, a live
+# contest): the analysis route then answers `analysis_later`.
+ReviewState = Literal["ready", "later", "pending", "none"]
 
 
 class DealSummary(TypedDict):

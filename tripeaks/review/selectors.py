@@ -31,6 +31,7 @@ from tripeaks.review.payloads import (
     ReplayPayload,
 )
 from tripeaks.review.queue import analysis_key
+from tripeaks.review.visibility import still_counts
 
 # The engine moves a replay steps through. Hints, pauses and resumes move no card; a resignation
 # ends the game where it stands (the game's status says so), so it is no step of its own.
@@ -156,7 +157,8 @@ MAX_RECENT = 50
 
 def recent_games(player_id: int, limit: int) -> list[RecentGame]:
     """The player's latest finished games, newest first, each with its review's state: `ready`
-    (stored), `pending` (asked of the solver's worker) or `none`."""
+    (stored), `later` (stored, held while the deal still counts), `pending` (asked of the
+    solver's worker) or `none`."""
     games = list(
         Game.objects.select_related("deal")
         .filter(player_id=player_id, finished_at__isnull=False)
@@ -171,7 +173,9 @@ def recent_games(player_id: int, limit: int) -> list[RecentGame]:
 
 def _recent(game: Game, analysed: dict[UUID, int | None], queued: dict[str, object]) -> RecentGame:
     review: RecentReview = {"state": "none", "losing_move": False}
-    if game.pk in analysed:
+    if game.pk in analysed and still_counts(game):  # the analysis route says analysis_later
+        review = {"state": "later", "losing_move": False}
+    elif game.pk in analysed:
         review = {"state": "ready", "losing_move": analysed[game.pk] is not None}
     elif analysis_key(game.pk) in queued:
         review = {"state": "pending", "losing_move": False}

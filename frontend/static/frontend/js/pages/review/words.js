@@ -16,5 +16,6 @@ export function dealName(deal) {
 export function reviewStateText(review) {
   if (review.state === 'ready') return review.losing_move ? _('Losing move found') : _('Analysed');
   if (review.state === 'pending') return _('Analysis pending');
+  if (review.state === 'later') return _('Analysis later');
   return '';
 }
