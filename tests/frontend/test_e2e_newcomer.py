@@ -97,6 +97,8 @@ def test_every_way_to_a_deal_offers_the_guest_way_first_and_a_guests_win_says_wh
     page.goto("/#/")
     page.locator("button[data-daily=wrap-closed]").click()  # once the sign-in form
     dialog = page.locator("dialog[data-testid=guest-first]")
+    # Read once it is open: all_inner_texts does not wait (an empty list, on a loaded machine).
+    dialog.locator(".dlg-buttons button").first.wait_for()
     names = dialog.locator(".dlg-buttons button").all_inner_texts()
     assert names[0] == "Play as guest" and "Sign in" in names and "Create an account" in names
     assert "held for review" in dialog.inner_text()  # a guest's try is this browser's first try
