@@ -56,10 +56,7 @@ export async function mount(root, ctx) {
   const cd = /** @type {HTMLElement} */ (root.querySelector('[data-testid=countdown]'));
   const tick = () => { cd.textContent = countdown(next.getTime() - (Date.now() + skew)); };
   tick();
-  // Nobody signed in: a deal on the first screen, dealt at the first tap (welcome.js).
-  const place = root.querySelector('[data-testid=welcome-place]');
-  const unwelcome = place instanceof HTMLElement ? await welcomeTable(place, ctx) : null;
-  const timer = setInterval(tick, 1000);
+  // The buttons answer from when they show, not only once the welcome table below is dealt.
   root.addEventListener('click', (e) => {
     const b = /** @type {Element} */ (e.target).closest('button[data-daily], button[data-random]');
     if (!(b instanceof HTMLElement)) return;
@@ -72,5 +69,9 @@ export async function mount(root, ctx) {
     if (current && body.mode === 'daily' && current.mode === 'daily' && current.rules.key === r.key) { location.hash = '#/play'; return; }
     startAsking(ctx, body, b, current);
   });
+  // Nobody signed in: a deal on the first screen, dealt at the first tap (welcome.js).
+  const place = root.querySelector('[data-testid=welcome-place]');
+  const unwelcome = place instanceof HTMLElement ? await welcomeTable(place, ctx) : null;
+  const timer = setInterval(tick, 1000);
   return () => { clearInterval(timer); if (unwelcome) unwelcome(); };
 }
