@@ -1,5 +1,5 @@
 """Fixtures of the tests of `make run`: a VAR_DIR for its embedded services (test_make_run.py);
-given services of its own (test_make_run_services.py, test_make_run_queue.py), a database and a
+given services of its own (test_make_run_services.py), a database and a
 Redis server no other run shares."""
 
 from __future__ import annotations

@@ -147,8 +147,28 @@ def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
     yield from live_server(django_db_blocker, _collect_static)
 
 
-def live_server(django_db_blocker: Any, collect: Callable[[Path], None]) -> Iterator[str]:
-    """A forked server's URL while it runs (`_serve`), stopped and cleaned up after."""
+@pytest.fixture(scope="session")
+def limited_url(server_url: str, django_db_blocker: Any) -> Iterator[str]:
+    """A second test server (the same database and Redis prefix) with the production limits and
+    the fair-play timing check on (tests/frontend/refusals.py): one for the process, shared by the
+    refusals' test files."""
+    from tests.frontend.refusals import GAME_STARTS_A_MINUTE, GUESTS_AN_HOUR, HINTS_A_MINUTE, LIMITS
+
+    assert LIMITS["solver"] == f"{HINTS_A_MINUTE}/min"
+    assert LIMITS["game_start"] == f"{GAME_STARTS_A_MINUTE}/min"
+    assert LIMITS["guest_address"] == f"{GUESTS_AN_HOUR}/hour"
+    limited = {"PLAY_THROTTLE_RATES": LIMITS, "FAIR_PLAY_TIMING_CHECK": True}
+    yield from live_server(django_db_blocker, _collect_static, limited)
+
+
+def live_server(
+    django_db_blocker: Any,
+    collect: Callable[[Path], None],
+    settings_in_server: dict[str, Any] | None = None,
+) -> Iterator[str]:
+    """A forked server's URL while it runs (`_serve`), stopped and cleaned up after; the server
+    forked with `settings_in_server` set (this process's settings are as they were after)."""
+    from django.conf import settings
     from django.db import connections
 
     port = free_port()
@@ -157,11 +177,19 @@ def live_server(django_db_blocker: Any, collect: Callable[[Path], None]) -> Iter
     process = multiprocessing.get_context("fork").Process(
         target=_serve, args=(port, static_root, collect), daemon=True
     )
+    changed = settings_in_server or {}
+    saved = {name: getattr(settings, name) for name in changed}
     # Forked while database access is allowed, so the server process may use the database;
     # it must not share this process's connections.
-    with django_db_blocker.unblock():
-        connections.close_all()
-        process.start()
+    try:
+        with django_db_blocker.unblock():
+            connections.close_all()
+            for name, value in changed.items():
+                setattr(settings, name, value)
+            process.start()
+    finally:
+        for name, value in saved.items():
+            setattr(settings, name, value)
     deadline = time.monotonic() + 120  # a fresh server on two cores busy with the suite
     while not _answers(url):
         if not process.is_alive() or time.monotonic() > deadline:
@@ -274,6 +302,25 @@ def pages(browser: Any, server_url: str, transactional_db: Any) -> Iterator[Page
     yield made
     made.close()
     assert made.errors == [], f"console errors: {made.errors}"
+
+
+@pytest.fixture
+def limited(browser: Any, limited_url: str, transactional_db: Any) -> Iterator[Pages]:
+    """Pages on the limited server (`limited_url`)."""
+    made = Pages(browser, limited_url)
+    yield made
+    made.close()
+    # The browser logs each refusal's status; the refusals are what these tests make.
+    errors = [e for e in made.errors if "responded with a status of 429" not in e]
+    assert errors == [], f"console errors: {errors}"
+
+
+@pytest.fixture
+def limits_here(settings: Any) -> None:
+    """This process counts against the same limits as the limited server (the same Redis keys)."""
+    from tests.frontend.refusals import LIMITS
+
+    settings.PLAY_THROTTLE_RATES = LIMITS
 
 
 def sign_up(page: Any, username: str, display_name: str = "") -> None:

@@ -1,7 +1,7 @@
 // Start: continue the deal in progress; today's deal per rule set (not played, in progress, or
 // the result with its rank) and a new deal; the daily streak and the countdown.
 
-import { api, ApiError } from '../api.js';
+import { api, currentGame } from '../api.js';
 import { countdown, rulesTitle, dealTitle, movesText, clock, cardsLeftText, dayText, weekdayTime } from '../format.js';
 import { esc } from '../dialog.js';
 import { startAsking } from '../starting.js';
@@ -31,11 +31,7 @@ export async function mount(root, ctx) {
     api('today'),
     ctx.user ? api('me/today').catch(() => null) : Promise.resolve(null),
   ]).catch((e) => { if (unwelcome) unwelcome(); throw e; });
-  /** @type {GameView | null} */
-  let current = null;
-  if (ctx.user && ctx.hasGame) {
-    try { current = await api('games/current'); } catch (e) { if (!(e instanceof ApiError) || e.status !== 404) throw e; ctx.hasGame = false; }
-  }
+  const current = await currentGame(ctx);
   const next = new Date(today.next_day_at);
   const skew = Date.parse(today.server_time) - Date.now();
   /** @type {Rules[]} */
