@@ -252,6 +252,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, int] = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    # A broker command that gets no answer fails (its caller logs it: queueing is best effort)
+    # instead of holding the request forever: a reply lost on a broken connection held a test
+    # worker's game start in LLEN for good. Longer than a worker's 1 s BRPOP poll.
+    "socket_timeout": env.int("CELERY_BROKER_SOCKET_TIMEOUT", default=5),
     # Look for such orphaned messages every this many seconds (kombu's default is every 100).
     "unacked_restore_interval": env.int("CELERY_RESTORE_INTERVAL", default=10),
     "unacked_restore_throttle": 1,
