@@ -46,6 +46,7 @@ def test_a_broker_command_with_no_answer_fails_within_the_socket_timeout(
     silent_server: str,
 ) -> None:
     app = Celery(
+        set_as_current=False,  # the suite's own app stays the current one for later tests
         broker=silent_server,
         broker_transport_options=settings.CELERY_BROKER_TRANSPORT_OPTIONS,
         broker_connection_timeout=settings.CELERY_BROKER_CONNECTION_TIMEOUT,
