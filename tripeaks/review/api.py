@@ -18,7 +18,7 @@ from tripeaks.play.visitors import signed_in
 from tripeaks.review import selectors, services, spoilers
 from tripeaks.review.errors import ReviewError
 from tripeaks.review.queue import queue_analysis
-from tripeaks.review.visibility import may_view
+from tripeaks.review.visibility import may_view, still_counts
 
 NOT_FOUND = OpenApiResponse(description="No such finished game that you may see (`not_found`)")
 ANALYSIS_NOT_FOUND = OpenApiResponse(
@@ -40,6 +40,15 @@ REVEALED = OpenApiResponse(
 SIGN_IN = OpenApiResponse(description="`sign_in_to_reveal`: signed out")
 PENDING = OpenApiResponse(description='`{"state": "pending"}`: being computed, ask again')
 THROTTLED = OpenApiResponse(description="Too many requests; see `Retry-After`.")
+# By game id and by share token alike.
+ANALYSIS_RESPONSES = {200: ANALYSIS, 202: PENDING, 404: ANALYSIS_NOT_FOUND, 429: THROTTLED}
+REVEAL_RESPONSES = {
+    200: REVEALED,
+    202: PENDING,
+    401: SIGN_IN,
+    404: ANALYSIS_NOT_FOUND,
+    429: THROTTLED,
+}
 
 
 def not_found() -> Response:
@@ -70,8 +79,9 @@ def _pending(game: Game) -> Response:
     return Response({"state": "pending"}, status=status.HTTP_202_ACCEPTED)
 
 
-def _analysis_response(request: Request, game: Game, token: str | None = None) -> Response:
-    if not may_view(request.user, game, token, analysis=True):
+def _analysis_response(request: Request, game: Game) -> Response:
+    """`game`'s analysis for a viewer who may see its replay (the views asked `may_view`)."""
+    if still_counts(game):
         return _analysis_later()
     payload = selectors.stored_analysis(game)
     if payload is None:
@@ -79,10 +89,10 @@ def _analysis_response(request: Request, game: Game, token: str | None = None) -
     return Response(spoilers.shown(payload, hidden=spoilers.lines_hidden(request.user, game)))
 
 
-def _reveal_response(request: Request, game: Game, token: str | None = None) -> Response:
-    """The whole analysis, its lines too, for a signed-in viewer (a guest too), who is marked as
-    having seen the answer to the deal when it still ranks (spoilers.py)."""
-    if not may_view(request.user, game, token, analysis=True):
+def _reveal_response(request: Request, game: Game) -> Response:
+    """The whole analysis, its lines too, for a signed-in viewer (a guest too) who may see the
+    replay, marked as having seen the answer to the deal when it still ranks (spoilers.py)."""
+    if still_counts(game):
         return _analysis_later()
     if not isinstance(request.user, AbstractBaseUser):
         return Response(
@@ -128,7 +138,7 @@ class AnalysisView(APIView):
 
     @extend_schema(
         operation_id="game_analysis",
-        responses={200: ANALYSIS, 202: PENDING, 404: ANALYSIS_NOT_FOUND, 429: THROTTLED},
+        responses=ANALYSIS_RESPONSES,
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = _viewable(request, game_id)
@@ -151,11 +161,11 @@ class SharedAnalysisView(APIView):
 
     @extend_schema(
         operation_id="shared_analysis",
-        responses={200: ANALYSIS, 202: PENDING, 404: ANALYSIS_NOT_FOUND, 429: THROTTLED},
+        responses=ANALYSIS_RESPONSES,
     )
     def get(self, request: Request, token: str) -> Response:
         game = _by_token(request, token)
-        return not_found() if game is None else _analysis_response(request, game, token)
+        return not_found() if game is None else _analysis_response(request, game)
 
 
 class RevealView(APIView):
@@ -166,13 +176,7 @@ class RevealView(APIView):
     @extend_schema(
         operation_id="game_analysis_reveal",
         request=None,
-        responses={
-            200: REVEALED,
-            202: PENDING,
-            401: SIGN_IN,
-            404: ANALYSIS_NOT_FOUND,
-            429: THROTTLED,
-        },
+        responses=REVEAL_RESPONSES,
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = _viewable(request, game_id)
@@ -185,17 +189,11 @@ class SharedRevealView(APIView):
     @extend_schema(
         operation_id="shared_analysis_reveal",
         request=None,
-        responses={
-            200: REVEALED,
-            202: PENDING,
-            401: SIGN_IN,
-            404: ANALYSIS_NOT_FOUND,
-            429: THROTTLED,
-        },
+        responses=REVEAL_RESPONSES,
     )
     def post(self, request: Request, token: str) -> Response:
         game = _by_token(request, token)
-        return not_found() if game is None else _reveal_response(request, game, token)
+        return not_found() if game is None else _reveal_response(request, game)
 
 
 def _own_game(player: AbstractBaseUser, game_id: str) -> Game | None:

@@ -38,12 +38,11 @@ RACE_PREFIX = "race-"
 ARENA_PREFIX = "arena-"
 
 
-def may_view(
-    viewer: Visitor, game: Game, token: str | None = None, *, analysis: bool = False
-) -> bool:
-    """May `viewer` (a user, or the anonymous visitor) see `game`'s replay (with `analysis`: its
-    analysis), holding share `token` if any? `game.deal` is read (select it with the game)."""
-    if not game.finished or (analysis and still_counts(game)):
+def may_view(viewer: Visitor, game: Game, token: str | None = None) -> bool:
+    """May `viewer` (a user, or the anonymous visitor) see `game`'s replay, holding share `token`
+    if any? Its analysis too, unless the deal `still_counts`. `game.deal` is read (select it with
+    the game)."""
+    if not game.finished:
         return False
     if viewer.is_authenticated and viewer.pk == game.player_id:
         return True
