@@ -264,3 +264,21 @@ def test_the_fair_play_page_says_so_in_every_language(
 ) -> None:
     page = client.get("/fair-play/", HTTP_ACCEPT_LANGUAGE=language)
     assert page.status_code == 200 and words in page.content.decode()
+
+
+def test_a_games_views_read_the_answer_mark_once(
+    alice: Any, django_assert_num_queries: Any
+) -> None:
+    """Every move's view says why the run is unranked; the socket keeps one loaded game for its
+    moves, so the mark is read for its first view only (before: one query more on every move of
+    such a run)."""
+    from tripeaks.play.payloads import live_ranking
+
+    numbered = _numbered_game(alice)
+    AnswerSeen.objects.create(player=alice, deal=numbered.deal, game=numbered)
+    game = Game.objects.select_related("deal").get(pk=start(alice, numbered.deal).pk)
+    assert game.ranking == "unranked"
+    with django_assert_num_queries(1):
+        assert live_ranking(game, guest=False) == "answer_seen"
+    with django_assert_num_queries(0):
+        assert live_ranking(game, guest=False) == "answer_seen"

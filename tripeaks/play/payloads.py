@@ -128,12 +128,19 @@ def _never_ranks(game: Game, custom: bool, guest: bool) -> RankingCode | None:
 
 def _seen_answer_code(game: Game, hinted_here: bool) -> RankingCode:
     """Why a run on a deal whose answer its player has seen is unranked: a hint (this game's, or
-    an earlier one's) or the solver's lines (the review's reveal, numbered deals only: one read,
-    for these runs only)."""
-    seen = AnswerSeen.objects.filter(player_id=game.player_id, deal_id=game.deal_id)
-    if not hinted_here and game.deal.source == "numbered" and seen.exists():
-        return "answer_seen"
-    return "hint"
+    an earlier one's) or the solver's lines (the review's reveal, numbered deals only: one read
+    a loaded game, for these runs only; a socket's game keeps it for every move's view)."""
+    if hinted_here or game.deal.source != "numbered":
+        return "hint"
+    seen = game.__dict__.get(_ANSWER_SEEN)
+    if seen is None:
+        marks = AnswerSeen.objects.filter(player_id=game.player_id, deal_id=game.deal_id)
+        seen = game.__dict__[_ANSWER_SEEN] = marks.exists()
+    return "answer_seen" if seen else "hint"
+
+
+# Where a loaded game keeps whether its player has revealed its deal's answer (read once).
+_ANSWER_SEEN = "_tp_answer_seen"
 
 
 def live_ranking(game: Game, guest: bool) -> RankingCode:
