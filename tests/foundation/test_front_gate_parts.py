@@ -89,3 +89,24 @@ def test_the_refusals_a_process_remembers_are_bounded() -> None:
     assert refusals.wait(windows[:1], now) == windows[0].left
     assert refusals.wait(windows[:1], windows[0].ends) is None
     assert refusals.wait(windows[1:2], now) is None
+
+
+def test_a_flood_is_the_refusals_made_in_a_window_known_over_and_ends_with_it() -> None:
+    """What `front_gate.flooding` reads: the counts refused from memory in a window known over,
+    none before Redis said it was over, and none once it has ended (a new window starts clean)."""
+    refusals = limiter._Refusals()
+    now = 1_000_000.0
+    over, other = limiter.window("a", 1, 10, now), limiter.window("b", 1, 10, now)
+    assert refusals.wait([over], now, tally=True) is None  # not known over: Redis is asked
+    assert refusals.refused([over], now) is None
+    refusals.note([over, other], [2, 1], now)
+    assert refusals.refused([over], now) == 0
+    for _ in range(3):
+        assert refusals.wait([over, other], now, tally=True) == over.left
+    refusals.wait([over], now)  # a look, not a refusal
+    assert refusals.refused([over, other], now) == 3
+    assert refusals.refused([other], now) is None
+    assert refusals.refused([over], over.ends) is None
+    following = limiter.window("a", 1, 10, over.ends)
+    assert refusals.refused([following], over.ends) is None
+    assert refusals.refusing(now) and not refusals.refusing(over.ends)

@@ -552,6 +552,12 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "api_credential": env.str("THROTTLE_API_CREDENTIAL", default="30/s"),
     "api_credential_minute": env.str("THROTTLE_API_CREDENTIAL_MINUTE", default="1800/min"),
 }
+# An address whose socket opens the front gate has refused this many times in one window of its
+# open rate (without a Redis call: the window was known over) is flooding: until that window ends
+# its new connections are closed by the server as they open, before a byte of them is read (no
+# HTTP answer). Far above what the pages behind one address retry (they back off, up to 5 s); 0:
+# at the first refusal.
+FRONT_GATE_FLOOD_REFUSALS: int = env.int("FRONT_GATE_FLOOD_REFUSALS", default=100)
 
 # Fair play: a finished ranked run whose think times (from its move log's server timestamps) no
 # human produces is held off the boards and flagged for staff (docs/fair-play.md). False: off.

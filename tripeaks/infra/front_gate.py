@@ -16,7 +16,19 @@ read, the player authenticated or any middleware has run, it counts:
 The count is the limiter's (`limiter.count_async`, batched: the requests of a burst share one
 Redis call) and remembers the windows found over their limit until they end, so the refusals of a
 flood cost no Redis call at all. Redis unreachable: everything goes through (the limiter fails
-open), as the other rates do. The finer limits stay where they were: DRF's rates per player, the
+open), as the other rates do.
+
+The server (tripeaks/stack/header_timeout.py) asks the gate twice before the application runs:
+
+- a socket handshake from an address known over its open rate is answered 429 at the upgrade,
+  before a WebSocket is made of it (`known_refused_socket`: about 0.25 ms of the server's CPU,
+  the request line and headers parsed);
+- a connection from an address that is *flooding*, its socket opens refused
+  `FRONT_GATE_FLOOD_REFUSALS` times (100) in a window of its open rate known over, is closed as
+  it opens, before a byte of it is read (`flooding`: a few microseconds), until that window
+  ends: as a proxy's connection limit would. Only the peer's own address is judged so, and only when the gate
+  counted it as itself: a forwarded address (a proxy's clients) never closes the proxy's
+  connections, and an honest address is never refused by another's flood. The finer limits stay where they were: DRF's rates per player, the
 play limits, the socket caps (tripeaks/infra/socket_caps.py).
 
 Behind one address there may be a household, an office, a school: the rates are set well above
@@ -59,6 +71,10 @@ def socket_limits(scope: Scope) -> list[throttling.Limit]:
     return [throttling.Limit("socket_open_address", address)] if address else []
 
 
+def address_open_windows(address: str) -> list[limiter.Window]:
+    return throttling.windows_of([throttling.Limit("socket_open_address", address)])
+
+
 def api_limits(scope: Scope) -> list[throttling.Limit]:
     limits = []
     address = scope_address(scope)
@@ -74,6 +90,18 @@ def api_limits(scope: Scope) -> list[throttling.Limit]:
     return limits
 
 
+def flooding(peer: str) -> bool:
+    """Whether a connection from `peer` (the address at the other end of the connection, before
+    anything is read) is closed as it opens: the gate refused socket opens from that address,
+    counted as itself, FRONT_GATE_FLOOD_REFUSALS times or more in a window of its open rate
+    known over, which has not ended. No Redis call: the process's own memory of its refusals.
+    (An API swarm is not judged so: its requests come on kept-alive connections.)"""
+    if not limiter.refusing():  # no flood anywhere: an honest connection's usual case
+        return False
+    refused = limiter.refused(address_open_windows(peer))
+    return refused is not None and refused >= settings.FRONT_GATE_FLOOD_REFUSALS
+
+
 def limits_of(scope: Scope) -> list[throttling.Limit]:
     """What a connection is counted against at the gate: nothing for pages and static files."""
     if scope["type"] == "websocket":
@@ -86,9 +114,10 @@ def limits_of(scope: Scope) -> list[throttling.Limit]:
 def known_refused_socket(client: object, headers: object) -> int | None:
     """The wait of a socket handshake from `client` (the peer, as the server has it) with these
     headers that the gate already knows it refuses (its address's open rate is over in this
-    process), or None: for the server, before it makes a WebSocket of the connection."""
+    process), or None: for the server, before it makes a WebSocket of the connection. The caller
+    refuses it: it counts toward the address's `flooding`."""
     scope = {"type": "websocket", "client": client, "headers": headers}
-    return limiter.known_refusal(throttling.windows_of(socket_limits(scope)))
+    return limiter.known_refusal(throttling.windows_of(socket_limits(scope)), tally=True)
 
 
 async def refuse_socket(receive: Receive, send: Send) -> None:

@@ -7,7 +7,8 @@
   throttle_async.py) count this way. `count_async(..., remember_refusals=True)` keeps, in the
   process, the windows Redis said were over their limit until they end, and refuses a count that
   falls in one of them without asking Redis: a flood's refusals cost no Redis call (the front
-  gate, tripeaks/infra/front_gate.py).
+  gate, tripeaks/infra/front_gate.py); it also counts those refusals (`refused`): past a number
+  of them the gate refuses the address's connections before any byte of them is read.
 - **Reservations** (`reserve`): nothing is counted unless every window is below its limit, then
   all are (sign-in and password-reset attempts: accounts/throttling.py).
 - **Slots** (`acquire_slot`, `release_slot`): leases in sorted sets, one member a call, scored by
@@ -22,6 +23,7 @@ A window's key is its name and its index (`<name>:<index>`) under the cache's pr
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import time
@@ -39,6 +41,7 @@ log = logging.getLogger("tripeaks.throttle")
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
+@functools.lru_cache(maxsize=256)
 def parse_rate(rate: str | None) -> tuple[int, int] | None:
     """``"20/s"`` -> (20, 1), ``"30/min"`` -> (30, 60), ``"10/10s"`` -> (10, 10); ``None`` ->
     None (no limit). The period is read by its first letter (s, m, h, d), as DRF reads its rates,
@@ -157,18 +160,40 @@ _counters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Counter] = (
 
 class _Refusals:
     """The windows Redis said were over their limit, by key, with when each ends: in the process,
-    so that a count in one of them is refused without a Redis call. At most `most` are kept (an
-    attacker with many addresses cannot grow it without end): the ended ones go first, then all."""
+    so that a count in one of them is refused without a Redis call; and how many counts each has
+    refused so (a flood's size: the front gate refuses a flooding address's connections before
+    they are read). At most `most` are kept (an attacker with many addresses cannot grow it
+    without end): the ended ones go first, then all."""
 
     def __init__(self, most: int = 10_000) -> None:
         self.most = most
         self._ends: dict[str, float] = {}
+        self._refused: dict[str, int] = {}
+        self._refusing_until = 0.0  # when the last window known over ends
 
-    def wait(self, windows: list[Window], now: float) -> int | None:
-        """The longest wait among the windows known to be over, or None."""
+    def wait(self, windows: list[Window], now: float, *, tally: bool = False) -> int | None:
+        """The longest wait among the windows known to be over, or None; with `tally`, the
+        count is refused: it is added to each over window's refusals."""
         ends = [self._ends.get(w.key, 0.0) for w in windows]
         known = max(ends, default=0.0)
-        return max(1, math.ceil(known - now)) if known > now else None
+        if known <= now:
+            return None
+        if tally:
+            for w, end in zip(windows, ends, strict=True):
+                if end > now:
+                    self._refused[w.key] = self._refused.get(w.key, 0) + 1
+            self._refusing_until = max(self._refusing_until, known)
+        return max(1, math.ceil(known - now))
+
+    def refusing(self, now: float) -> bool:
+        """Whether a window is known over (and so may have refusals) that has not ended."""
+        return self._refusing_until > now
+
+    def refused(self, windows: list[Window], now: float) -> int | None:
+        """The most counts refused in one of these windows that is known over, or None when none
+        is."""
+        over = [self._refused.get(w.key, 0) for w in windows if self._ends.get(w.key, 0.0) > now]
+        return max(over) if over else None
 
     def note(self, windows: list[Window], counts: list[int], now: float) -> None:
         for w, n in zip(windows, counts, strict=True):
@@ -176,24 +201,41 @@ class _Refusals:
                 if len(self._ends) >= self.most:
                     self._forget_ended(now)
                 self._ends[w.key] = w.ends
+                self._refusing_until = max(self._refusing_until, w.ends)
                 log.info("over a rate: refused in the process until it ends", extra={"rate": w.key})
 
     def _forget_ended(self, now: float) -> None:
         self._ends = {key: ends for key, ends in self._ends.items() if ends > now}
         if len(self._ends) >= self.most:
             self._ends = {}
+        self._refused = {key: n for key, n in self._refused.items() if key in self._ends}
 
     def clear(self) -> None:
         self._ends = {}
+        self._refused = {}
+        self._refusing_until = 0.0
 
 
 _refusals = _Refusals()
 
 
-def known_refusal(windows: list[Window]) -> int | None:
+def known_refusal(windows: list[Window], *, tally: bool = False) -> int | None:
     """The wait of a count that `count_async(..., remember_refusals=True)` would refuse without
-    asking Redis (a window of it is known over), or None: a check with no Redis call at all."""
-    return _refusals.wait(windows, time.time())
+    asking Redis (a window of it is known over), or None: a check with no Redis call at all.
+    With `tally`, the caller refuses it: it counts among the window's refusals (`refused`)."""
+    return _refusals.wait(windows, time.time(), tally=tally)
+
+
+def refusing() -> bool:
+    """Whether the process knows of a window over its limit that has not ended (else `refused`
+    is None for any window): a check cheaper than computing the windows to ask about."""
+    return _refusals.refusing(time.time())
+
+
+def refused(windows: list[Window]) -> int | None:
+    """How many counts the process has refused without asking Redis in the busiest of these
+    windows that is known over, or None when none is: a flood's size, with no Redis call."""
+    return _refusals.refused(windows, time.time())
 
 
 def forget_refusals() -> None:
@@ -209,7 +251,7 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
         return None
     now = time.time()
     if remember_refusals:
-        known = _refusals.wait(windows, now)
+        known = _refusals.wait(windows, now, tally=True)
         if known is not None:
             return known
     loop = asyncio.get_running_loop()
