@@ -18,7 +18,9 @@ each phase and over all the rounds' phases together, the ratios flood/quiet (the
 p99 within 1.5x; one ratio a round, for the spread, and the pooled one), how the attacker's opens
 were answered, the server's CPU time per open and the machine's load average. A phase of 15 s
 gives a victim 60 moves, whose p99 is about the 2nd slowest: several victims and rounds give the
-p99 more samples. Before the caps the issue measured the victim's median going from 70 to 446 ms
+p99 more samples. With `--elsewhere` the attacker floods a second server process instead of the
+victims' (a control: the same attack on the same cores, none of it in the victims' server).
+Before the caps the issue measured the victim's median going from 70 to 446 ms
 with 300 sockets.
 """
 
@@ -220,6 +222,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--attacker-address", default="127.0.0.2", help="the loopback address the attacker uses"
     )
+    parser.add_argument(
+        "--elsewhere",
+        action="store_true",
+        help="flood a second server process (same database and Redis), not the victims': what"
+        " is left of their slowdown is the machine's, the attacker's client on the same cores",
+    )
     return parser.parse_args(argv)
 
 
@@ -233,14 +241,15 @@ def main(argv: list[str] | None = None) -> int:
     create_migrated_database(env["DATABASE_URL"], env)
     *victims, (attacker_session, attacker_token) = setup(args.victims)
     tokens = [token for _, token in victims]
-    servers = start_servers(1, args.port, env)
+    servers = start_servers(2 if args.elsewhere else 1, args.port, env)
+    target = args.port + 1 if args.elsewhere else args.port
     try:
         status, game = call(args.port, attacker_token, "POST", "/api/games", {"mode": "daily"})
         assert status == 201, (status, game)
 
         def flood(until: float, retry: bool = args.retry) -> Any:
             return attacker(
-                args.port,
+                target,
                 attacker_session,
                 game["id"],
                 args.sockets,
