@@ -152,10 +152,16 @@ def play(
 
 
 def phase(
-    port: int, token: str | list[str] | None, seconds: float, server: int, flood: Any = None
+    port: int,
+    token: str | list[str] | None,
+    seconds: float,
+    server: int,
+    flood: Any = None,
+    latencies: bool = False,
 ) -> dict[str, Any]:
     """The victims' moves (`token`, or one token a victim; None: no victim) for `seconds`, and
-    the attacker's `flood` meanwhile if there is one; the server's CPU time over the phase."""
+    the attacker's `flood` meanwhile if there is one; the server's CPU time over the phase (and
+    with `latencies`, every move's time, under "_latencies")."""
     tokens = [token] if isinstance(token, str) else list(token or [])
     tally = Tally()
     cpu, client_cpu = cpu_seconds(server), time.process_time()
@@ -170,7 +176,8 @@ def phase(
         out["attacker's client CPU s"] = round(time.process_time() - client_cpu, 2)
     if tokens:
         out["victim's REST moves"] = tally.summary()
-        out["_latencies"] = tally.latencies
+        if latencies:
+            out["_latencies"] = tally.latencies
     if outcomes is not None:
         out["attacker's socket opens"] = dict(outcomes)
         opens = sum(outcomes.values())
@@ -261,8 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         server = servers[0].pid
         rounds = [
             {
-                "quiet": phase(args.port, tokens, args.seconds, server),
-                "flood": phase(args.port, tokens, args.seconds, server, flood),
+                "quiet": phase(args.port, tokens, args.seconds, server, latencies=True),
+                "flood": phase(args.port, tokens, args.seconds, server, flood, latencies=True),
             }
             for _ in range(args.rounds)
         ]
