@@ -20,6 +20,8 @@ were answered, the server's CPU time per open and the machine's load average. A 
 gives a victim 60 moves, whose p99 is about the 2nd slowest: several victims and rounds give the
 p99 more samples. With `--elsewhere` the attacker floods a second server process instead of the
 victims' (a control: the same attack on the same cores, none of it in the victims' server).
+`--connection-cost N` only times the server's refusals: its CPU for N handshakes from an address
+the gate knows is over, closed as they connect and answered 429 at the upgrade, alternating.
 Before the caps the issue measured the victim's median going from 70 to 446 ms
 with 300 sockets.
 """
@@ -216,6 +218,80 @@ def p99_ms(round_: dict[str, Any], phase_: str) -> float:
     return float(round_[phase_]["victim's REST moves"]["p99_ms"])
 
 
+HANDSHAKE = (
+    b"GET /ws/x/ HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+def handshakes(port: int, count: int) -> None:
+    """(A process of its own.) `count` socket handshakes one after the other, each on a new
+    connection, reading the first bytes of the answer if there is one."""
+    import socket
+
+    for _ in range(count):
+        with socket.create_connection(("127.0.0.1", port)) as connection:
+            try:
+                connection.sendall(HANDSHAKE)
+                connection.recv(64)
+            except OSError:
+                pass
+
+
+async def refusal_cpu_us(count: int, flood_refusals: int) -> float:
+    """The server's CPU (user + system, µs) for each of `count` handshakes from an address the
+    gate knows is over its open rate: Uvicorn with the stack's options in this process, the gate's
+    memory primed, `FRONT_GATE_FLOOD_REFUSALS` as given (0: closed as it connects; a large one:
+    the 429 at the upgrade)."""
+    import resource
+
+    import uvicorn
+    from django.conf import settings
+
+    from tripeaks.infra import front_gate, limiter
+    from tripeaks.stack.serve import uvicorn_options
+
+    settings.FRONT_GATE_FLOOD_REFUSALS = flood_refusals
+    port = 18800 + os.getpid() % 100
+    config = uvicorn.Config(front_gate.FrontGate(lambda *_: None), port=port, **uvicorn_options())
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.02)
+    windows = front_gate.address_open_windows("127.0.0.1")
+    limiter.forget_refusals()
+    limiter._refusals.note(windows, [windows[0].allowed + 1], time.time())
+    client = multiprocessing.get_context("spawn").Process(target=handshakes, args=(port, count))
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    client.start()
+    while client.is_alive():
+        await asyncio.sleep(0.05)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    server.should_exit = True
+    await serving
+    used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return used * 1e6 / count
+
+
+def connection_cost(count: int, runs: int) -> dict[str, Any]:
+    """`refusal_cpu_us` closed at connect and answered 429, alternating, `runs` times each."""
+    import django
+    import uvloop
+
+    os.environ["THROTTLE_SOCKET_OPENS_ADDRESS"] = "1/hour"
+    django.setup()
+    costs: dict[str, list[float]] = {"closed at connect": [], "429 at the upgrade": []}
+    for _ in range(runs):
+        costs["closed at connect"].append(round(uvloop.run(refusal_cpu_us(count, 0)), 1))
+        costs["429 at the upgrade"].append(round(uvloop.run(refusal_cpu_us(count, 10**9)), 1))
+    closed, answered = (sorted(v)[len(v) // 2] for v in costs.values())
+    return {
+        "server CPU µs a refused handshake": costs,
+        "429 / closed, medians": round(answered / closed, 2),
+        "load average": round(os.getloadavg()[0], 1),
+    }
+
+
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sockets", type=int, default=500)
@@ -235,12 +311,23 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="flood a second server process (same database and Redis), not the victims': what"
         " is left of their slowdown is the machine's, the attacker's client on the same cores",
     )
+    parser.add_argument(
+        "--connection-cost",
+        type=int,
+        metavar="N",
+        help="only measure the server's CPU for N refused handshakes, closed at connect and"
+        " answered 429, in this process (3 runs each, alternating)",
+    )
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
     env = solver_bench_env(BENCH_DB, "BENCH_SOCKETS_REDIS_URL", "redis://127.0.0.1:6379/2")
+    if args.connection_cost:
+        os.environ.update(env)
+        print(json.dumps(connection_cost(args.connection_cost, 3), indent=1, ensure_ascii=False))
+        return 0
     env.pop("SOCKETS_PER_ADDRESS")  # the production caps, all three
     for name in FRONT_GATE_RATES:  # and the front gate's production rates
         env.pop(name)
