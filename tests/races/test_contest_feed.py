@@ -7,6 +7,8 @@ CHANNEL_REDIS_URLS (REDIS_URL alone by default)."""
 from __future__ import annotations
 
 import asyncio
+import queue
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +71,68 @@ async def test_each_listener_hears_its_own_contest_in_order_until_it_stops() -> 
     await contest_feed.stop("race-feed-2", cat)
 
 
+class OtherServer:
+    """A listener on an event loop of its own, in a thread: another server process's sockets."""
+
+    def __init__(self, contest: str) -> None:
+        self.contest = contest
+        self.news: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.listening = threading.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.done: asyncio.Event | None = None
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._main()))
+
+    async def _main(self) -> None:
+        self.loop, self.done = asyncio.get_running_loop(), asyncio.Event()
+
+        async def heard(news: dict[str, Any]) -> None:
+            self.news.put(news)
+
+        await contest_feed.listen(self.contest, heard)
+        self.listening.set()
+        await self.done.wait()
+        await contest_feed.stop(self.contest, heard)
+
+    def __enter__(self) -> OtherServer:
+        self.thread.start()
+        assert self.listening.wait(10)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.loop is not None and self.done is not None
+        self.loop.call_soon_threadsafe(self.done.set)
+        self.thread.join(10)
+
+    async def next(self) -> dict[str, Any]:
+        return await asyncio.to_thread(self.news.get, timeout=5)
+
+
+@pytest.mark.asyncio
+async def test_a_loops_own_news_reaches_its_listeners_with_no_hop_through_redis_and_once(
+    monkeypatch: Any,
+) -> None:
+    """A game socket's move reaches the race sockets of its own server at once, not through Redis
+    (issue #37: fewer hops), and those of another server through Redis; Redis's copy back to the
+    server it came from is dropped there, so nobody hears it twice."""
+    here = Ear()
+    await contest_feed.listen("race-local-1", here)
+    with OtherServer("race-local-1") as there:
+        contest_feed.publish("race-local-1", {"seq": 1})
+        contest_feed.publish("race-local-1", {"seq": 2})
+        assert [await here.next(), await here.next()] == [{"seq": 1}, {"seq": 2}]
+        assert [await there.next(), await there.next()] == [{"seq": 1}, {"seq": 2}]
+        # News from synchronous code (a REST move) comes through Redis, after the copies of 1
+        # and 2 that Redis brought back here: they were dropped.
+        await sync_to_async(contest_feed.publish_sync)("race-local-1", {"seq": 3})
+        assert await here.next() == {"seq": 3} and await there.next() == {"seq": 3}
+    # With Redis out of reach of this loop's news, its own listeners still hear it.
+    monkeypatch.setattr(contest_feed._Publisher, "publish", lambda *args: None)
+    contest_feed.publish("race-local-1", {"seq": 4})
+    assert await here.next() == {"seq": 4}
+    assert here.news.empty()
+    await contest_feed.stop("race-local-1", here)
+
+
 @pytest.fixture
 def second_redis(tmp_path: Path) -> Iterator[str]:
     """A Redis server of the test's own, beside the suite's."""
@@ -111,7 +175,9 @@ async def test_contests_are_spread_over_the_channel_layers_redis_servers(
     while len(seen) < 2:
         message = await asyncio.wait_for(spy.get_message(timeout=5), 6)
         if message is not None:
-            seen.append(orjson.loads(message["data"]))
+            news = orjson.loads(message["data"])
+            news.pop("from", None)  # the publishing event loop's mark (none from sync code)
+            seen.append(news)
     assert seen == [{"seq": 1, "on": second_redis}, {"seq": 2, "on": second_redis}]
     for url, contest in by_server.items():
         await contest_feed.stop(contest, ears[url])

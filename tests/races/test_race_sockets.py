@@ -10,6 +10,7 @@ import time
 from datetime import timedelta
 from typing import Any
 
+import orjson
 import pytest
 import redis.asyncio
 from channels.db import database_sync_to_async as db
@@ -158,6 +159,51 @@ async def test_four_players_race_and_every_one_sees_the_others(make_player: Any)
     assert places["p1"] == 1 and places["p4"] == 4
     # p2 and p3 stand equal on cards left; the one who got there first ranks first.
     assert {places["p2"], places["p3"]} <= {2, 3}
+    for socket in sockets:
+        await socket.disconnect()
+
+
+class CountedEncoder:
+    """`orjson` as the race sockets see it, counting the progress frames they encode."""
+
+    def __init__(self) -> None:
+        self.progress = 0
+        self.loads = orjson.loads
+
+    def dumps(self, value: Any) -> bytes:
+        if isinstance(value, dict) and value.get("type") == "progress":
+            self.progress += 1
+        return orjson.dumps(value)
+
+
+async def test_a_moves_progress_is_encoded_once_for_all_the_races_sockets_on_a_server(
+    make_player: Any, monkeypatch: Any
+) -> None:
+    """Every socket of a race on one server hears a move's news (the same dict, off the feed)
+    and sends the same frame: it is made once, not once a socket (issue #37: a race move's
+    cost against a solo move's)."""
+    names = ["q1", "q2", "q3", "q4"]
+    users = [await db(make_player)(name) for name in names]
+    race = await db(open_race)(users[0], seats=4)
+    for user in users[1:]:
+        assert (await db(join)(user, race)).status_code == 200
+    sockets = [race_socket(user, race["id"]) for user in users]
+    for socket in sockets:
+        assert (await socket.connect())[0]
+    frames = [await until(socket, lambda r: r["state"] == "running") for socket in sockets]
+    encoder = CountedEncoder()
+    monkeypatch.setattr(consumers, "orjson", encoder)
+
+    await db(rest_move)(users[1], frames[1]["game"], 0, {"action": "draw"})
+    heard = []
+    for socket in sockets:
+        frame = await socket.receive_json_from()
+        while frame["type"] != "progress":  # (a change of the race may come first)
+            frame = await socket.receive_json_from()
+        heard.append(frame)
+    assert all(frame == heard[0] for frame in heard)
+    assert heard[0]["player"]["username"] == "q2" and heard[0]["player"]["seq"] == 1
+    assert encoder.progress == 1
     for socket in sockets:
         await socket.disconnect()
 

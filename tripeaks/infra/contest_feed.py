@@ -11,7 +11,9 @@ server's event-loop time went to those sends, and the progress fell seconds behi
 Here a move's news is one PUBLISH to the contest's Redis channel. Each event loop (a server
 process) keeps one connection subscribed to the contests its sockets listen to, reads the news
 as it comes (several messages a read) and hands each to those sockets' handlers on the loop, with
-no hop. At most once, like the channel layer: a socket that sees a gap in the `seq` asks for the
+no hop. News published on an event loop (a game socket's move) reaches that loop's own listeners
+at once, not through Redis (a round trip, and a wait for Redis's turn on a busy machine); it is
+marked with the loop's `from` and the loop's subscription drops it when Redis brings it back. At most once, like the channel layer: a socket that sees a gap in the `seq` asks for the
 state again. In order per route: an event loop's news goes out through one queue, synchronous
 code's through the process's Redis client (`redis_client`, as every client here), so a game's
 news from both could cross (a socket drops a `seq` older than it has shown). Pub/sub names are
@@ -29,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -71,6 +74,13 @@ class _Subscriber:
         # Subscribing and unsubscribing one at a time: the first command opens the connection,
         # and the reader starts once a subscription is in place.
         self.lock = asyncio.Lock()
+        # This event loop's own news, handed to its listeners here with no hop through Redis
+        # (`deliver`); Redis brings it back too, marked as this loop's, and it is dropped then.
+        self.own = b'{"from":"' + _origin().encode() + b'"'
+        self.local: list[tuple[str, dict[str, Any]]] = []
+        self.delivering: asyncio.Task[None] | None = None
+        # One piece of news at a time reaches the listeners, from Redis or from here.
+        self.turn = asyncio.Lock()
 
     async def listen(self, contest: str, handler: Handler) -> None:
         channel = channel_of(contest)
@@ -123,8 +133,29 @@ class _Subscriber:
                 continue
             if message is None or message.get("type") != "message":
                 continue
-            channel = message["channel"].decode()
-            news = orjson.loads(message["data"])
+            data: bytes = message["data"]
+            if data.startswith(self.own):
+                continue  # this loop's own news: its listeners had it without the hop
+            news = orjson.loads(data)
+            news.pop("from", None)
+            await self._hand(message["channel"].decode(), news)
+
+    def deliver(self, channel: str, news: dict[str, Any]) -> None:
+        """This event loop's news, to its listeners of `channel` here, in order, without Redis."""
+        if channel not in self.handlers:
+            return
+        self.local.append((channel, news))
+        if self.delivering is None or self.delivering.done():
+            self.delivering = asyncio.create_task(self._deliver())
+
+    async def _deliver(self) -> None:
+        while self.local:
+            batch, self.local = self.local, []
+            for channel, news in batch:
+                await self._hand(channel, news)
+
+    async def _hand(self, channel: str, news: dict[str, Any]) -> None:
+        async with self.turn:
             for handler in list(self.handlers.get(channel, ())):
                 try:
                     await handler(news)
@@ -170,6 +201,14 @@ _publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Pub
 )
 
 
+# An event loop's mark on the news it publishes (see `_Subscriber.own`).
+_origins: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, str] = weakref.WeakKeyDictionary()
+
+
+def _origin() -> str:
+    return _origins.setdefault(asyncio.get_running_loop(), secrets.token_hex(8))
+
+
 def _subscriber(contest: str) -> _Subscriber:
     url = server_of(contest)
     subscribers = _subscribers.setdefault(asyncio.get_running_loop(), {})
@@ -188,15 +227,20 @@ async def stop(contest: str, handler: Handler) -> None:
     await _subscriber(contest).stop(contest, handler)
 
 
-def publish(contest: str, news: Mapping[str, object]) -> None:
-    """Tell the contest's listeners on every server, from the event loop: queued at once, sent
-    within a round trip to Redis (best-effort: an outage loses the news and is logged)."""
-    url = server_of(contest)
-    publishers = _publishers.setdefault(asyncio.get_running_loop(), {})
+def publish(contest: str, news: dict[str, Any]) -> None:
+    """Tell the contest's listeners on every server, from the event loop: this loop's own at
+    once, with no hop (they get `news` itself: nobody changes it); the others' queued, sent
+    within a round trip to Redis (best-effort: an outage loses the news and is logged), marked
+    as this loop's so that its own subscription drops it."""
+    url, channel, loop = server_of(contest), channel_of(contest), asyncio.get_running_loop()
+    subscriber = _subscribers.get(loop, {}).get(url)
+    if subscriber is not None:
+        subscriber.deliver(channel, news)
+    publishers = _publishers.setdefault(loop, {})
     publisher = publishers.get(url)
     if publisher is None:
         publisher = publishers[url] = _Publisher(url)
-    publisher.publish(channel_of(contest), orjson.dumps(news))
+    publisher.publish(channel, orjson.dumps({"from": _origin(), **news}))
 
 
 def publish_sync(contest: str, news: Mapping[str, object]) -> None:

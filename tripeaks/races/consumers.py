@@ -135,6 +135,28 @@ async def _advance_once(race_id: str) -> None:
     await asyncio.shield(call)
 
 
+# The last progress frame made on this server, with what it was made of: a move's news reaches
+# every socket of its race on the server in turn, the same dict (contest_feed hands one to each
+# listener), and each would make the same frame of it (one player's counts at the race's
+# version). One tuple, replaced whole.
+_last_frame: list[tuple[dict[str, Any] | None, str, int, str]] = [(None, "", -1, "")]
+
+
+def progress_text(news: dict[str, Any], name: str, version: int) -> str:
+    """The progress frame of `news` (a stored move of `name`'s game) for a socket that has shown
+    the race at `version`, as JSON text: encoded once for all the race's sockets here."""
+    last_news, last_name, last_version, text = _last_frame[0]
+    if last_news is news and last_name == name and last_version == version:
+        return text
+    player: dict[str, object] = {"username": name}
+    player["status"] = "stuck" if news["status"] == "stuck" else "playing"
+    player.update({field: news[field] for field in PROGRESS})
+    player["stored_at"] = news.get("stored_at")
+    text = orjson.dumps({"type": "progress", "version": version, "player": player}).decode()
+    _last_frame[0] = (news, name, version, text)
+    return text
+
+
 class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     race_id: str
     group: str = ""
@@ -268,9 +290,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return  # older than what this socket has shown
         line.update({field: news[field] for field in PROGRESS})
         line["status"] = "stuck" if news["status"] == "stuck" else "playing"
-        player = {field: line[field] for field in ("username", "status", *PROGRESS)}
-        player["stored_at"] = news.get("stored_at")
-        await self._send({"type": "progress", "version": frame["version"], "player": player})
+        await self._send_text(progress_text(news, line["username"], frame["version"]))
         capped = self.cap_at is not None and time.time() >= self.cap_at
         if capped and (self.timer is None or self.timer.done()):
             # A move after the cap: the race ends now. Not awaited here: the feed hands the news
@@ -333,4 +353,8 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         await self._send({"type": "error", "detail": detail, "code": code})
 
     async def _send(self, message: Mapping[str, object]) -> None:
-        await self.send(text_data=orjson.dumps(message).decode())
+        await self._send_text(orjson.dumps(message).decode())
+
+    async def _send_text(self, text: str) -> None:
+        # Straight to the server (AsyncWebsocketConsumer.send builds the same message).
+        await self.base_send({"type": "websocket.send", "text": text})
