@@ -1,5 +1,7 @@
 // A WebSocket that reconnects by itself (backing off up to 5 s) and says when it is up or down.
 
+const STAYED_MS = 10000;
+
 export class LiveSocket {
   /**
    * @param {string} path
@@ -36,7 +38,8 @@ export class LiveSocket {
     if (this.closed) return;
     const ws = new WebSocket(this.url);
     this.ws = ws;
-    ws.onopen = () => { this.delay = 250; this.onOpen(); };
+    let openedAt = 0;
+    ws.onopen = () => { openedAt = Date.now(); this.onOpen(); };
     ws.onmessage = (e) => {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
@@ -48,6 +51,9 @@ export class LiveSocket {
       // 4401/4404: not signed in or not this player's game; 4409: the game (or the account, or
       // the network) has all the sockets it may have open. Do not hammer the server.
       if (this.closed || e.code === 4401 || e.code === 4404 || e.code === 4409) return;
+      // The wait starts again from 250 ms only after a connection that lasted: a server that
+      // accepts and closes at once (1013, too many opens) is knocked on less and less often.
+      if (openedAt && Date.now() - openedAt >= STAYED_MS) this.delay = 250;
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     };
