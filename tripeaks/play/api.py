@@ -15,6 +15,7 @@ from tripeaks.engine.layouts import DEFAULT_LAYOUT, LAYOUTS
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
 from tripeaks.engine.view import layout_outline, layout_view
 from tripeaks.infra.addresses import client_address
+from tripeaks.infra.api_errors import refusal_response
 from tripeaks.infra.devices import request_device
 from tripeaks.infra.throttling import (
     FailOpenAnonRateThrottle,
@@ -29,16 +30,6 @@ from tripeaks.play.models import Game
 from tripeaks.play.payloads import ViewPayload, game_payload, rules_payload
 from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
 from tripeaks.play.visitors import signed_in
-
-
-def error_response(error: PlayError) -> Response:
-    body: dict[str, object] = {"detail": error.message, "code": error.code}
-    if error.view is not None:
-        body["game"] = error.view
-    response = Response(body, status=error.status_code)
-    if error.retry_after is not None:
-        response["Retry-After"] = str(error.retry_after)
-    return response
 
 
 def view_of(game: Game) -> ViewPayload:
@@ -67,7 +58,7 @@ class GamesView(APIView):
                 address=client_address(request),
             )
         except PlayError as error:
-            return error_response(error)
+            return refusal_response(error)
         return Response(view_of(game), status=status.HTTP_201_CREATED)
 
 
@@ -78,7 +69,7 @@ class CurrentGameView(APIView):
     def get(self, request: Request) -> Response:
         game = selectors.unfinished_game(player_id=signed_in(request.user).pk)
         if game is None:
-            return error_response(GameNotFound("you have no unfinished game"))
+            return refusal_response(GameNotFound("you have no unfinished game"))
         return Response(view_of(game))
 
 
@@ -87,7 +78,7 @@ class GameView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.players_game(game_id=game_id, player_id=signed_in(request.user).pk)
         if game is None:
-            return error_response(GameNotFound("no such game"))
+            return refusal_response(GameNotFound("no such game"))
         return Response(view_of(game))
 
 
@@ -120,7 +111,7 @@ class MovesView(APIView):
                 position=data.get("position"),
             )
         except PlayError as error:
-            return error_response(error)
+            return refusal_response(error)
         body = dict(outcome.view)
         if outcome.hint is not None:
             body["hint"] = outcome.hint
