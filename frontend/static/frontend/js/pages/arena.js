@@ -70,7 +70,7 @@ class ArenaScreen {
   }
 
   drawStandings() {
-    this.$('.board-out').innerHTML = standingsTable(this.arena.standings, this.mine, this.me);
+    this.$('.board-out').innerHTML = standingsTable(this.arena.standings, this.mine, this.me, this.arena.replays);
     this.$('.arena-podium').hidden = !this.arena.podium;
     if (this.arena.podium) this.$('[data-testid=podium]').innerHTML = podiumItems(this.arena.podium);
     if (this.atTable.on) this.drawTable();
@@ -87,7 +87,8 @@ class ArenaScreen {
 
   /** @param {Arena} next */
   take(next) {
-    this.arena = next;
+    // A `standings` frame (everyone's) carries no replays: the viewer's own stay.
+    this.arena = next.replays === undefined ? { ...next, replays: this.arena.replays } : next;
     this.skew = Date.parse(next.server_time) - Date.now();
     if (next.me !== undefined) this.mine = next.me;
     else if (this.me) this.mine = next.standings.lines.find((l) => l.player.username === this.me) || this.mine;
