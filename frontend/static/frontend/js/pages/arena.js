@@ -4,12 +4,12 @@
 // next. The panel's words are arenas/panel.js, the standings arenas/standings.js, what a frame or
 // the clock changes arenas/live.js.
 
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
 import { LiveSocket } from '../socket.js';
 import { rulesTitle, arenaName } from '../format.js';
 import { esc } from '../dialog.js';
-import { _, fill, num, serverText } from '../i18n.js';
-import { scoringText } from './arenas/words.js';
+import { _, fill, num } from '../i18n.js';
+import { scoringText, arenaError } from './arenas/words.js';
 import { standingsTable, podiumItems } from './arenas/standings.js';
 import { clockText, actionsHtml, meText } from './arenas/panel.js';
 import { frameStep, turnAt } from './arenas/live.js';
@@ -112,7 +112,7 @@ async function press(screen, ctx, b) {
     if (act === 'play') { await screen.atTheTable(/** @type {{game_id: string}} */ (body).game_id); return; }
     screen.take(/** @type {Arena} */ (body));
   } catch (err) {
-    ctx.notice(err instanceof ApiError ? serverText(err.message, _('The arena refused: reload the page and try again.')) : _('Could not reach the server: try again.'));
+    ctx.notice(arenaError(err, act || ''));
     b.removeAttribute('disabled');
   }
 }
