@@ -23,7 +23,7 @@ from tripeaks.infra.throttling import (
     GameStartThrottle,
     MoveThrottle,
 )
-from tripeaks.play import selectors, services
+from tripeaks.play import clock_sweep, selectors, services
 from tripeaks.play.dealday import deal_day, next_day_start
 from tripeaks.play.errors import GameNotFound, PlayError
 from tripeaks.play.models import Game
@@ -34,6 +34,13 @@ from tripeaks.play.visitors import signed_in
 
 def view_of(game: Game) -> ViewPayload:
     return game_payload(game, services.load_game_state(game), timezone.now())
+
+
+def shown(game: Game, *, read: bool = False) -> None:
+    """A REST request shows a solo game's cards now: its beat, as a socket's server beats for it
+    (docs/fair-play.md, "One clock"); a contest's clock never stops, a finished one is stopped."""
+    if not game.contest and not game.finished:
+        clock_sweep.shown_by_request(str(game.pk), read=read)
 
 
 GAME_VIEW = OpenApiResponse(description="The game as its player may see it.")
@@ -59,6 +66,7 @@ class GamesView(APIView):
             )
         except PlayError as error:
             return refusal_response(error)
+        shown(game)
         return Response(view_of(game), status=status.HTTP_201_CREATED)
 
 
@@ -70,6 +78,7 @@ class CurrentGameView(APIView):
         game = selectors.unfinished_game(player_id=signed_in(request.user).pk)
         if game is None:
             return refusal_response(GameNotFound("you have no unfinished game"))
+        shown(game, read=True)
         return Response(view_of(game))
 
 
@@ -79,6 +88,7 @@ class GameView(APIView):
         game = selectors.players_game(game_id=game_id, player_id=signed_in(request.user).pk)
         if game is None:
             return refusal_response(GameNotFound("no such game"))
+        shown(game, read=True)
         return Response(view_of(game))
 
 
@@ -102,16 +112,20 @@ class MovesView(APIView):
         serializer = MoveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        user = signed_in(request.user)
+        clock_sweep.stop_if_lapsed(str(game_id), player_id=user.pk)  # the URL's is a UUID
         try:
             outcome = services.apply_move(
                 game_id=game_id,
-                user=signed_in(request.user),
+                user=user,
                 seq=data["seq"],
                 action=data["action"],
                 position=data.get("position"),
             )
         except PlayError as error:
             return refusal_response(error)
+        if outcome.view["clock_running"] and not outcome.view["contest"]:
+            clock_sweep.shown_by_request(str(game_id))  # shown until now: the move's beat
         body = dict(outcome.view)
         if outcome.hint is not None:
             body["hint"] = outcome.hint
