@@ -78,8 +78,12 @@
  *   wins: number, games: number, streak: number, best_streak: number, fire: boolean,
  *   active: boolean}} ArenaLine
  * @typedef {{version: number, total: number, lines: ArenaLine[]}} ArenaStandings
+ * @typedef {{game: string, won: boolean, points: number}} ArenaReplay a finished game, to replay
+ * @typedef {Record<string, ArenaReplay[]> | null} ArenaReplays by username: an ended arena's
+ *   games, to its players (else null)
  * @typedef {ArenaSummary & {server_time: string, scoring: ArenaScoring, version: number,
- *   standings: ArenaStandings, podium: ArenaLine[]|null, me?: ArenaLine|null}} Arena
+ *   standings: ArenaStandings, podium: ArenaLine[]|null, me?: ArenaLine|null,
+ *   replays?: ArenaReplays}} Arena
  * @typedef {Arena & {type: 'arena' | 'standings'}} ArenaFrame the arena socket's: the watcher's
  *   own arena (`arena`, with `me`), or everyone's after a change (`standings`, without)
  */

@@ -21,7 +21,9 @@ from tests.reliability.faults import start
 from tests.reliability.stack import Stack, request, wait_until
 from tripeaks.play.models import Game
 
-pytestmark = pytest.mark.slow
+# A websocket connected without its context manager warned (websockets 17.1 deprecates it): this
+# test's sockets are opened as context managers, and any deprecation is an error here.
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("error::DeprecationWarning")]
 
 BEAT_S = 1.0
 
@@ -36,16 +38,18 @@ def beating(stack: Stack) -> Iterator[Stack]:  # noqa: F811 - the fixture import
         del stack.overrides["CLOCK_HEARTBEAT_S"]
 
 
-def open_socket(server: Any, session: str, game_id: str) -> tuple[Any, dict[str, Any]]:
+@contextlib.contextmanager
+def open_socket(server: Any, session: str, game_id: str) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """A game socket and its first view, closed on leaving (a socket closed already stays so)."""
     from websockets.sync.client import connect
 
-    socket = connect(
+    with connect(
         f"ws://127.0.0.1:{server.port}/ws/games/{game_id}/",
         additional_headers={"Cookie": f"sessionid={session}", "Origin": server.url},
-    )
-    first = json.loads(socket.recv(timeout=10))
-    assert first["type"] == "view", first
-    return socket, first["game"]
+    ) as socket:
+        first = json.loads(socket.recv(timeout=10))
+        assert first["type"] == "view", first
+        yield socket, first["game"]
 
 
 def clock_row(private: Stack, game_id: str) -> tuple[int, Any, int]:
@@ -69,16 +73,16 @@ def test_a_server_killed_with_a_socket_open_leaves_no_clock_running(beating: Sta
 
     server = private.start_server("clock")
     game = start(server, token)
-    socket, view = open_socket(server, session, game["id"])
-    assert view["clock_running"]
-    opened_beat = wait_until(beat, 10, "the opening's beat")
-    wait_until(lambda: (beat() or 0) > opened_beat, 10, "the server's own beat")
-    _, running_since, seq = clock_row(private, game["id"])
-    assert running_since is not None
+    with open_socket(server, session, game["id"]) as (socket, view):
+        assert view["clock_running"]
+        opened_beat = wait_until(beat, 10, "the opening's beat")
+        wait_until(lambda: (beat() or 0) > opened_beat, 10, "the server's own beat")
+        _, running_since, seq = clock_row(private, game["id"])
+        assert running_since is not None
 
-    server.kill()  # kill -9: no close, no hide_game, no more beats
-    with contextlib.suppress(Exception):
-        socket.close()
+        server.kill()  # kill -9: no close, no hide_game, no more beats
+        with contextlib.suppress(Exception):
+            socket.close()
     last = beat()
     assert last is not None
     # The lapse (three beats) is the clock under test: waited out on the real clock.
@@ -108,7 +112,6 @@ def test_a_server_killed_with_a_socket_open_leaves_no_clock_running(beating: Sta
     again = private.start_server("clock-again")
     status, read, _, _ = request("GET", f"{again.url}/api/games/{game['id']}", token=token)
     assert status == 200 and not read["clock_running"] and read["elapsed_ms"] == elapsed_ms
-    socket, back = open_socket(again, session, game["id"])
-    assert back["clock_running"] and back["seq"] == seq + 1  # the resume, logged
-    assert 0 <= back["elapsed_ms"] - elapsed_ms < 1000
-    socket.close()
+    with open_socket(again, session, game["id"]) as (_, back):
+        assert back["clock_running"] and back["seq"] == seq + 1  # the resume, logged
+        assert 0 <= back["elapsed_ms"] - elapsed_ms < 1000

@@ -14,13 +14,14 @@ from rest_framework.views import APIView
 from tripeaks.arenas import selectors, services
 from tripeaks.arenas.errors import ArenaNotFound
 from tripeaks.infra.addresses import client_address
+from tripeaks.infra.api_errors import refusal_response
 from tripeaks.infra.devices import request_device
 from tripeaks.infra.throttling import (
     FailOpenAnonRateThrottle,
     FailOpenUserRateThrottle,
     GameStartThrottle,
 )
-from tripeaks.play.api import error_response, view_of
+from tripeaks.play.api import view_of
 from tripeaks.play.errors import PlayError
 from tripeaks.play.visitors import signed_in
 
@@ -49,7 +50,7 @@ class ArenaView(APIView):
     def get(self, request: Request, arena_id: str) -> Response:
         arena = selectors.arena_or_none(arena_id)
         if arena is None:
-            return error_response(ArenaNotFound("no such arena"))
+            return refusal_response(ArenaNotFound("no such arena"))
         return Response(selectors.arena_detail(arena, request.user, timezone.now()))
 
 
@@ -59,7 +60,7 @@ class JoinView(APIView):
         try:
             entry = services.join(arena_id=arena_id, user=signed_in(request.user))
         except PlayError as error:
-            return error_response(error)
+            return refusal_response(error)
         return Response(selectors.arena_detail(entry.arena, request.user))
 
 
@@ -69,7 +70,7 @@ class LeaveView(APIView):
         try:
             entry = services.leave(arena_id=arena_id, user=signed_in(request.user))
         except PlayError as error:
-            return error_response(error)
+            return refusal_response(error)
         return Response(selectors.arena_detail(entry.arena, request.user))
 
 
@@ -97,7 +98,7 @@ class PlayView(APIView):
                 address=client_address(request),
             )
         except PlayError as error:
-            return error_response(error)
+            return refusal_response(error)
         return Response(
             {"game_id": str(game.pk), "game": view_of(game)},
             status=status.HTTP_201_CREATED if new else status.HTTP_200_OK,

@@ -41,6 +41,14 @@ class ArenaSummary(TypedDict):
     players: int | None
 
 
+class ArenaReplay(TypedDict):
+    """One finished game of a player's in an arena, for its replay (`/review/{game}`)."""
+
+    game: str
+    won: bool
+    points: int
+
+
 class ArenaDetail(ArenaSummary):
     server_time: str
     scoring: dict[str, int]
@@ -48,6 +56,9 @@ class ArenaDetail(ArenaSummary):
     standings: Standings
     me: ArenaLine | None
     podium: list[ArenaLine] | None
+    # Once the arena has ended, to its players: each listed player's games (username -> games
+    # in the order played), which the review shows them (review.visibility.may_view); else None.
+    replays: dict[str, list[ArenaReplay]] | None
 
 
 class ArenaLists(TypedDict):

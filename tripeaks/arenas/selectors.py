@@ -14,11 +14,12 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from tripeaks.arenas.errors import ArenaNotFound
-from tripeaks.arenas.models import Arena, Entry, Phase
+from tripeaks.arenas.models import Arena, ArenaGame, Entry, Phase
 from tripeaks.arenas.payloads import (
     ArenaDetail,
     ArenaLine,
     ArenaLists,
+    ArenaReplay,
     ArenaSummary,
     PlayerPayload,
     Standings,
@@ -140,17 +141,38 @@ def _place_of(entry: Entry) -> int:
     return int(row[0]) if row else 0
 
 
+def replays(arena: Arena, players: list[str]) -> dict[str, list[ArenaReplay]]:
+    """The finished games of these players (usernames) in the arena, each player's in the order
+    they ended: one query."""
+    found: dict[str, list[ArenaReplay]] = {}
+    rows = (
+        ArenaGame.objects.filter(entry__arena=arena, entry__player__username__in=players)
+        .order_by("entry_id", "finished_at", "game_id")
+        .values_list("entry__player__username", "game_id", "won", "points")
+    )
+    for username, game_id, won, points in rows:
+        found.setdefault(username, []).append({"game": str(game_id), "won": won, "points": points})
+    return found
+
+
 def arena_detail(arena: Arena, user: Visitor | None, now: datetime | None = None) -> ArenaDetail:
+    """The arena as `user` sees it. Once it has ended (its `ends_at`, as the review's
+    `may_view` says), a player of it also gets the listed players' games to replay."""
     now = now or timezone.now()
     board = standings(arena)
+    me = entry_line(arena, user)
+    listed = [line["player"]["username"] for line in board["lines"]] + (
+        [me["player"]["username"]] if me is not None else []
+    )
     return {
         **arena_summary(arena, now, board["total"]),
         "server_time": now.isoformat(),
         "scoring": rules_payload(),
         "version": board["version"],
         "standings": board,
-        "me": entry_line(arena, user),
+        "me": me,
         "podium": board["lines"][:PODIUM] if arena.state == Phase.FINISHED else None,
+        "replays": replays(arena, listed) if me is not None and arena.ends_at <= now else None,
     }
 
 

@@ -6,11 +6,18 @@ outage) is a 503 with ``Retry-After`` and ``code: "unavailable"``; the transacti
 so nothing is half-written and the client may retry. Anything else unexpected becomes a logged 500
 with a JSON body (never a traceback). ``json_404``/``json_500`` serve the same shape for ``/api/`` URLs
 that no view handled.
+
+A service's refusal (play's ``PlayError``, an arena's, a race's ``RaceError``, the review's
+``ReviewError``: any error with a ``status_code``, a ``code`` and a readable ``message``) becomes
+its response in one place, ``refusal_response``: ``{"detail", "code"}`` with the error's status,
+the game's current ``view`` as ``game`` when the error carries one (a seq conflict), and
+``Retry-After`` when it says how long to wait.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 import redis
 from django.core.exceptions import SuspiciousOperation
@@ -45,6 +52,31 @@ def unavailable_response(exc: Exception) -> Response:
         status=status.HTTP_503_SERVICE_UNAVAILABLE,
     )
     response["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER)
+    return response
+
+
+class Refusal(Protocol):
+    """What a service refuses with: the apps' domain errors have these (and may have a `view`
+    and a `retry_after`)."""
+
+    @property
+    def status_code(self) -> int: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+
+
+def refusal_response(error: Refusal) -> Response:
+    """The API's answer to a service's refusal: the one converter every app's views use."""
+    body: dict[str, object] = {"detail": error.message, "code": error.code}
+    view: object = getattr(error, "view", None)
+    if view is not None:
+        body["game"] = view
+    response = Response(body, status=error.status_code)
+    retry_after: object = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
     return response
 
 

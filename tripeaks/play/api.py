@@ -15,6 +15,7 @@ from tripeaks.engine.layouts import DEFAULT_LAYOUT, LAYOUTS
 from tripeaks.engine.rules import CLASSIC_RULE_SETS
 from tripeaks.engine.view import layout_outline, layout_view
 from tripeaks.infra.addresses import client_address
+from tripeaks.infra.api_errors import refusal_response
 from tripeaks.infra.devices import request_device
 from tripeaks.infra.throttling import (
     FailOpenAnonRateThrottle,
@@ -22,7 +23,7 @@ from tripeaks.infra.throttling import (
     GameStartThrottle,
     MoveThrottle,
 )
-from tripeaks.play import selectors, services
+from tripeaks.play import clock_sweep, selectors, services
 from tripeaks.play.dealday import deal_day, next_day_start
 from tripeaks.play.errors import GameNotFound, PlayError
 from tripeaks.play.models import Game
@@ -31,18 +32,15 @@ from tripeaks.play.serializers import MoveSerializer, StartGameSerializer
 from tripeaks.play.visitors import signed_in
 
 
-def error_response(error: PlayError) -> Response:
-    body: dict[str, object] = {"detail": error.message, "code": error.code}
-    if error.view is not None:
-        body["game"] = error.view
-    response = Response(body, status=error.status_code)
-    if error.retry_after is not None:
-        response["Retry-After"] = str(error.retry_after)
-    return response
-
-
 def view_of(game: Game) -> ViewPayload:
     return game_payload(game, services.load_game_state(game), timezone.now())
+
+
+def shown(game: Game, *, read: bool = False) -> None:
+    """A REST request shows a solo game's cards now: its beat, as a socket's server beats for it
+    (docs/fair-play.md, "One clock"); a contest's clock never stops, a finished one is stopped."""
+    if not game.contest and not game.finished:
+        clock_sweep.shown_by_request(str(game.pk), read=read)
 
 
 GAME_VIEW = OpenApiResponse(description="The game as its player may see it.")
@@ -67,7 +65,8 @@ class GamesView(APIView):
                 address=client_address(request),
             )
         except PlayError as error:
-            return error_response(error)
+            return refusal_response(error)
+        shown(game)
         return Response(view_of(game), status=status.HTTP_201_CREATED)
 
 
@@ -78,7 +77,8 @@ class CurrentGameView(APIView):
     def get(self, request: Request) -> Response:
         game = selectors.unfinished_game(player_id=signed_in(request.user).pk)
         if game is None:
-            return error_response(GameNotFound("you have no unfinished game"))
+            return refusal_response(GameNotFound("you have no unfinished game"))
+        shown(game, read=True)
         return Response(view_of(game))
 
 
@@ -87,7 +87,8 @@ class GameView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.players_game(game_id=game_id, player_id=signed_in(request.user).pk)
         if game is None:
-            return error_response(GameNotFound("no such game"))
+            return refusal_response(GameNotFound("no such game"))
+        shown(game, read=True)
         return Response(view_of(game))
 
 
@@ -111,16 +112,20 @@ class MovesView(APIView):
         serializer = MoveSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
+        user = signed_in(request.user)
+        clock_sweep.stop_if_lapsed(str(game_id), player_id=user.pk)  # the URL's is a UUID
         try:
             outcome = services.apply_move(
                 game_id=game_id,
-                user=signed_in(request.user),
+                user=user,
                 seq=data["seq"],
                 action=data["action"],
                 position=data.get("position"),
             )
         except PlayError as error:
-            return error_response(error)
+            return refusal_response(error)
+        if outcome.view["clock_running"] and not outcome.view["contest"]:
+            clock_sweep.shown_by_request(str(game_id))  # shown until now: the move's beat
         body = dict(outcome.view)
         if outcome.hint is not None:
             body["hint"] = outcome.hint

@@ -20,6 +20,14 @@ no screen. So every server process beats for the games its sockets show:
   back to another server within the sweep's period) has the clock stopped the same way first
   (`hold` finds the old beat); the socket's opening then starts it again, logged as a resume.
 
+A game played over REST with no socket (the API's own clients) has no server beating for it:
+each request of its player on it (its start, a move, a read: play/api.py) is its beat instead
+(`note`, `note_request`: the same sorted set), so its clock too stops at its last request plus
+one interval once its requests stop for three beats, and its next move starts it again, logged
+as a resume. A move whose game's beat lapsed before the sweep came stops the clock at that beat
+first, as a socket's opening does (`clock_sweep.stop_if_lapsed`); a read renews no lapsed beat
+and leaves that stop to the sweep (a read writes no game).
+
 Redis unreachable: nothing is noted and nothing swept (a warning is logged); clocks run as they
 did before the heartbeat, and PostgreSQL stays the truth.
 """
@@ -45,6 +53,16 @@ BEAT_SCRIPT = """
 local old = redis.call('ZSCORE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 return old
+"""
+# A REST request's note: sets the game's beat unless its beat lapsed (that clock is stopped at
+# the old beat first, or left to the sweep); answers the lapsed beat, else nothing.
+REQUEST_SCRIPT = """
+local old = redis.call('ZSCORE', KEYS[1], ARGV[2])
+if old and tonumber(old) < tonumber(ARGV[3]) then
+  return old
+end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+return false
 """
 # Drops each (game, beat) whose beat is still that one: a server that beat again meanwhile
 # keeps its entry.
@@ -141,6 +159,22 @@ async def beat(game_ids: list[str]) -> None:
         await redis_client.async_client().zadd(index_key(), dict.fromkeys(game_ids, at))
     except Exception:
         log.warning("could not beat for shown games", extra={"games": len(game_ids)}, exc_info=True)
+
+
+# ------------------------------------------------------------------ a REST client's requests
+def note_request(game_id: str) -> float | None:
+    """A REST read of the game by its player shows its cards now (play/api.py): noted as a beat,
+    in one command. A REST client has no socket that a server beats for: its requests are its
+    beats. A beat that had lapsed is left as it was and answered (its clock is the sweep's to
+    stop there: a read writes no game)."""
+    at = now_s()
+    old = redis_client.client().eval(REQUEST_SCRIPT, 1, index_key(), at, game_id, at - lapse_s())
+    return None if old is None else float(old)
+
+
+def note(game_id: str) -> None:
+    """The game is shown now (a REST start, or a move once stored): one ZADD."""
+    redis_client.client().zadd(index_key(), {game_id: now_s()})
 
 
 # ---------------------------------------------------------------------------------- the sweep

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tripeaks.infra.addresses import client_address
+from tripeaks.infra.api_errors import refusal_response
 from tripeaks.infra.devices import request_device
-from tripeaks.play.api import error_response as play_error_response
 from tripeaks.play.errors import PlayError
 from tripeaks.play.visitors import signed_in
 from tripeaks.races import quickmatch, selectors, services
@@ -30,16 +30,12 @@ RACE = OpenApiResponse(description="The race as the caller may see it (no player
 REFUSED = OpenApiResponse(description="Refused: `code` says why (not_open, race_full, ...).")
 
 
-def refused(error: RaceError) -> Response:
-    return Response({"detail": error.message, "code": error.code}, status=error.status_code)
-
-
 def race_response(
     race_id: UUID | str, user: AbstractBaseUser, code: int = status.HTTP_200_OK
 ) -> Response:
     race = selectors.get_race(race_id)
     if race is None:
-        return refused(RaceNotFound("no such race"))
+        return refusal_response(RaceNotFound("no such race"))
     return Response(selectors.race_payload(race, viewer_id=user.pk), status=code)
 
 
@@ -63,7 +59,7 @@ class RacesView(APIView):
         if code:
             race = selectors.race_by_code(code)
             if race is None:
-                return refused(RaceNotFound("no race has that code"))
+                return refusal_response(RaceNotFound("no race has that code"))
             return Response(selectors.race_payload(race, viewer_id=request.user.pk))
         if request.query_params.get("mine"):
             return Response({"races": selectors.history(int(request.user.pk or 0))})
@@ -95,7 +91,7 @@ class RacesView(APIView):
                 cap_s=data.get("cap_s"),
             )
         except RaceError as error:
-            return refused(error)
+            return refusal_response(error)
         return race_response(race.pk, signed_in(request.user), status.HTTP_201_CREATED)
 
 
@@ -109,7 +105,7 @@ class RaceView(APIView):
         if race is None or not services.may_enter(
             race, request.user, request.query_params.get("code")
         ):
-            return refused(RaceNotFound("no such race"))
+            return refusal_response(RaceNotFound("no such race"))
         # A read shows the race as stored: its clock moves by its task and its sockets' timers
         # (docs/races.md, "Clock"), never by a GET.
         return Response(selectors.race_payload(race, viewer_id=request.user.pk))
@@ -125,10 +121,8 @@ class _RaceAction(APIView):
     def post(self, request: Request, race_id: str) -> Response:
         try:
             race = self.act(request, race_id)
-        except RaceError as error:
-            return refused(error)
-        except PlayError as error:  # no deal ready (503 + Retry-After)
-            return play_error_response(error)
+        except (RaceError, PlayError) as error:  # PlayError: no deal ready (503 + Retry-After)
+            return refusal_response(error)
         return race_response(race.pk, signed_in(request.user))
 
 
@@ -187,7 +181,7 @@ class QuickMatchView(APIView):
         try:
             return Response(quickmatch.status(user=signed_in(request.user)))
         except PlayError as error:  # paired, but no deal ready: still queued (503)
-            return play_error_response(error)
+            return refusal_response(error)
 
     @extend_schema(request=QuickMatchSerializer, responses={200: QUEUE, 409: REFUSED})
     def post(self, request: Request) -> Response:
@@ -200,10 +194,8 @@ class QuickMatchView(APIView):
                 device=request_device(request),
                 address=client_address(request),
             )
-        except RaceError as error:
-            return refused(error)
-        except PlayError as error:
-            return play_error_response(error)
+        except (RaceError, PlayError) as error:
+            return refusal_response(error)
         return Response(answer)
 
     @extend_schema(request=None, responses={200: QUEUE})

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from leaderboard.services.answers import mark_answer_seen
+from tripeaks.infra.api_errors import refusal_response
 from tripeaks.play.models import Game
 from tripeaks.play.visitors import signed_in
 from tripeaks.review import selectors, services, spoilers
@@ -221,7 +222,7 @@ class ShareView(APIView):
         try:
             link = services.create_share_link(game=game)
         except ReviewError as error:
-            return Response({"detail": error.message, "code": error.code}, status=error.status_code)
+            return refusal_response(error)
         return Response(
             {"token": link.token, "url": f"/#/review/s/{link.token}"},
             status=status.HTTP_201_CREATED,

@@ -4,12 +4,12 @@
 // next. The panel's words are arenas/panel.js, the standings arenas/standings.js, what a frame or
 // the clock changes arenas/live.js.
 
-import { api, ApiError } from '../api.js';
+import { api } from '../api.js';
 import { LiveSocket } from '../socket.js';
 import { rulesTitle, arenaName } from '../format.js';
 import { esc } from '../dialog.js';
-import { _, fill, num, serverText } from '../i18n.js';
-import { scoringText } from './arenas/words.js';
+import { _, fill, num } from '../i18n.js';
+import { scoringText, arenaError } from './arenas/words.js';
 import { standingsTable, podiumItems } from './arenas/standings.js';
 import { clockText, actionsHtml, meText } from './arenas/panel.js';
 import { frameStep, turnAt } from './arenas/live.js';
@@ -70,7 +70,7 @@ class ArenaScreen {
   }
 
   drawStandings() {
-    this.$('.board-out').innerHTML = standingsTable(this.arena.standings, this.mine, this.me);
+    this.$('.board-out').innerHTML = standingsTable(this.arena.standings, this.mine, this.me, this.arena.replays);
     this.$('.arena-podium').hidden = !this.arena.podium;
     if (this.arena.podium) this.$('[data-testid=podium]').innerHTML = podiumItems(this.arena.podium);
     if (this.atTable.on) this.drawTable();
@@ -87,7 +87,8 @@ class ArenaScreen {
 
   /** @param {Arena} next */
   take(next) {
-    this.arena = next;
+    // A `standings` frame (everyone's) carries no replays: the viewer's own stay.
+    this.arena = next.replays === undefined ? { ...next, replays: this.arena.replays } : next;
     this.skew = Date.parse(next.server_time) - Date.now();
     if (next.me !== undefined) this.mine = next.me;
     else if (this.me) this.mine = next.standings.lines.find((l) => l.player.username === this.me) || this.mine;
@@ -111,7 +112,7 @@ async function press(screen, ctx, b) {
     if (act === 'play') { await screen.atTheTable(/** @type {{game_id: string}} */ (body).game_id); return; }
     screen.take(/** @type {Arena} */ (body));
   } catch (err) {
-    ctx.notice(err instanceof ApiError ? serverText(err.message, _('The arena refused: reload the page and try again.')) : _('Could not reach the server: try again.'));
+    ctx.notice(arenaError(err, act || ''));
     b.removeAttribute('disabled');
   }
 }

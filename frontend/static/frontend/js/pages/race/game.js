@@ -9,7 +9,8 @@ import { LiveSocket } from '../../socket.js';
 import { MoveQueue } from '../../protocol.js';
 import { Table } from '../../table.js';
 import { bindKeys } from '../../input.js';
-import { _, serverText } from '../../i18n.js';
+import { _ } from '../../i18n.js';
+import { contestMoveText } from '../races/words.js';
 import * as sound from '../../sound.js';
 import { MoveTransport } from '../play/transport.js';
 import { keyCommand } from '../play/controls.js';
@@ -44,7 +45,7 @@ export class ContestTable {
       transmit: (move) => transport.send(move),
       onView: (v, extra) => this.show(v, extra),
       onRefused: (move) => this.shake(move.action === 'play' && move.position !== undefined ? move.position : 'stock', _('That move is not allowed')),
-      onError: (detail) => hooks.say(serverText(detail, _('The server could not take that move.'))),
+      onError: (_detail, _move, msg) => hooks.say(contestMoveText(msg)),
       onTimeUp: () => hooks.say(_('Time is up: no more moves count in this contest.')),
     });
     this.socket = new LiveSocket(`/ws/games/${view.id}/`, {
