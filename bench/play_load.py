@@ -15,7 +15,8 @@ each server's memory at the start and the end, and checks afterwards that every 
 state is the replay of its move log. Last, the same players, with no pause, send frames to a bare
 WebSocket echo on the same Uvicorn stack (bench/echo_server.py) for `--echo-seconds`: the report
 gives the servers' CPU a move against the echo server's CPU a message, the ratio issue #37 asks
-to bring to 6x or under.
+to bring to 6x or under. The one player of the baseline is also set against one echo socket at
+that player's own pace: a server woken for each frame pays more a frame than one kept busy.
 """
 
 from __future__ import annotations
@@ -376,25 +377,34 @@ async def play_one_game(
         tally.move(sent, ended=view["status"] not in ("playing", "stuck"))
 
 
-async def echo_player(connection: Any, until: float, tally: Tally, seed: int) -> None:
-    """A player's loop at no pause (`play_one_game` at `--rate 0`) against the bare echo: a move's
-    frame sent, the echo read and parsed, one after another on one socket."""
+async def echo_player(
+    connection: Any, until: float, tally: Tally, seed: int, interval: float = 0.0
+) -> None:
+    """A player's loop against the bare echo: a move's frame sent, the echo read and parsed, one
+    after another on one socket; at no pause (`play_one_game` at `--rate 0`), or a frame every
+    `interval` seconds (the pace the one player of the baseline kept)."""
     chooser = random.Random(seed)
     view: dict[str, Any] = {"seq": 0, "playable": [], "stock_left": 1}
+    due = time.perf_counter()
     while time.monotonic() < until:
         sent = time.perf_counter()
+        if interval:
+            due += interval
         async with asyncio.timeout(REPLY_TIMEOUT_S):
             await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
             reply = json.loads(await connection.recv())
         view["seq"] = reply["seq"] + 1
         tally.move(sent, ended=False)
+        if interval and due > time.perf_counter():
+            await asyncio.sleep(due - time.perf_counter())
 
 
 async def run_echo(
-    players: int, port: int, seconds: float, cpu: Callable[[], float]
+    players: int, port: int, seconds: float, cpu: Callable[[], float], interval: float = 0.0
 ) -> tuple[Tally, float, float]:
     """`players` sockets on the echo, all open first, then each echoing as fast as it is answered
-    for `seconds`: the tally, the seconds and the echo server's CPU seconds (`cpu`) in them."""
+    (or a frame every `interval` seconds) for `seconds`: the tally, the seconds and the echo
+    server's CPU seconds (`cpu`) in them."""
     import websockets
 
     tally = Tally()
@@ -406,7 +416,7 @@ async def run_echo(
         tally.since = started
         await asyncio.gather(
             *(
-                echo_player(connection, started + seconds, tally, i)
+                echo_player(connection, started + seconds, tally, i, interval)
                 for i, connection in enumerate(connections)
             )
         )
@@ -416,23 +426,30 @@ async def run_echo(
 
 
 def measure_echo(
-    players: int, port: int, seconds: float, env: dict[str, str]
-) -> tuple[_Echoed, _Echoed]:
+    players: int, port: int, seconds: float, env: dict[str, str], alone_pace: float
+) -> list[_Echoed]:
     """The echo server's CPU for one socket, then for `players` sockets, each echoing with no
-    pause for `seconds`: beside the one player of the baseline, and beside all of them."""
+    pause for `seconds`: beside the one player of the baseline, and beside all of them; last,
+    one socket at `alone_pace` messages a second (the baseline player's own pace; 0: none) for
+    three times as long."""
     server = start_echo_server(port, env)
+    # The paced socket runs three times as long: at a player's few dozen frames a second, the
+    # server's CPU time (counted in 10 ms ticks) needs the time to add up.
+    runs = [(1, 0.0, seconds), (players, 0.0, seconds)]
+    if alone_pace > 0:
+        runs.append((1, 1 / alone_pace, 3 * seconds))
     measured = []
     try:
-        for sockets in (1, players):
+        for sockets, interval, span in runs:
             tally, elapsed, cpu_used = asyncio.run(
-                run_echo(sockets, port, seconds, lambda: cpu_seconds(server.pid))
+                run_echo(sockets, port, span, lambda: cpu_seconds(server.pid), interval)
             )
             measured.append(
-                _Echoed(sockets, tally.moves_in_all, elapsed, cpu_used, len(tally.errors))
+                _Echoed(sockets, tally.moves_in_all, elapsed, cpu_used, len(tally.errors), interval)
             )
     finally:
         stop_servers([server])
-    return measured[0], measured[1]
+    return measured
 
 
 @dataclass
@@ -548,9 +565,14 @@ class _Echoed:
     elapsed: float
     cpu_used: float
     errors: int
+    # Seconds between one socket's frames (0: no pause).
+    interval: float = 0.0
 
     def cpu_ms(self) -> float:
         return self.cpu_used / self.messages * 1000 if self.messages else float("nan")
+
+    def pace(self) -> str:
+        return f"a frame every {self.interval * 1000:.1f} ms" if self.interval else "no pause"
 
 
 @dataclass
@@ -571,6 +593,8 @@ class _Measured:
     echo_alone: _Echoed
     echo: _Echoed
     steady: Steady
+    # One echo socket at the pace of the baseline's one player (None: it made no move).
+    echo_paced: _Echoed | None = None
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -652,8 +676,10 @@ def _measure(args: argparse.Namespace) -> _Measured:
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_start
         own_cpu = time.process_time() - own_cpu_start
         rss_end = [rss_kb(server.pid) for server in servers]
-        echo_alone, echo = measure_echo(
-            args.players, args.port + args.servers, args.echo_seconds, env
+        # The one player's pace (moves a second), for the echo at that pace.
+        alone_pace = len(baseline.latencies) / baseline_elapsed if baseline_elapsed else 0.0
+        echo_alone, echo, *echo_paced = measure_echo(
+            args.players, args.port + args.servers, args.echo_seconds, env, alone_pace
         )
     finally:
         stop_servers(servers)
@@ -675,6 +701,7 @@ def _measure(args: argparse.Namespace) -> _Measured:
         echo_alone,
         echo,
         steady,
+        echo_paced[0] if echo_paced else None,
     )
 
 
@@ -722,12 +749,14 @@ def _print_report(args: argparse.Namespace, run: _Measured) -> int:
 
 def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
     """The echo's CPU a message beside a move's, and their ratio (issue #37: at most 6x): all the
-    players against as many echoing sockets, the one player of the baseline against one."""
+    players against as many echoing sockets, the one player of the baseline against one socket
+    with no pause and against one at the player's own pace."""
     steady, base = run.steady, run.baseline_cpu
     pace = "" if args.rate == 0 else f" at {args.rate:g} moves/s each"
-    for echo in (run.echo_alone, run.echo):
+    echoes = [run.echo_alone, run.echo, *([run.echo_paced] if run.echo_paced else [])]
+    for echo in echoes:
         print(
-            f"bare echo, same Uvicorn stack, {echo.sockets} sockets, no pause: "
+            f"bare echo, same Uvicorn stack, {echo.sockets} sockets, {echo.pace()}: "
             f"{echo.messages} messages in {echo.elapsed:.1f} s = "
             f"{echo.messages / echo.elapsed:.0f}/s; server CPU {echo.cpu_used:.2f} s = "
             f"{echo.cpu_ms():.3f} ms a message; refused {echo.errors}"
@@ -741,6 +770,14 @@ def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
         f"({args.players} players{pace}, {args.players} echo sockets; goal 6x); "
         f"1 player alone vs 1 echo socket: {base.cpu_ms() / run.echo_alone.cpu_ms():.1f}x"
     )
+    if run.echo_paced is not None:
+        # A server woken now and then pays for each wake (its caches cold on a busy machine) what
+        # a server kept busy does not: the player against an echo kept at the player's pace.
+        print(
+            f"1 player alone vs 1 echo socket at the player's pace "
+            f"({1 / run.echo_paced.interval:.0f} frames/s): "
+            f"{base.cpu_ms() / run.echo_paced.cpu_ms():.1f}x"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
