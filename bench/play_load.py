@@ -385,6 +385,8 @@ async def echo_player(
     `interval` seconds (the pace the one player of the baseline kept)."""
     chooser = random.Random(seed)
     view: dict[str, Any] = {"seq": 0, "playable": [], "stock_left": 1}
+    if interval:  # paced sockets out of step with each other, as players are
+        await asyncio.sleep(chooser.uniform(0, interval))
     due = time.perf_counter()
     while time.monotonic() < until:
         sent = time.perf_counter()
@@ -426,26 +428,31 @@ async def run_echo(
 
 
 def measure_echo(
-    players: int, port: int, seconds: float, env: dict[str, str], alone_pace: float
-) -> list[_Echoed]:
-    """The echo server's CPU for one socket, then for `players` sockets, each echoing with no
-    pause for `seconds`: beside the one player of the baseline, and beside all of them; last,
-    one socket at `alone_pace` messages a second (the baseline player's own pace; 0: none) for
-    three times as long."""
+    players: int, port: int, seconds: float, env: dict[str, str], paces: tuple[float, float]
+) -> dict[str, _Echoed]:
+    """The echo server's CPU for one socket (`alone`), then for `players` sockets (`all`), each
+    echoing with no pause for `seconds`: beside the one player of the baseline, and beside all of
+    them. Then the same at the pace the players kept (`paces`: the one player's moves a second,
+    all the players' together; 0: not run), `alone_paced` and `all_paced`: a server woken for
+    each frame pays more a frame than one kept busy, and a loaded machine keeps the game server
+    from being busy."""
     server = start_echo_server(port, env)
-    # The paced socket runs three times as long: at a player's few dozen frames a second, the
-    # server's CPU time (counted in 10 ms ticks) needs the time to add up.
-    runs = [(1, 0.0, seconds), (players, 0.0, seconds)]
+    alone_pace, players_pace = paces
+    # A paced run lasts three times as long: at a few dozen frames a second, the server's CPU
+    # time (counted in 10 ms ticks) needs the time to add up.
+    runs = {"alone": (1, 0.0, seconds), "all": (players, 0.0, seconds)}
     if alone_pace > 0:
-        runs.append((1, 1 / alone_pace, 3 * seconds))
-    measured = []
+        runs["alone_paced"] = (1, 1 / alone_pace, 3 * seconds)
+    if players_pace > 0:
+        runs["all_paced"] = (players, players / players_pace, 3 * seconds)
+    measured = {}
     try:
-        for sockets, interval, span in runs:
+        for name, (sockets, interval, span) in runs.items():
             tally, elapsed, cpu_used = asyncio.run(
                 run_echo(sockets, port, span, lambda: cpu_seconds(server.pid), interval)
             )
-            measured.append(
-                _Echoed(sockets, tally.moves_in_all, elapsed, cpu_used, len(tally.errors), interval)
+            measured[name] = _Echoed(
+                sockets, tally.moves_in_all, elapsed, cpu_used, len(tally.errors), interval
             )
     finally:
         stop_servers([server])
@@ -593,8 +600,10 @@ class _Measured:
     echo_alone: _Echoed
     echo: _Echoed
     steady: Steady
-    # One echo socket at the pace of the baseline's one player (None: it made no move).
+    # One echo socket at the pace of the baseline's one player, and as many as there are players
+    # at their pace (None: no move was made).
     echo_paced: _Echoed | None = None
+    echo_all_paced: _Echoed | None = None
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -676,11 +685,12 @@ def _measure(args: argparse.Namespace) -> _Measured:
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_start
         own_cpu = time.process_time() - own_cpu_start
         rss_end = [rss_kb(server.pid) for server in servers]
-        # The one player's pace (moves a second), for the echo at that pace.
-        alone_pace = len(baseline.latencies) / baseline_elapsed if baseline_elapsed else 0.0
-        echo_alone, echo, *echo_paced = measure_echo(
-            args.players, args.port + args.servers, args.echo_seconds, env, alone_pace
+        # The one player's pace and all the players' (moves a second), for the echo at them.
+        paces = (
+            len(baseline.latencies) / baseline_elapsed if baseline_elapsed else 0.0,
+            len(tally.latencies) / elapsed if elapsed else 0.0,
         )
+        echoes = measure_echo(args.players, args.port + args.servers, args.echo_seconds, env, paces)
     finally:
         stop_servers(servers)
         # No worker runs here (the bench measures the servers): drop what they queued.
@@ -698,10 +708,11 @@ def _measure(args: argparse.Namespace) -> _Measured:
         rss_end,
         dropped,
         baseline_cpu,
-        echo_alone,
-        echo,
+        echoes["alone"],
+        echoes["all"],
         steady,
-        echo_paced[0] if echo_paced else None,
+        echoes.get("alone_paced"),
+        echoes.get("all_paced"),
     )
 
 
@@ -749,12 +760,12 @@ def _print_report(args: argparse.Namespace, run: _Measured) -> int:
 
 def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
     """The echo's CPU a message beside a move's, and their ratio (issue #37: at most 6x): all the
-    players against as many echoing sockets, the one player of the baseline against one socket
-    with no pause and against one at the player's own pace."""
+    players against as many echoing sockets, the one player of the baseline against one socket;
+    each with no pause, and at the pace the players kept."""
     steady, base = run.steady, run.baseline_cpu
     pace = "" if args.rate == 0 else f" at {args.rate:g} moves/s each"
-    echoes = [run.echo_alone, run.echo, *([run.echo_paced] if run.echo_paced else [])]
-    for echo in echoes:
+    paced = [echo for echo in (run.echo_paced, run.echo_all_paced) if echo is not None]
+    for echo in [run.echo_alone, run.echo, *paced]:
         print(
             f"bare echo, same Uvicorn stack, {echo.sockets} sockets, {echo.pace()}: "
             f"{echo.messages} messages in {echo.elapsed:.1f} s = "
@@ -770,9 +781,15 @@ def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
         f"({args.players} players{pace}, {args.players} echo sockets; goal 6x); "
         f"1 player alone vs 1 echo socket: {base.cpu_ms() / run.echo_alone.cpu_ms():.1f}x"
     )
+    # A server woken now and then pays for each wake (its caches cold on a busy machine) what a
+    # server kept busy does not: the moves against an echo kept at the players' pace.
+    if run.echo_all_paced is not None:
+        print(
+            f"server CPU a move vs a bare echo message at the players' pace "
+            f"({args.players} sockets, {args.players / run.echo_all_paced.interval:.0f} frames/s): "
+            f"{steady.cpu_ms() / run.echo_all_paced.cpu_ms():.1f}x"
+        )
     if run.echo_paced is not None:
-        # A server woken now and then pays for each wake (its caches cold on a busy machine) what
-        # a server kept busy does not: the player against an echo kept at the player's pace.
         print(
             f"1 player alone vs 1 echo socket at the player's pace "
             f"({1 / run.echo_paced.interval:.0f} frames/s): "
