@@ -27,5 +27,6 @@ def test_play_load(private_redis: str) -> None:
     ), out
     assert re.search(r"1 sockets, a frame every [\d.]+ ms: \d+ messages", out), out
     assert re.search(r"2 sockets, a frame every [\d.]+ ms: \d+ messages", out), out
-    assert re.search(r"a bare echo message at the players' pace .*: [\d.]+x", out), out
-    assert re.search(r"1 player alone vs 1 echo socket at the player's pace .*: [\d.]+x", out), out
+    # At a tiny run's few frames a second the echo's CPU may stay within one 10 ms tick: nan.
+    assert re.search(r"a bare echo message at the players' pace .*: ([\d.]+|nan)x", out), out
+    assert re.search(r"1 player alone vs 1 echo socket at the player's pace .*: ([\d.]+|nan)x", out)
