@@ -382,23 +382,22 @@ async def echo_player(
 ) -> None:
     """A player's loop against the bare echo: a move's frame sent, the echo read and parsed, one
     after another on one socket; at no pause (`play_one_game` at `--rate 0`), or a frame every
-    `interval` seconds (the pace the one player of the baseline kept)."""
+    `interval` seconds (the pace the players kept). No wait outlasts `until`."""
     chooser = random.Random(seed)
     view: dict[str, Any] = {"seq": 0, "playable": [], "stock_left": 1}
     if interval:  # paced sockets out of step with each other, as players are
-        await asyncio.sleep(chooser.uniform(0, interval))
-    due = time.perf_counter()
+        await asyncio.sleep(min(chooser.uniform(0, interval), until - time.monotonic()))
+    due = time.monotonic()
     while time.monotonic() < until:
         sent = time.perf_counter()
-        if interval:
-            due += interval
         async with asyncio.timeout(REPLY_TIMEOUT_S):
             await connection.send(json.dumps({"seq": view["seq"], **choose(view, chooser)}))
             reply = json.loads(await connection.recv())
         view["seq"] = reply["seq"] + 1
         tally.move(sent, ended=False)
-        if interval and due > time.perf_counter():
-            await asyncio.sleep(due - time.perf_counter())
+        if interval:
+            due += interval
+            await asyncio.sleep(max(0.0, min(due, until) - time.monotonic()))
 
 
 async def run_echo(
