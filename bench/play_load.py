@@ -15,7 +15,8 @@ each server's memory at the start and the end, and checks afterwards that every 
 state is the replay of its move log. Last, the same players, with no pause, send frames to a bare
 WebSocket echo on the same Uvicorn stack (bench/echo_server.py) for `--echo-seconds`: the report
 gives the servers' CPU a move against the echo server's CPU a message, the ratio issue #37 asks
-to bring to 6x or under.
+to bring to 6x or under. The one player of the baseline is also set against one echo socket at
+that player's own pace: a server woken for each frame pays more a frame than one kept busy.
 """
 
 from __future__ import annotations
@@ -376,11 +377,17 @@ async def play_one_game(
         tally.move(sent, ended=view["status"] not in ("playing", "stuck"))
 
 
-async def echo_player(connection: Any, until: float, tally: Tally, seed: int) -> None:
-    """A player's loop at no pause (`play_one_game` at `--rate 0`) against the bare echo: a move's
-    frame sent, the echo read and parsed, one after another on one socket."""
+async def echo_player(
+    connection: Any, until: float, tally: Tally, seed: int, interval: float = 0.0
+) -> None:
+    """A player's loop against the bare echo: a move's frame sent, the echo read and parsed, one
+    after another on one socket; at no pause (`play_one_game` at `--rate 0`), or a frame every
+    `interval` seconds (the pace the players kept). No wait outlasts `until`."""
     chooser = random.Random(seed)
     view: dict[str, Any] = {"seq": 0, "playable": [], "stock_left": 1}
+    if interval:  # paced sockets out of step with each other, as players are
+        await asyncio.sleep(min(chooser.uniform(0, interval), until - time.monotonic()))
+    due = time.monotonic()
     while time.monotonic() < until:
         sent = time.perf_counter()
         async with asyncio.timeout(REPLY_TIMEOUT_S):
@@ -388,13 +395,17 @@ async def echo_player(connection: Any, until: float, tally: Tally, seed: int) ->
             reply = json.loads(await connection.recv())
         view["seq"] = reply["seq"] + 1
         tally.move(sent, ended=False)
+        if interval:
+            due += interval
+            await asyncio.sleep(max(0.0, min(due, until) - time.monotonic()))
 
 
 async def run_echo(
-    players: int, port: int, seconds: float, cpu: Callable[[], float]
+    players: int, port: int, seconds: float, cpu: Callable[[], float], interval: float = 0.0
 ) -> tuple[Tally, float, float]:
     """`players` sockets on the echo, all open first, then each echoing as fast as it is answered
-    for `seconds`: the tally, the seconds and the echo server's CPU seconds (`cpu`) in them."""
+    (or a frame every `interval` seconds) for `seconds`: the tally, the seconds and the echo
+    server's CPU seconds (`cpu`) in them."""
     import websockets
 
     tally = Tally()
@@ -406,7 +417,7 @@ async def run_echo(
         tally.since = started
         await asyncio.gather(
             *(
-                echo_player(connection, started + seconds, tally, i)
+                echo_player(connection, started + seconds, tally, i, interval)
                 for i, connection in enumerate(connections)
             )
         )
@@ -416,23 +427,35 @@ async def run_echo(
 
 
 def measure_echo(
-    players: int, port: int, seconds: float, env: dict[str, str]
-) -> tuple[_Echoed, _Echoed]:
-    """The echo server's CPU for one socket, then for `players` sockets, each echoing with no
-    pause for `seconds`: beside the one player of the baseline, and beside all of them."""
+    players: int, port: int, seconds: float, env: dict[str, str], paces: tuple[float, float]
+) -> dict[str, _Echoed]:
+    """The echo server's CPU for one socket (`alone`), then for `players` sockets (`all`), each
+    echoing with no pause for `seconds`: beside the one player of the baseline, and beside all of
+    them. Then the same at the pace the players kept (`paces`: the one player's moves a second,
+    all the players' together; 0: not run), `alone_paced` and `all_paced`: a server woken for
+    each frame pays more a frame than one kept busy, and a loaded machine keeps the game server
+    from being busy."""
     server = start_echo_server(port, env)
-    measured = []
+    alone_pace, players_pace = paces
+    # A paced run lasts three times as long: at a few dozen frames a second, the server's CPU
+    # time (counted in 10 ms ticks) needs the time to add up.
+    runs = {"alone": (1, 0.0, seconds), "all": (players, 0.0, seconds)}
+    if alone_pace > 0:
+        runs["alone_paced"] = (1, 1 / alone_pace, 3 * seconds)
+    if players_pace > 0:
+        runs["all_paced"] = (players, players / players_pace, 3 * seconds)
+    measured = {}
     try:
-        for sockets in (1, players):
+        for name, (sockets, interval, span) in runs.items():
             tally, elapsed, cpu_used = asyncio.run(
-                run_echo(sockets, port, seconds, lambda: cpu_seconds(server.pid))
+                run_echo(sockets, port, span, lambda: cpu_seconds(server.pid), interval)
             )
-            measured.append(
-                _Echoed(sockets, tally.moves_in_all, elapsed, cpu_used, len(tally.errors))
+            measured[name] = _Echoed(
+                sockets, tally.moves_in_all, elapsed, cpu_used, len(tally.errors), interval
             )
     finally:
         stop_servers([server])
-    return measured[0], measured[1]
+    return measured
 
 
 @dataclass
@@ -548,9 +571,14 @@ class _Echoed:
     elapsed: float
     cpu_used: float
     errors: int
+    # Seconds between one socket's frames (0: no pause).
+    interval: float = 0.0
 
     def cpu_ms(self) -> float:
         return self.cpu_used / self.messages * 1000 if self.messages else float("nan")
+
+    def pace(self) -> str:
+        return f"a frame every {self.interval * 1000:.1f} ms" if self.interval else "no pause"
 
 
 @dataclass
@@ -571,6 +599,10 @@ class _Measured:
     echo_alone: _Echoed
     echo: _Echoed
     steady: Steady
+    # One echo socket at the pace of the baseline's one player, and as many as there are players
+    # at their pace (None: no move was made).
+    echo_paced: _Echoed | None = None
+    echo_all_paced: _Echoed | None = None
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -607,7 +639,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         "--echo-seconds",
         type=float,
         default=5.0,
-        help="seconds the players echo on the bare echo server (on the port after the servers')",
+        help="seconds the players echo on the bare echo server (on the port after the servers'); "
+        "the runs at the players' pace take three times as long",
     )
     args = parser.parse_args(argv)
     if (
@@ -652,9 +685,12 @@ def _measure(args: argparse.Namespace) -> _Measured:
         cpu_used = sum(cpu_seconds(server.pid) for server in servers) - cpu_start
         own_cpu = time.process_time() - own_cpu_start
         rss_end = [rss_kb(server.pid) for server in servers]
-        echo_alone, echo = measure_echo(
-            args.players, args.port + args.servers, args.echo_seconds, env
+        # The one player's pace and all the players' (moves a second), for the echo at them.
+        paces = (
+            len(baseline.latencies) / baseline_elapsed if baseline_elapsed else 0.0,
+            len(tally.latencies) / elapsed if elapsed else 0.0,
         )
+        echoes = measure_echo(args.players, args.port + args.servers, args.echo_seconds, env, paces)
     finally:
         stop_servers(servers)
         # No worker runs here (the bench measures the servers): drop what they queued.
@@ -672,9 +708,11 @@ def _measure(args: argparse.Namespace) -> _Measured:
         rss_end,
         dropped,
         baseline_cpu,
-        echo_alone,
-        echo,
+        echoes["alone"],
+        echoes["all"],
         steady,
+        echoes.get("alone_paced"),
+        echoes.get("all_paced"),
     )
 
 
@@ -695,7 +733,7 @@ def _print_report(args: argparse.Namespace, run: _Measured) -> int:
     base_rate = report("1 player", run.baseline, run.baseline_elapsed)
     rate = report(f"{args.players} players", tally, run.elapsed)
     print(
-        f"throughput vs 1 player: {rate / base_rate:.1f}x; vs goal {GOAL_MOVES_PER_S}/s: {rate / GOAL_MOVES_PER_S:.2f}x"
+        f"throughput vs 1 player: {_ratio(rate, base_rate):.1f}x; vs goal {GOAL_MOVES_PER_S}/s: {rate / GOAL_MOVES_PER_S:.2f}x"
     )
     print(
         f"p99 vs goal {GOAL_P99_MS:.0f} ms: {percentile(tally.latencies, 0.99) / GOAL_P99_MS:.2f}x (below 1 meets it)"
@@ -720,14 +758,22 @@ def _print_report(args: argparse.Namespace, run: _Measured) -> int:
     return 1 if bad else 0
 
 
+def _ratio(part: float, whole: float) -> float:
+    """`part / whole`, nan when `whole` is nothing: an echo's CPU within one 10 ms tick, or no move
+    at all, in a tiny run on a loaded machine."""
+    return part / whole if whole > 0 else float("nan")
+
+
 def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
     """The echo's CPU a message beside a move's, and their ratio (issue #37: at most 6x): all the
-    players against as many echoing sockets, the one player of the baseline against one."""
+    players against as many echoing sockets, the one player of the baseline against one socket;
+    each with no pause, and at the pace the players kept."""
     steady, base = run.steady, run.baseline_cpu
     pace = "" if args.rate == 0 else f" at {args.rate:g} moves/s each"
-    for echo in (run.echo_alone, run.echo):
+    paced = [echo for echo in (run.echo_paced, run.echo_all_paced) if echo is not None]
+    for echo in [run.echo_alone, run.echo, *paced]:
         print(
-            f"bare echo, same Uvicorn stack, {echo.sockets} sockets, no pause: "
+            f"bare echo, same Uvicorn stack, {echo.sockets} sockets, {echo.pace()}: "
             f"{echo.messages} messages in {echo.elapsed:.1f} s = "
             f"{echo.messages / echo.elapsed:.0f}/s; server CPU {echo.cpu_used:.2f} s = "
             f"{echo.cpu_ms():.3f} ms a message; refused {echo.errors}"
@@ -737,10 +783,24 @@ def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
         f"{steady.cpu_ms():.3f} ms; 1 player alone ({base.moves} moves): {base.cpu_ms():.3f} ms"
     )
     print(
-        f"server CPU a move vs a bare echo message: {steady.cpu_ms() / run.echo.cpu_ms():.1f}x "
+        f"server CPU a move vs a bare echo message: {_ratio(steady.cpu_ms(), run.echo.cpu_ms()):.1f}x "
         f"({args.players} players{pace}, {args.players} echo sockets; goal 6x); "
-        f"1 player alone vs 1 echo socket: {base.cpu_ms() / run.echo_alone.cpu_ms():.1f}x"
+        f"1 player alone vs 1 echo socket: {_ratio(base.cpu_ms(), run.echo_alone.cpu_ms()):.1f}x"
     )
+    # A server woken now and then pays for each wake (its caches cold on a busy machine) what a
+    # server kept busy does not: the moves against an echo kept at the players' pace.
+    if run.echo_all_paced is not None:
+        print(
+            f"server CPU a move vs a bare echo message at the players' pace "
+            f"({args.players} sockets, {args.players / run.echo_all_paced.interval:.0f} frames/s): "
+            f"{_ratio(steady.cpu_ms(), run.echo_all_paced.cpu_ms()):.1f}x"
+        )
+    if run.echo_paced is not None:
+        print(
+            f"1 player alone vs 1 echo socket at the player's pace "
+            f"({1 / run.echo_paced.interval:.0f} frames/s): "
+            f"{_ratio(base.cpu_ms(), run.echo_paced.cpu_ms()):.1f}x"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,9 +18,15 @@ def test_play_load(private_redis: str) -> None:
     echoes = re.findall(
         r"bare echo, same Uvicorn stack, (\d+) sockets.* (\d+) messages.*refused 0", out
     )
-    assert [sockets for sockets, _ in echoes] == ["1", "2"], out
+    # One socket and as many as players, with no pause, then each at the pace the players kept.
+    assert [sockets for sockets, _ in echoes] == ["1", "2", "1", "2"], out
     assert all(int(messages) > 0 for _, messages in echoes), out
     assert re.search(
         r"server CPU a move vs a bare echo message: [\d.]+x.*1 player alone vs 1 echo socket: [\d.]+x",
         out,
     ), out
+    assert re.search(r"1 sockets, a frame every [\d.]+ ms: \d+ messages", out), out
+    assert re.search(r"2 sockets, a frame every [\d.]+ ms: \d+ messages", out), out
+    # At a tiny run's few frames a second the echo's CPU may stay within one 10 ms tick: nan.
+    assert re.search(r"a bare echo message at the players' pace .*: ([\d.]+|nan)x", out), out
+    assert re.search(r"1 player alone vs 1 echo socket at the player's pace .*: ([\d.]+|nan)x", out)

@@ -11,6 +11,10 @@ contests' news).
   as long as it takes (no read timeout).
 - Each takes `url=`: another Redis server than `settings.REDIS_URL` (one of the channel layer's,
   `settings.CHANNEL_REDIS_URLS`), with the same options.
+
+Every client, the cache's and the channel layer's included, reads Redis's replies with hiredis's
+C parser (a dependency; redis-py picks it up when it is installed, `DefaultParser`): its own
+parser reads a reply in Python, element by element.
 """
 
 from __future__ import annotations
