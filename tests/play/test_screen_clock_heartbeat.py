@@ -26,7 +26,7 @@ BEAT_MS = 5000  # settings.CLOCK_HEARTBEAT_S
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> ServerClock:
-    return patch_server_clock(monkeypatch)
+    return patch_server_clock(monkeypatch, still=True)
 
 
 def beats() -> dict[str, float]:
