@@ -123,6 +123,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
 
 @pytest.fixture(scope="session", autouse=True)
+def _tasks_registered() -> None:
+    """Every app's Celery tasks are registered before the first test, as in a worker. Work sent by
+    name (`play.solver_queue`) runs eagerly only when its task is registered in this process; a
+    test that ran first on its worker sent it to the broker instead, and failed alone
+    (`test_a_solver_line_played_over_the_api_wins_and_stops_the_clock`: no verdict)."""
+    from tripeaks.config.celery import app
+
+    app.loader.import_default_modules()
+
+
+@pytest.fixture(scope="session", autouse=True)
 def _solver_memo() -> Iterator[None]:
     """Deterministic solver searches of the deal service run once a process (tests/solver_memo.py)."""
     from tests import solver_memo
