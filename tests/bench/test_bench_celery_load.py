@@ -6,6 +6,8 @@ worker."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.bench.runs import TINY, run_bench
@@ -13,6 +15,6 @@ from tests.bench.runs import TINY, run_bench
 pytestmark = pytest.mark.slow
 
 
-def test_celery_load() -> None:
-    out = run_bench(TINY["celery_load.py"])
+def test_celery_load(stack_template: Path) -> None:
+    out = run_bench(TINY["celery_load.py"], STACK_TEMPLATE=str(stack_template))
     assert '"lost": 0' in out and "worker_rss_mb" in out

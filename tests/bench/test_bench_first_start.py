@@ -4,6 +4,8 @@ own, as the other whole-stack benches (test_bench_celery_load.py, test_bench_idl
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.bench.runs import TINY, run_bench
@@ -11,6 +13,6 @@ from tests.bench.runs import TINY, run_bench
 pytestmark = pytest.mark.slow
 
 
-def test_first_start() -> None:
-    out = run_bench(TINY["first_start.py"])
+def test_first_start(stack_template: Path) -> None:
+    out = run_bench(TINY["first_start.py"], STACK_TEMPLATE=str(stack_template))
     assert '"pool_empty": 0' in out and '"pools_dealt_at_end": 432' in out

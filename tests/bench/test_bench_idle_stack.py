@@ -4,6 +4,8 @@ as bench/celery_load.py's test (test_bench_celery_load.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.bench.runs import TINY, run_bench
@@ -11,6 +13,6 @@ from tests.bench.runs import TINY, run_bench
 pytestmark = pytest.mark.slow
 
 
-def test_idle_stack() -> None:
-    out = run_bench(TINY["idle_stack.py"])
+def test_idle_stack(stack_template: Path) -> None:
+    out = run_bench(TINY["idle_stack.py"], STACK_TEMPLATE=str(stack_template))
     assert "every pool full" in out and "idle stack:" in out
