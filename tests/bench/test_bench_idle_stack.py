@@ -1,6 +1,8 @@
 """bench/idle_stack.py at a tiny size (tests/bench/runs.py): the whole stack (`python -m
-tripeaks.stack.run`) started, its pools filled and its idle CPU sampled. In a file of its own,
-as bench/celery_load.py's test (test_bench_celery_load.py)."""
+tripeaks.stack.run`) started, its pools filled and its idle CPU sampled. In a file of its own, as
+bench/celery_load.py's test (test_bench_celery_load.py). Its stack starts on a copy of the run's
+prepared VAR_DIR (the `stack_template` fixture, bench/stack_template.py), as a second start: the
+first start's steps are test_make_run.py's."""
 
 from __future__ import annotations
 
