@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.idle_stack import DEFAULT_FLOOR, healthy, start_stack, stop, wait_until  # noqa: E402
 from bench.play_load import FRONT_GATE_RATES  # noqa: E402
+from bench.stack_template import from_environment  # noqa: E402
 from tests.ports import free_port  # noqa: E402
 
 HARD_LAYOUTS = ("torii", "waves", "stone-wall", "checkerboard", "pagoda", "classic")
@@ -184,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     with tempfile.TemporaryDirectory(prefix="celery-load-") as scratch:
         var, log, port = Path(scratch) / "var", Path(scratch) / "run.log", free_port()
-        process = start_stack(var, port, args.floor, args.layouts, log, **lifted)
+        process = start_stack(
+            var, port, args.floor, args.layouts, log, from_environment(), **lifted
+        )
         try:
             wait_until(lambda: healthy(port), 240, "a healthy stack", process)
             result = attack(args, port, var, psutil.Process(process.pid), inbox)

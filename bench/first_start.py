@@ -5,7 +5,9 @@
 
 1. Starts `python -m tripeaks.stack.run` from `--root` (default: this checkout; give an export of
    another commit, such as `git archive main | tar -x -C /tmp/main`, to measure it with this
-   checkout's .venv) on a free port in a fresh VAR_DIR: a fresh database, exactly as `make run`.
+   checkout's .venv) on a free port in a fresh VAR_DIR: a fresh database, exactly as `make run`
+   (with `STACK_TEMPLATE` set, the tests, its static files are copied from that prepared
+   VAR_DIR, bench/stack_template.py, and collectstatic finds them collected).
 2. From the moment the stack is healthy, `--players` signed-in players start random games for
    `--seconds`, each one start every `--pace` seconds, going round every pool (the 54 layouts x
    8 rule sets and starts, in a shuffled order) together: the answers are counted (201 dealt,
@@ -40,7 +42,8 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.idle_stack import healthy, layout_count, stack_env, stop  # noqa: E402
+from bench.idle_stack import healthy, layout_count, stop  # noqa: E402
+from bench.stack_template import copy_into, from_environment, stack_env  # noqa: E402
 from tests.ports import free_port  # noqa: E402
 
 RULE_SETS = [  # deals.POOL_RULE_SETS, as the API's rules
@@ -160,6 +163,10 @@ def first_minute(port: int, tokens: list[str], seconds: float, pace: float) -> d
 
 def run(args: argparse.Namespace, scratch: Path) -> dict[str, Any]:
     var, log, port = scratch / "var", scratch / "run.log", free_port()
+    if (template := from_environment()) is not None:
+        # Its static files only: the database's first start (initdb, migrate, the shipped
+        # deals) is what this bench watches.
+        copy_into(var, template, database=False)
     env = first_start_env(var)
     pools = layout_count("*") * len(RULE_SETS)
     began = time.monotonic()

@@ -5,7 +5,8 @@
 
 1. Starts `python -m tripeaks.stack.run` on a free port in a fresh VAR_DIR: its embedded
    PostgreSQL and Redis, migrate, the two workers (`urgent,celery`; `solver`), the server and
-   beat, exactly as `make run` does (DEBUG on, as `make run`).
+   beat, exactly as `make run` does (DEBUG on, as `make run`). With `STACK_TEMPLATE` set (the
+   tests), the VAR_DIR is a copy of that prepared one (bench/stack_template.py): a second start.
 2. Waits until every random pool (`--layouts` x 8 rule sets and starts) holds `--floor` deals
    (RANDOM_POOL_SIZE; nobody plays, so every pool's target is its floor) and prints the time from
    the start to full: the time to fill every pool from a fresh start.
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -40,6 +40,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.stack_template import copy_into, from_environment, stack_env  # noqa: E402
 from tests.ports import free_port  # noqa: E402
 
 RULE_SETS_AND_STARTS = 8
@@ -47,29 +48,19 @@ RULE_SETS_AND_STARTS = 8
 DEFAULT_FLOOR = 5
 
 
-def stack_env(var: Path, **extra: str) -> dict[str, str]:
-    """The environment of a stack of its own under `var`, its static files included: stacks
-    started side by side (the tests start several) never collect into one folder while another
-    process reads it (a collect replaces files another's WhiteNoise is listing)."""
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY"}
-        and name != "DEAL_SECRET"
-        and not name.startswith("PYTEST")
-    }
-    return env | {
-        "DEBUG": "1",
-        "VAR_DIR": str(var),
-        "LOG_LEVEL": "WARNING",
-        "STATIC_ROOT": str(var / "static"),
-        **extra,
-    }
-
-
 def start_stack(
-    var: Path, port: int, floor: int, layouts: str, log: Path, **extra: str
+    var: Path,
+    port: int,
+    floor: int,
+    layouts: str,
+    log: Path,
+    template: Path | None = None,
+    **extra: str,
 ) -> subprocess.Popen[bytes]:
+    """`make run`'s stack in `var`; on a copy of `template` (bench/stack_template.py) if given:
+    a second start's steps instead of a first's."""
+    if template is not None:
+        copy_into(var, template)
     env = stack_env(var, RANDOM_POOL_SIZE=str(floor), RANDOM_POOL_LAYOUTS=layouts, **extra)
     with log.open("ab") as out:
         return subprocess.Popen(
@@ -226,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     pools = layout_count(args.layouts) * RULE_SETS_AND_STARTS
     with tempfile.TemporaryDirectory(prefix="idle-stack-") as scratch:
         var, log, port = Path(scratch) / "var", Path(scratch) / "run.log", free_port()
-        process = start_stack(var, port, floor, args.layouts, log)
+        process = start_stack(var, port, floor, args.layouts, log, from_environment())
         try:
             up = wait_until(lambda: healthy(port), 240, "a healthy stack", process)
             print(f"healthy after {up:.1f} s; filling {pools} pools to {floor} deals each")

@@ -47,6 +47,8 @@ BENCH_DB = "tripeaks_bench_play"
 GOAL_MOVES_PER_S = 1000
 GOAL_P99_MS = 50.0
 REPLY_TIMEOUT_S = 15.0
+# How long a bench's server may take to answer its first health check.
+SERVER_START_S = 120.0
 # The front gate's rates per address and credential (tripeaks/infra/front_gate.py).
 FRONT_GATE_RATES = (
     "THROTTLE_SOCKET_OPENS_ADDRESS",
@@ -167,8 +169,10 @@ def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subpr
             str(base_port + i),
         ]
         servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log))
-    for i in range(count):
-        deadline = time.monotonic() + 30
+    for i, server in enumerate(servers):
+        # A server that has not exited is still coming up: at load 25 (make test beside other
+        # runs) one took over 30 s to, and the bench failed ("did not come up").
+        deadline = time.monotonic() + SERVER_START_S
         while True:
             try:
                 urllib.request.urlopen(
@@ -176,7 +180,7 @@ def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subpr
                 ).read()
                 break
             except OSError:
-                if time.monotonic() > deadline:
+                if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit(f"server on port {base_port + i} did not come up") from None
                 time.sleep(0.2)
     return servers

@@ -1,4 +1,5 @@
-"""The benches' tests: a private Redis server for a bench that needs one."""
+"""The benches' tests: a private Redis server for a bench that needs one; the prepared VAR_DIR
+the whole-stack benches start on (bench/stack_template.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.bench.runs import this_runs_stack_template
 from tripeaks.stack.run import EmbeddedRedis
 
 
@@ -17,3 +19,8 @@ def private_redis(tmp_path: Path) -> Iterator[str]:
         yield redis.start()
     finally:
         redis.stop()
+
+
+@pytest.fixture(scope="session")
+def stack_template() -> Path:
+    return this_runs_stack_template()

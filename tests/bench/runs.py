@@ -19,6 +19,7 @@ NOT_BENCHES = {
     "solver_baseline.py",  # the plain solver that solver_bench.py measures against
     "database.py",  # the benches' databases, copies of a migrated template
     "echo_server.py",  # the bare echo that play_load.py measures a move against
+    "stack_template.py",  # the prepared VAR_DIR the whole-stack benches start on in the tests
 }
 TINY = {
     "solver_bench.py": ["-m", "bench.solver_bench", "--deals", "3", "--hints", "3"],
@@ -179,6 +180,15 @@ TINY = {
         "200",
     ],
 }
+
+
+def this_runs_stack_template() -> Path:
+    """The prepared VAR_DIR (bench/stack_template.py) of this test run, shared by its workers
+    (pytest-xdist's run id; without xdist, this process's)."""
+    from bench import stack_template
+
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
+    return stack_template.for_this_run(run)
 
 
 def run_bench(args: list[str], **env: str) -> str:

@@ -1,10 +1,13 @@
 """bench/celery_load.py at a tiny size (tests/bench/runs.py): the whole stack (`python -m
-tripeaks.stack.run`: servers, workers and beat on an embedded PostgreSQL and Redis) under a
-flood of solver work, its mail counted. In a file of its own, as bench/idle_stack.py's test
+tripeaks.stack.run`: servers, workers and beat on an embedded PostgreSQL and Redis) under a flood
+of solver work, its mail counted. In a file of its own, as bench/idle_stack.py's test
 (test_bench_idle_stack.py): each starts a stack of its own, and together they took 61 s on one
-worker."""
+worker. Its stack starts on a copy of the run's prepared VAR_DIR (the `stack_template` fixture,
+bench/stack_template.py), as a second start."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +16,6 @@ from tests.bench.runs import TINY, run_bench
 pytestmark = pytest.mark.slow
 
 
-def test_celery_load() -> None:
-    out = run_bench(TINY["celery_load.py"])
+def test_celery_load(stack_template: Path) -> None:
+    out = run_bench(TINY["celery_load.py"], STACK_TEMPLATE=str(stack_template))
     assert '"lost": 0' in out and "worker_rss_mb" in out

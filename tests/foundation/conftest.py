@@ -1,6 +1,8 @@
 """Fixtures of the tests of `make run`: a VAR_DIR for its embedded services (test_make_run.py);
 given services of its own (test_make_run_services.py), a database and a
-Redis server no other run shares."""
+Redis server no other run shares; the prepared VAR_DIR of a second start
+(bench/stack_template.py: test_make_run_restart.py, and the static files of
+test_make_run_services.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import psycopg
 import pytest
 import redis
 
+from tests.bench.runs import this_runs_stack_template
 from tests.foundation.make_run import wait_until
 from tests.ports import free_port
 
@@ -32,6 +35,11 @@ def var_dir() -> Iterator[Path]:
         yield scratch / "var"
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def stack_template() -> Path:
+    return this_runs_stack_template()
 
 
 @pytest.fixture

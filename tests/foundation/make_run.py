@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable
@@ -53,24 +54,63 @@ def health(port: int) -> dict[str, Any] | None:
 
 
 def solved_daily_deals(var: Path, conninfo: str | None = None) -> int:
+    return count(var, "source = 'daily' AND winnable IS NOT NULL", conninfo)
+
+
+def count(var: Path, where: str, conninfo: str | None = None) -> int:
+    """How many deals of the stack's database match `where`."""
     connect = (
         psycopg.connect(conninfo)
         if conninfo
         else psycopg.connect(host=str(var / "postgres"), user="postgres", dbname="tripeaks")
     )
     with connect as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM play_deal WHERE source = 'daily' AND winnable IS NOT NULL"
-        ).fetchone()
+        row = conn.execute(f"SELECT count(*) FROM play_deal WHERE {where}").fetchone()
     assert row is not None
     return int(row[0])
 
 
+# Counts the solved daily deals of a stopped stack's database: its embedded PostgreSQL started
+# and stopped again in a process of its own (pgserver's exit hook logs into pytest's closed
+# capture otherwise).
+_COUNT_STOPPED = """
+import sys
+from pathlib import Path
+from tests.foundation.make_run import solved_daily_deals
+from tripeaks.stack.run import EmbeddedPostgres
+var = Path(sys.argv[1])
+postgres = EmbeddedPostgres(var / "postgres")
+postgres.start()
+try:
+    print(solved_daily_deals(var))
+finally:
+    postgres.stop()
+"""
+
+
+def solved_daily_deals_when_stopped(var: Path) -> int:
+    """`solved_daily_deals` of a stack that is not running: what its Ctrl-C left."""
+    done = subprocess.run(
+        [sys.executable, "-c", _COUNT_STOPPED, str(var)],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return int(done.stdout.split()[-1])
+
+
 def start(
-    var: Path, port: int, log: Path, services: dict[str, str] | None = None
+    var: Path,
+    port: int,
+    log: Path,
+    services: dict[str, str] | None = None,
+    template: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """`make run` in `var`, started as bench/idle_stack.py starts it (its environment without this
-    process's test settings), with no random pool unless `services` sets RANDOM_POOL_SIZE."""
+    process's test settings), with no random pool unless `services` sets RANDOM_POOL_SIZE; on a
+    copy of `template` (bench/stack_template.py) when given."""
     extra = {
         # The rest of the suite runs beside it: the worker solves today's deals on one core only.
         "CELERY_WORKER_CONCURRENCY": "1",
@@ -78,7 +118,7 @@ def start(
         **(services or {}),
     }
     floor = int(extra.pop("RANDOM_POOL_SIZE", "0"))
-    return start_stack(var, port, floor, "*", log, **extra)
+    return start_stack(var, port, floor, "*", log, template, **extra)
 
 
 def interrupt(process: subprocess.Popen[bytes], log: Path) -> None:

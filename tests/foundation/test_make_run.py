@@ -2,8 +2,9 @@
 
 One test, run for real: first start in an empty VAR_DIR, the worker precomputes today's daily
 deals at once (beat queues its schedule at start), Ctrl-C stops every process, and a second start
-finds the same data and secrets. Given a database and a Redis, it uses them:
-test_make_run_services.py.
+finds the same data and secrets. The second start on a VAR_DIR of the first's steps is
+test_make_run_restart.py (each start is most of its file's time: together they took 57-70 s).
+Given a database and a Redis, it uses them: test_make_run_services.py.
 """
 
 from __future__ import annotations
@@ -12,14 +13,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.foundation.make_run import health, interrupt, solved_daily_deals, start, wait_until
+from tests.foundation.make_run import (
+    health,
+    interrupt,
+    solved_daily_deals,
+    solved_daily_deals_when_stopped,
+    start,
+    wait_until,
+)
 from tests.ports import free_port
 from tripeaks.stack.run import HEALTHY_WITHIN_S
 
 pytestmark = pytest.mark.slow
 
 
-def test_make_run_starts_the_real_stack_embedded_and_restarts_with_its_data(
+def test_make_run_starts_the_real_stack_embedded_and_stops_on_ctrl_c(
     tmp_path: Path, var_dir: Path
 ) -> None:
     var, log, port = var_dir, tmp_path / "run.log", free_port()
@@ -53,12 +61,7 @@ def test_make_run_starts_the_real_stack_embedded_and_restarts_with_its_data(
     finally:
         interrupt(process, log)
 
-    # No pools this time: the top-ups' queue was the first start's matter, and a solver busy with
-    # one makes Ctrl-C wait out the warm shutdown's grace.
-    process = start(var, port, log)
-    try:
-        wait_until(lambda: health(port), 240, "healthy stack after a restart", log, process)
-        assert solved_daily_deals(var) >= made
-        assert (var / "secrets.json").read_text() == secrets_first
-    finally:
-        interrupt(process, log)
+    # Ctrl-C left the data where it was: the secrets, and the deals the workers made in the
+    # database it stopped (a whole second start on such a VAR_DIR: test_make_run_restart.py).
+    assert (var / "secrets.json").read_text() == secrets_first
+    assert solved_daily_deals_when_stopped(var) >= made

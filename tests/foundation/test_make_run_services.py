@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.stack_template import copy_into
 from tests.foundation.make_run import health, interrupt, solved_daily_deals, start, wait_until
 from tests.ports import free_port
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_make_run_uses_the_database_and_redis_it_is_given_and_runs_a_queued_task_after_migrate(
-    tmp_path: Path, own_database: str, own_redis: str
+    tmp_path: Path, own_database: str, own_redis: str, stack_template: Path
 ) -> None:
     """A task left in the broker's queue (a run stopped before its worker took it, a deployment's
     beat) was taken by the worker while migrate was still creating the tables: a traceback at
@@ -29,6 +30,9 @@ def test_make_run_uses_the_database_and_redis_it_is_given_and_runs_a_queued_task
     # A Redis of its own: on the machine's, another run's worker could take this one's tasks.
     services = {"DATABASE_URL": own_database, "REDIS_URL": own_redis, "LOG_LEVEL": "INFO"}
 
+    # Its static files collected already (bench/stack_template.py): the fresh collect is
+    # test_make_run.py's; the database stays empty, for migrate to make while the task waits.
+    copy_into(var, stack_template, database=False)
     process = start(var, port, log, services)
     try:
         body = wait_until(lambda: health(port), 240, "healthy stack", log, process)

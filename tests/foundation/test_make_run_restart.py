@@ -1,0 +1,38 @@
+"""`make run` (python -m tripeaks.stack.run) started again on the VAR_DIR a first start left: it
+finds the data and the secrets where they were, loads no shipped deal twice, and Ctrl-C stops
+every process. The VAR_DIR is a copy of the tests' prepared one (bench/stack_template.py: the
+first start's own steps, initdb, migrate, the shipped deals and collectstatic, stopped as `make
+run` stops them); the first start itself, in an empty VAR_DIR: test_make_run.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.foundation.make_run import count, health, interrupt, start, wait_until
+from tests.ports import free_port
+from tripeaks.engine.layouts import LAYOUTS
+from tripeaks.play.deals import POOL_RULE_SETS
+from tripeaks.play.seeding import SEED_PER_POOL
+
+pytestmark = pytest.mark.slow
+
+
+def test_make_run_restarts_with_the_data_and_secrets_a_first_start_left(
+    tmp_path: Path, var_dir: Path, stack_template: Path
+) -> None:
+    log, port = tmp_path / "run.log", free_port()
+    secrets = (stack_template / "secrets.json").read_text()
+
+    process = start(var_dir, port, log, template=stack_template)
+    try:
+        body = wait_until(lambda: health(port), 240, "healthy stack after a restart", log, process)
+        assert body["database"]["embedded"] is True and body["worker"]["ok"] is True
+        # Every pool held its shipped deals already: none loaded again, none lost.
+        assert "shipped deals: 0 added" in log.read_text()
+        shipped = SEED_PER_POOL * len(LAYOUTS) * len(POOL_RULE_SETS)  # 2,160
+        assert count(var_dir, "shipped") == shipped
+        assert (var_dir / "secrets.json").read_text() == secrets
+    finally:
+        interrupt(process, log)
