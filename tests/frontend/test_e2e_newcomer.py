@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from tests.frontend.a11y_walk import SETTLED
 from tests.frontend.axe import assert_no_violations
 from tests.frontend.conftest import PHONE, api_post, needs_chromium, shot, sign_up
 from tests.frontend.helpers import click_move, line_for, open_game, view, wait_seq
@@ -164,3 +165,36 @@ def test_the_guest_page_lands_on_a_deal(pages: Any, viewport: dict[str, int]) ->
     assert page.evaluate("location.hash") == "#/play"
     assert page.locator(".table .pc.up").count() > 0
     assert Game.objects.filter(player__is_guest=True).count() == 1
+
+
+def test_a_tap_keeps_its_card_when_the_table_moves_before_the_finger_lifts(pages: Any) -> None:
+    """The table re-placed between the press and the release (here the phone turned: a resize;
+    the page growing as it loads moves it too) still deals: the release goes to the card pressed.
+    A tap on a card that moved was lost, its click on the table behind (a CI failure of
+    test_e2e_refusals_starts.py's guest test at the phone's size: nothing was asked)."""
+    page = pages.new(viewport=PHONE)
+    # The guest answer is refused here, so the tap's effect is one request and a notice.
+    page.route(
+        "**/api/auth/guest",
+        lambda route: route.fulfill(
+            status=429, headers={"Retry-After": "30"}, json={"code": "throttled"}
+        ),
+    )
+    page.goto("/")
+    card = page.get_by_test_id("welcome").locator(".table .pc[data-pos]").last
+    card.wait_for()
+    page.wait_for_function(SETTLED)  # dealt in
+    box = card.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+    page.wait_for_function(  # re-placed for the new size (a resize listener)
+        "([x, y]) => { const b = document.querySelector('.welcome .pc[data-pos=\"27\"]')"
+        ".getBoundingClientRect(); return b.x !== x || b.y !== y; }",
+        arg=[box["x"], box["y"]],
+    )
+    with page.expect_request("**/api/auth/guest"):
+        page.mouse.up()
+    page.locator("#notice").wait_for(state="visible")
+    pages.errors.clear()  # the refusal's 429, logged by the browser

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.frontend.a11y_walk import SETTLED
 from tests.frontend.conftest import (
     ARTIFACTS,
     DESKTOP,
@@ -118,7 +119,7 @@ def test_screenshots_of_the_main_screens(pages: Any, dark: bool) -> None:
         page.goto("/#/")
         page.get_by_role("button", name="New deal").first.click()
         page.wait_for_selector(".table .pc")
-        page.wait_for_timeout(300)
+        page.wait_for_function(SETTLED)  # dealt in: the shot shows the cards in place
         shot(page, f"{size}-{theme}-table-new-deal")
         page.keyboard.press("n")
         page.wait_for_selector("dialog[data-testid=new-deal]")
@@ -135,5 +136,5 @@ def test_screenshots_of_the_main_screens(pages: Any, dark: bool) -> None:
     landscape.goto("/#/")
     landscape.get_by_role("button", name="New deal").first.click()
     landscape.wait_for_selector(".table .pc")
-    landscape.wait_for_timeout(300)
+    landscape.wait_for_function(SETTLED)
     shot(landscape, f"phone-landscape-{theme}-table")

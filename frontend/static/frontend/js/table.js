@@ -13,6 +13,12 @@ const reduced = () => window.matchMedia('(prefers-reduced-motion: reduce)').matc
 const motions = { deal: 0, flip: 0, fly: 0, draw: 0 };
 window.__tpMotion = motions;
 
+// The release and its click go to the card pressed, even if the table moved under the pointer.
+/** @param {PointerEvent} e @param {HTMLElement} b */
+function hold(e, b) {
+  if (e.button === 0 && e.isPrimary && !b.hasPointerCapture(e.pointerId)) b.setPointerCapture(e.pointerId);
+}
+
 export class Table {
   /**
    * @param {HTMLElement} wrap where the table goes (it takes that element's size)
@@ -43,7 +49,7 @@ export class Table {
         this.focusId = s.position;
         this.onCard(s.position);
       });
-      b.addEventListener('pointerdown', (e) => this.dragStart(e, b, s.position));
+      b.addEventListener('pointerdown', (e) => { hold(e, b); this.dragStart(e, b, s.position); });
       this.el.append(b);
       return b;
     });
@@ -52,6 +58,7 @@ export class Table {
     this.stock.className = 'pc stock';
     this.stock.dataset.place = 'stock';
     this.stock.addEventListener('click', () => { this.focusId = 'stock'; this.onStock(); });
+    this.stock.addEventListener('pointerdown', (e) => hold(e, this.stock));
     this.waste = document.createElement('div');
     this.waste.className = 'pc waste';
     this.waste.setAttribute('role', 'img');
