@@ -21,7 +21,7 @@ from tests.frontend.conftest import (
     shot,
     sign_up,
 )
-from tests.frontend.helpers import line_for
+from tests.frontend.helpers import line_for, wait_seq
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
@@ -121,6 +121,7 @@ def test_screenshots_of_the_main_screens(pages: Any, dark: bool) -> None:
         page.wait_for_selector(".table .pc")
         page.wait_for_function(SETTLED)  # dealt in: the shot shows the cards in place
         shot(page, f"{size}-{theme}-table-new-deal")
+        wait_seq(page, 0)  # the table's live part is loaded: N asks for a new deal (not before)
         page.keyboard.press("n")
         page.wait_for_selector("dialog[data-testid=new-deal]")
         shot(page, f"{size}-{theme}-new-deal-dialog")

@@ -148,10 +148,12 @@ def progress_text(news: dict[str, Any], name: str, version: int) -> str:
     last_news, last_name, last_version, text = _last_frame[0]
     if last_news is news and last_name == name and last_version == version:
         return text
-    player: dict[str, object] = {"username": name}
-    player["status"] = "stuck" if news["status"] == "stuck" else "playing"
-    player.update({field: news[field] for field in PROGRESS})
-    player["stored_at"] = news.get("stored_at")
+    player: dict[str, object] = {
+        "username": name,
+        "status": "stuck" if news["status"] == "stuck" else "playing",
+        **{field: news[field] for field in PROGRESS},
+        "stored_at": news.get("stored_at"),
+    }
     text = orjson.dumps({"type": "progress", "version": version, "player": player}).decode()
     _last_frame[0] = (news, name, version, text)
     return text
