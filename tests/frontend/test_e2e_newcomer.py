@@ -13,7 +13,7 @@ import pytest
 from accounts.models import User
 from tests.frontend.a11y_walk import SETTLED
 from tests.frontend.axe import assert_no_violations
-from tests.frontend.conftest import PHONE, api_post, needs_chromium, shot, sign_up
+from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, shot, sign_up
 from tests.frontend.helpers import click_move, line_for, open_game, view, wait_seq
 from tripeaks.play.models import Deal, Game
 
@@ -198,3 +198,18 @@ def test_a_tap_keeps_its_card_when_the_table_moves_before_the_finger_lifts(pages
         page.mouse.up()
     page.locator("#notice").wait_for(state="visible")
     pages.errors.clear()  # the refusal's 429, logged by the browser
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390x844", "1366x800"])
+def test_the_welcome_table_fits_inside_its_padding(pages: Any, viewport: dict[str, int]) -> None:
+    """The welcome table was sized from its frame's whole box, padding included: on a 390 px
+    phone it overflowed the frame and its last card was cut by 2.4 px."""
+    page = pages.new(viewport=viewport)
+    page.goto("/")
+    page.get_by_test_id("welcome").locator(".table .pc[data-pos]").last.wait_for()
+    page.wait_for_function(SETTLED)
+    sizes = page.evaluate(
+        """() => { const w = document.querySelector('.welcome .table-wrap');
+            return [w.scrollWidth, w.clientWidth, w.scrollHeight, w.clientHeight]; }"""
+    )
+    assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3], sizes

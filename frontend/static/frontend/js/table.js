@@ -93,8 +93,13 @@ export class Table {
 
   place() {
     const r = this.wrap.getBoundingClientRect();
+    // The room inside the frame's padding and border (the welcome table has padding).
+    const cs = getComputedStyle(this.wrap);
+    const px = (/** @type {string[]} */ names) => names.reduce((sum, n) => sum + (parseFloat(cs.getPropertyValue(n)) || 0), 0);
+    const w = r.width - px(['padding-left', 'padding-right', 'border-left-width', 'border-right-width']);
+    const h = r.height - px(['padding-top', 'padding-bottom', 'border-top-width', 'border-bottom-width']);
     // Upright (a phone), the piles go down to the buttons, at thumb reach.
-    const g = fit(this.layout.slots, Math.max(200, r.width), Math.max(160, r.height), { stretch: r.height > r.width });
+    const g = fit(this.layout.slots, Math.max(200, w), Math.max(160, h), { stretch: h > w });
     this.geo = g;
     this.el.style.width = g.width + 'px';
     this.el.style.height = g.height + 'px';
