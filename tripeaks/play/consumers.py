@@ -281,4 +281,5 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             if seq > self.seen_seq:
                 self.last_view = view
             self.seen_seq = max(self.seen_seq, seq)
-        await self.send(text_data=orjson.dumps(body).decode())
+        # Straight to the ASGI send: `AsyncWebsocketConsumer.send` only wraps the text in this.
+        await self.base_send({"type": "websocket.send", "text": orjson.dumps(body).decode()})
