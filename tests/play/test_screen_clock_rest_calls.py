@@ -63,3 +63,15 @@ def test_a_rest_move_notes_its_beat_in_one_redis_command(make_player: Any) -> No
     assert response.json()["clock_running"]
     assert len(seen) == 1, seen  # before: ZSCORE before the move, ZADD after it
     assert clock_presence.last_beat(game["id"]) is not None  # the move's beat stands
+
+
+def test_a_strangers_move_renews_no_beat(make_player: Any) -> None:
+    """The beat is noted under the game's row lock, once the game is known to be the mover's: a
+    stranger who knows a game's id cannot keep its clock running."""
+    owner = make_player("beat_owner")
+    game = solo_game(owner)
+    before = clock_presence.last_beat(game["id"])
+    with clock_commands(game["id"]) as seen:
+        refused = move(client_for(make_player("beat_stranger")), game, "draw")
+    assert refused.status_code == 404
+    assert seen == [] and clock_presence.last_beat(game["id"]) == before

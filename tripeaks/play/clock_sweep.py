@@ -44,19 +44,14 @@ def _runs_unseen(game: Game) -> bool:
 
 
 @transaction.atomic
-def stop_lapsed_clock(
-    *, game_id: str, beat: float, renewed_here: bool = False, player_id: int | None = None
-) -> bool:
+def stop_lapsed_clock(*, game_id: str, beat: float, renewed_here: bool = False) -> bool:
     """Stop the clock of the game whose last beat was `beat` (epoch s), charged up to one beat
     interval after it; whether it was stopped. Nothing is done if a server beat for the game
     since (read under the row lock: a socket that opens notes the game before it reads it),
     unless `renewed_here` (that beat is the caller's own socket, opening), nor if the clock
-    started after that interval (a move started it since, and noted it then). `player_id`: only
-    that player's game (a REST move names its game before it is known to be the player's)."""
-    games = Game.objects.select_for_update(of=("self",)).filter(pk=game_id)
-    if player_id is not None:
-        games = games.filter(player_id=player_id)
-    game = games.first()
+    started after that interval (a move started it since, and noted it then). A REST move calls
+    it on its player's game, whose row it holds locked already (`beat_of_a_move`)."""
+    game = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
     if game is None or game.running_since is None or not _runs_unseen(game):
         return False
     if not renewed_here:
