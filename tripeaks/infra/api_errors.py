@@ -11,7 +11,8 @@ A service's refusal (play's ``PlayError``, an arena's, a race's ``RaceError``, t
 ``ReviewError``: any error with a ``status_code``, a ``code`` and a readable ``message``) becomes
 its response in one place, ``refusal_response``: ``{"detail", "code"}`` with the error's status,
 the game's current ``view`` as ``game`` when the error carries one (a seq conflict), and
-``Retry-After`` when it says how long to wait.
+``Retry-After`` when it says how long to wait. A socket refuses with the same body as an
+``error`` frame (``refusal_frame``, ``retry_after`` in the frame).
 """
 
 from __future__ import annotations
@@ -67,17 +68,38 @@ class Refusal(Protocol):
     def message(self) -> str: ...
 
 
-def refusal_response(error: Refusal) -> Response:
-    """The API's answer to a service's refusal: the one converter every app's views use."""
+def refusal_body(error: Refusal) -> dict[str, object]:
+    """What a refusal says, over REST and over a socket alike: `detail`, `code`, and the game's
+    current view as `game` when the error carries one (a seq conflict)."""
     body: dict[str, object] = {"detail": error.message, "code": error.code}
     view: object = getattr(error, "view", None)
     if view is not None:
         body["game"] = view
-    response = Response(body, status=error.status_code)
+    return body
+
+
+def _retry_after(error: Refusal) -> int | None:
     retry_after: object = getattr(error, "retry_after", None)
+    return retry_after if isinstance(retry_after, int) else None
+
+
+def refusal_response(error: Refusal) -> Response:
+    """The API's answer to a service's refusal: the one converter every app's views use."""
+    response = Response(refusal_body(error), status=error.status_code)
+    retry_after = _retry_after(error)
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response
+
+
+def refusal_frame(error: Refusal) -> dict[str, object]:
+    """The same refusal as a socket's `error` frame: the body `refusal_response` answers, with
+    `Retry-After` as `retry_after` (a frame has no headers)."""
+    frame: dict[str, object] = {"type": "error", **refusal_body(error)}
+    retry_after = _retry_after(error)
+    if retry_after is not None:
+        frame["retry_after"] = retry_after
+    return frame
 
 
 def _first_message(errors: object, prefix: str = "") -> str:

@@ -10,7 +10,10 @@ contests' news).
 - `async_client(subscriber=True)`: the same for a pub/sub subscription, whose reads wait for news
   as long as it takes (no read timeout).
 - Each takes `url=`: another Redis server than `settings.REDIS_URL` (one of the channel layer's,
-  `settings.CHANNEL_REDIS_URLS`), with the same options.
+  `settings.CHANNEL_REDIS_URLS`), with the same options; `client` takes `timeout=`, another read
+  timeout than the cache's.
+- `broker_client()`: the Celery broker's Redis (`settings.CELERY_BROKER_URL`) with the broker's
+  read timeout, for reading its queues (`play/solver_queue.backlog`).
 
 Every client, the cache's and the channel layer's included, reads Redis's replies with hiredis's
 C parser (a dependency; redis-py picks it up when it is installed, `DefaultParser`): its own
@@ -44,12 +47,26 @@ def _options() -> dict[str, Any]:
 _clients: dict[int, tuple[redis.ConnectionPool, redis.Redis]] = {}
 
 
-def client(url: str | None = None) -> redis.Redis:
-    pool = SharedConnectionPool.from_url(url or settings.REDIS_URL, **_options())
+def client(url: str | None = None, *, timeout: float | None = None) -> redis.Redis:
+    """The process's client of `url` (the cache's Redis), reading with the cache's timeout or
+    `timeout` (seconds)."""
+    options = _options()
+    if timeout is not None:
+        options["socket_timeout"] = timeout
+    pool = SharedConnectionPool.from_url(url or settings.REDIS_URL, **options)
     found = _clients.get(id(pool))
     if found is None or found[0] is not pool:
         found = _clients[id(pool)] = (pool, redis.Redis(connection_pool=pool))
     return found[1]
+
+
+def broker_client() -> redis.Redis:
+    """The Celery broker's Redis (kombu's `redis+socket://` is redis-py's `unix://`), with the
+    broker's own read timeout (`CELERY_BROKER_TRANSPORT_OPTIONS`)."""
+    url = settings.CELERY_BROKER_URL
+    if url.startswith("redis+socket://"):
+        url = "unix://" + url.removeprefix("redis+socket://")
+    return client(url, timeout=settings.CELERY_BROKER_TRANSPORT_OPTIONS["socket_timeout"])
 
 
 _async_clients: weakref.WeakKeyDictionary[

@@ -94,7 +94,17 @@ class DirectDispatch:
             pass
 
     async def dispatch(self, message: dict[str, object]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
+        """The message's handler, found once a class and type (a frame's type is always
+        `websocket.receive`: its handler's name is not made and looked up again for each)."""
+        key = (type(self), message.get("type"))
+        handler = _handlers.get(key)
         if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+            handler = getattr(type(self), get_handler_name(message), None)
+            if handler is None:
+                raise ValueError(f"No handler for message type {message['type']}")
+            _handlers[key] = handler
+        await handler(self, message)
+
+
+# (consumer class, message type) -> the class's handler of that type.
+_handlers: dict[tuple[type, object], Callable[[Any, Message], Awaitable[None]]] = {}

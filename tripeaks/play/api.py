@@ -113,7 +113,6 @@ class MovesView(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         user = signed_in(request.user)
-        clock_sweep.stop_if_lapsed(str(game_id), player_id=user.pk)  # the URL's is a UUID
         try:
             outcome = services.apply_move(
                 game_id=game_id,
@@ -121,11 +120,10 @@ class MovesView(APIView):
                 seq=data["seq"],
                 action=data["action"],
                 position=data.get("position"),
+                by_request=True,  # the game's beat: one Redis command
             )
         except PlayError as error:
             return refusal_response(error)
-        if outcome.view["clock_running"] and not outcome.view["contest"]:
-            clock_sweep.shown_by_request(str(game_id))  # shown until now: the move's beat
         body = dict(outcome.view)
         if outcome.hint is not None:
             body["hint"] = outcome.hint

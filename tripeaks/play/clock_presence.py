@@ -24,8 +24,9 @@ A game played over REST with no socket (the API's own clients) has no server bea
 each request of its player on it (its start, a move, a read: play/api.py) is its beat instead
 (`note`, `note_request`: the same sorted set), so its clock too stops at its last request plus
 one interval once its requests stop for three beats, and its next move starts it again, logged
-as a resume. A move whose game's beat lapsed before the sweep came stops the clock at that beat
-first, as a socket's opening does (`clock_sweep.stop_if_lapsed`); a read renews no lapsed beat
+as a resume. A move notes its beat before it is made with `note_request` (one command); one whose
+game's beat lapsed before the sweep came stops the clock at that beat first, as a socket's opening
+does, and notes its beat once stored (`clock_sweep.beat_of_a_move`); a read renews no lapsed beat
 and leaves that stop to the sweep (a read writes no game).
 
 Redis unreachable: nothing is noted and nothing swept (a warning is logged); clocks run as they
@@ -163,8 +164,8 @@ async def beat(game_ids: list[str]) -> None:
 
 # ------------------------------------------------------------------ a REST client's requests
 def note_request(game_id: str) -> float | None:
-    """A REST read of the game by its player shows its cards now (play/api.py): noted as a beat,
-    in one command. A REST client has no socket that a server beats for: its requests are its
+    """A REST read or move of the game by its player shows its cards now (play/api.py,
+    `clock_sweep.beat_of_a_move`): noted as a beat, in one command. A REST client has no socket that a server beats for: its requests are its
     beats. A beat that had lapsed is left as it was and answered (its clock is the sweep's to
     stop there: a read writes no game)."""
     at = now_s()
@@ -173,7 +174,7 @@ def note_request(game_id: str) -> float | None:
 
 
 def note(game_id: str) -> None:
-    """The game is shown now (a REST start, or a move once stored): one ZADD."""
+    """The game is shown now (a REST start, or a move stored after a lapse): one ZADD."""
     redis_client.client().zadd(index_key(), {game_id: now_s()})
 
 

@@ -9,7 +9,8 @@ before the sweep comes stops its clock the same way first (`shown_here`).
 
 A game played over REST with no socket is noted by its player's requests instead of a server's
 beats (`shown_by_request`, from play/api.py): the same entry, the same sweep, the same stop; a
-REST move on a lapsed game stops its clock first (`stop_if_lapsed`), as a socket's opening does.
+REST move notes its beat before it is made, and on a lapsed game stops its clock first
+(`beat_of_a_move`, one Redis command when not lapsed), as a socket's opening does.
 
 The stop writes what `services.hide_game` writes (`recorder.bank_clock`: two columns, the seq
 unchanged), and, like it, leaves a contest's, a paused and a finished game alone.
@@ -17,6 +18,7 @@ unchanged), and, like it, leaves a contest's, a paused and a finished game alone
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import UTC, datetime
 
@@ -42,19 +44,14 @@ def _runs_unseen(game: Game) -> bool:
 
 
 @transaction.atomic
-def stop_lapsed_clock(
-    *, game_id: str, beat: float, renewed_here: bool = False, player_id: int | None = None
-) -> bool:
+def stop_lapsed_clock(*, game_id: str, beat: float, renewed_here: bool = False) -> bool:
     """Stop the clock of the game whose last beat was `beat` (epoch s), charged up to one beat
     interval after it; whether it was stopped. Nothing is done if a server beat for the game
     since (read under the row lock: a socket that opens notes the game before it reads it),
     unless `renewed_here` (that beat is the caller's own socket, opening), nor if the clock
-    started after that interval (a move started it since, and noted it then). `player_id`: only
-    that player's game (a REST move names its game before it is known to be the player's)."""
-    games = Game.objects.select_for_update(of=("self",)).filter(pk=game_id)
-    if player_id is not None:
-        games = games.filter(player_id=player_id)
-    game = games.first()
+    started after that interval (a move started it since, and noted it then). A REST move calls
+    it on its player's game, whose row it holds locked already (`beat_of_a_move`)."""
+    game = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
     if game is None or game.running_since is None or not _runs_unseen(game):
         return False
     if not renewed_here:
@@ -93,23 +90,32 @@ def sweep_lapsed_clocks() -> int:
     return stopped
 
 
-def stop_if_lapsed(game_id: str, *, player_id: int) -> None:
-    """Before a REST move of the player's (play/api.py): a clock whose beat lapsed (its last
-    request or socket is over three beats old, and the sweep has not come yet) stops at that
-    beat plus one interval first, as a socket's opening stops it (`shown_here`); the move then
-    starts it again, logged as a resume. One Redis read; the stop only when lapsed."""
+def beat_of_a_move(game: Game) -> bool:
+    """A REST move of its player on `game`, whose row the caller holds locked
+    (`services.apply_move`): its request is the game's beat, noted before the move in ONE Redis
+    command (`clock_presence.note_request`: the beat set unless it lapsed). A beat that had
+    lapsed (its last request or socket is over three beats old, and the sweep has not come yet)
+    is answered instead: the clock stops at that beat plus one interval first, as a socket's
+    opening stops it (`shown_here`), the move then starts it again, logged as a resume, and its
+    commit notes the beat (a second command, only then). A refused move rolls the stop back and
+    leaves the lapsed beat to the sweep. Whether the clock was stopped (the row changed)."""
+    if game.contest or game.finished:
+        return False
+    game_id = str(game.pk)
     try:
-        beat = clock_presence.last_beat(game_id)
+        beat = clock_presence.note_request(game_id)
     except redis.RedisError:  # the clock runs as it did before the heartbeat
-        log.warning("could not read a game's beat", extra={"game": game_id})
-        return
-    if beat is not None and beat < clock_presence.now_s() - clock_presence.lapse_s():
-        stop_lapsed_clock(game_id=game_id, beat=beat, player_id=player_id)
+        log.warning("could not note a game shown over REST", extra={"game": game_id})
+        return False
+    if beat is None:
+        return False
+    transaction.on_commit(functools.partial(shown_by_request, game_id))
+    return stop_lapsed_clock(game_id=game_id, beat=beat)
 
 
 def shown_by_request(game_id: str, *, read: bool = False) -> None:
-    """A REST request of the game's player shows its cards now (its start, a stored move, a
-    read: play/api.py): noted as the game's beat, as a server beats for its sockets. A read
+    """A REST request of the game's player shows its cards now (its start, a read: play/api.py;
+    a move stored after a lapse, `beat_of_a_move`): noted as the game's beat, as a server beats for its sockets. A read
     renews no lapsed beat (`clock_presence.note_request`): that clock is the sweep's to stop
     (reads never write a game)."""
     try:

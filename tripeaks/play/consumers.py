@@ -14,6 +14,7 @@ from django.db import DatabaseError
 from django.utils.functional import LazyObject
 
 from tripeaks.infra import throttle_async, throttling
+from tripeaks.infra.api_errors import refusal_frame
 from tripeaks.infra.json_types import JSONObject
 from tripeaks.infra.socket_dispatch import DirectDispatch
 from tripeaks.infra.socket_outage import CLOSE_NOT_FOUND, UNAVAILABLE, read_on_open
@@ -208,7 +209,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         try:
             moves, view = await self.moves.start(serializer.validated_data, self.scope)
         except PlayError as error:  # pool_empty says how long to wait, as over REST
-            await self._error(error.message, code=error.code, retry_after=error.retry_after)
+            await self._send(refusal_frame(error))
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         clock_presence.let_go(self.game_id)
@@ -234,12 +235,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
                 seq=data["seq"], action=data["action"], position=data.get("position")
             )
         except PlayError as error:
-            body: dict[str, object] = {"type": "error", "detail": error.message, "code": error.code}
-            if error.view is not None:
-                body["game"] = error.view
-            if error.retry_after is not None:
-                body["retry_after"] = error.retry_after
-            await self._send(body)
+            await self._send(refusal_frame(error))
             return
         reply: dict[str, object] = {"type": "view", "game": outcome.view}
         if outcome.hint is not None:
@@ -273,13 +269,10 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if event["view"] is not None:
             await self._show_view(event["view"])
 
-    async def _error(
-        self, detail: str, code: str = "bad_message", retry_after: int | None = None
-    ) -> None:
-        body: dict[str, object] = {"type": "error", "detail": detail, "code": code}
-        if retry_after is not None:
-            body["retry_after"] = retry_after
-        await self._send(body)
+    async def _error(self, detail: str, code: str = "bad_message") -> None:
+        """A frame the socket itself refuses (no service saw it); a service's refusal is
+        `refusal_frame`'s, as REST's is `refusal_response`'s."""
+        await self._send({"type": "error", "detail": detail, "code": code})
 
     async def _send(self, body: Mapping[str, object]) -> None:
         view = body.get("game")
@@ -288,4 +281,5 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             if seq > self.seen_seq:
                 self.last_view = view
             self.seen_seq = max(self.seen_seq, seq)
-        await self.send(text_data=orjson.dumps(body).decode())
+        # Straight to the ASGI send: `AsyncWebsocketConsumer.send` only wraps the text in this.
+        await self.base_send({"type": "websocket.send", "text": orjson.dumps(body).decode()})

@@ -90,7 +90,6 @@ class Deal(models.Model):
         return f"{self.get_source_display()}{label} ({self.layout}, {self.rules_key})"
 
 
-
 class Status(models.TextChoices):
     PLAYING = "playing"
     STUCK = "stuck"

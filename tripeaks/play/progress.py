@@ -68,8 +68,9 @@ def _news(game: Game, state: engine.State, now: datetime) -> dict[str, object]:
     return {**progress_of(game, state, now), "stored_at": int(time.time() * 1000)}
 
 
-async def send_progress(game: Game, state: engine.State, now: datetime) -> None:
-    """From the event loop (the game socket): queued for the feed, not waited for."""
+def send_progress(game: Game, state: engine.State, now: datetime) -> None:
+    """From the event loop (the game socket): queued for the feed, not waited for (no coroutine
+    a move: a solo game's move costs one test)."""
     if game.contest:
         contest_feed.publish(game.contest, _news(game, state, now))
 

@@ -23,7 +23,7 @@ from tripeaks.engine.rules import Rules
 from tripeaks.engine.scoring import score
 from tripeaks.infra.addresses import ip_or_none
 from tripeaks.infra.row_locks import for_update
-from tripeaks.play import deals, recorder, screens, solver_guard, solver_queue
+from tripeaks.play import clock_sweep, deals, recorder, screens, solver_guard, solver_queue
 from tripeaks.play.broadcast import broadcast_view
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.errors import BadRequest, GameNotFound, SeqConflict
@@ -312,13 +312,14 @@ def apply_move(
     position: int | None = None,
     broadcast: bool = True,
     by_contest: bool = False,
+    by_request: bool = False,
 ) -> MoveOutcome:
     """Apply one action to a player's game, or refuse it and change nothing.
 
     With `broadcast` the new view goes to the game's other sockets once committed; the game
     socket passes False and sends it itself, from its own event loop, which costs far less.
     `by_contest`: the resignation is the contest's end, not the player's (its result counts in
-    no statistics)."""
+    no statistics). `by_request`: a REST move, the game's beat (`clock_sweep.beat_of_a_move`)."""
     if action not in ACTIONS:
         raise BadRequest(f"unknown action {action!r}: use one of {', '.join(sorted(ACTIONS))}")
     # A hint's solver slot is taken (or refused) before the game row is locked.
@@ -326,6 +327,8 @@ def apply_move(
         game = _locked_game(game_id, user)
         if game is None:
             raise GameNotFound("no such game")
+        if by_request and clock_sweep.beat_of_a_move(game):
+            game.refresh_from_db(fields=["elapsed_ms", "running_since"])
         state = load_game_state(game)
         now = timezone.now()
         if seq != game.seq and not _behind_by_a_resume(game, seq, action):

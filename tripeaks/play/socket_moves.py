@@ -176,8 +176,9 @@ class SocketGame:
 
     async def move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
         outcome = await self._move(seq=seq, action=action, position=position)
-        if not outcome.replayed and outcome.game is not None and outcome.state is not None:
-            await send_progress(outcome.game, outcome.state, timezone.now())
+        game = outcome.game
+        if game is not None and game.contest and not outcome.replayed and outcome.state is not None:
+            send_progress(game, outcome.state, timezone.now())
         return outcome
 
     async def _move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
@@ -257,8 +258,10 @@ class SocketGame:
         return started, game_payload(live.game, live.state, timezone.now())
 
     async def send_board_updates(self) -> None:
-        updates, self.board_updates = self.board_updates, []
-        await live_board.send_held(updates)
+        """The live board updates of the last move (a game's end, a start), if it made any."""
+        if self.board_updates:
+            updates, self.board_updates = self.board_updates, []
+            await live_board.send_held(updates)
 
     async def sync(self) -> ViewPayload | None:
         """Read the game again: its view, or None if it is not this player's."""

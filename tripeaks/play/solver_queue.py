@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from tripeaks.engine.rules import Rules
+from tripeaks.infra import redis_client
 
 log = logging.getLogger("tripeaks.deals")
 
@@ -39,9 +40,11 @@ def verdict_key(deal_id: int) -> str:
 
 
 def backlog(queue: str = SOLVER_QUEUE) -> int:
-    """How many tasks wait in `queue` (the Redis broker keeps a queue as a list of its name)."""
-    with current_app.pool.acquire(block=True) as connection:
-        return int(connection.default_channel.client.llen(queue))
+    """How many tasks wait in `queue` (the Redis broker keeps a queue as a list of its name):
+    one LLEN through the project's client of the broker, which fails after the broker's timeout
+    (its caller then asks nothing). Not through a connection of Celery's pool: that waited for a
+    free one, and its channel's client was once seen to be None under load."""
+    return int(redis_client.broker_client().llen(queue))
 
 
 def queue_pool_refill(rules: Rules, layout: str, target: int | None = None) -> bool:

@@ -4,7 +4,11 @@ exist (404 `not_found`), never 403, so that ids and share tokens cannot be probe
 
 from __future__ import annotations
 
+from typing import ClassVar, cast
+from uuid import UUID
+
 from django.contrib.auth.base_user import AbstractBaseUser
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -113,87 +117,64 @@ def _reveal_response(request: Request, game: Game) -> Response:
     return Response(spoilers.shown(payload, hidden=False))
 
 
-def _viewable(request: Request, game_id: str) -> Game | None:
-    game = selectors.game_by_id(game_id)
-    return game if game is not None and may_view(request.user, game) else None
+class _IdOrTokenSchema(AutoSchema):
+    """Names the operation of each of a view's two URLs: `game_<name>` by game id,
+    `shared_<name>` by share token."""
+
+    def get_operation_id(self) -> str:
+        name = cast("type[_SeenGameView]", type(self.view)).operation
+        return f"game_{name}" if "{game_id}" in self.path else f"shared_{name}"
 
 
-def _by_token(request: Request, token: str) -> Game | None:
-    game = selectors.game_by_token(token)
-    return game if game is not None and may_view(request.user, game, token) else None
-
-
-class ReplayView(APIView):
+# A finished game that the viewer may see, named by its id (`/api/games/<id>/...`) or by a share
+# token (`/api/replays/<token>/...`): one view for both URLs. A game that may not be seen is
+# answered as one that does not exist (`not_found`). (A comment: a docstring would describe
+# every operation in the schema.)
+class _SeenGameView(APIView):
     permission_classes = [AllowAny]
+    schema = _IdOrTokenSchema()
+    operation: ClassVar[str]
 
-    @extend_schema(
-        operation_id="game_replay", responses={200: REPLAY, 404: NOT_FOUND, 429: THROTTLED}
-    )
-    def get(self, request: Request, game_id: str) -> Response:
-        game = _viewable(request, game_id)
+    def seen_game(self, request: Request, game_id: UUID | None, token: str | None) -> Game | None:
+        if token is not None:
+            game = selectors.game_by_token(token)
+        else:
+            game = None if game_id is None else selectors.game_by_id(game_id)
+        return game if game is not None and may_view(request.user, game, token) else None
+
+
+@extend_schema(responses={200: REPLAY, 404: NOT_FOUND, 429: THROTTLED})
+class ReplayView(_SeenGameView):
+    operation = "replay"
+
+    def get(
+        self, request: Request, game_id: UUID | None = None, token: str | None = None
+    ) -> Response:
+        game = self.seen_game(request, game_id, token)
         return not_found() if game is None else Response(selectors.replay_of(game))
 
 
-class AnalysisView(APIView):
-    permission_classes = [AllowAny]
+@extend_schema(responses=ANALYSIS_RESPONSES)
+class AnalysisView(_SeenGameView):
+    operation = "analysis"
 
-    @extend_schema(
-        operation_id="game_analysis",
-        responses=ANALYSIS_RESPONSES,
-    )
-    def get(self, request: Request, game_id: str) -> Response:
-        game = _viewable(request, game_id)
+    def get(
+        self, request: Request, game_id: UUID | None = None, token: str | None = None
+    ) -> Response:
+        game = self.seen_game(request, game_id, token)
         return not_found() if game is None else _analysis_response(request, game)
 
 
-class SharedReplayView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        operation_id="shared_replay", responses={200: REPLAY, 404: NOT_FOUND, 429: THROTTLED}
-    )
-    def get(self, request: Request, token: str) -> Response:
-        game = _by_token(request, token)
-        return not_found() if game is None else Response(selectors.replay_of(game))
-
-
-class SharedAnalysisView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        operation_id="shared_analysis",
-        responses=ANALYSIS_RESPONSES,
-    )
-    def get(self, request: Request, token: str) -> Response:
-        game = _by_token(request, token)
-        return not_found() if game is None else _analysis_response(request, game)
-
-
-class RevealView(APIView):
+@extend_schema(request=None, responses=REVEAL_RESPONSES)
+class RevealView(_SeenGameView):
     """The analysis' lines, for a signed-in viewer who accepts that they end their ranking."""
 
-    permission_classes = [AllowAny]  # a signed-out visitor is told why (401 sign_in_to_reveal)
+    operation = "analysis_reveal"  # a signed-out visitor is told why (401 sign_in_to_reveal)
 
-    @extend_schema(
-        operation_id="game_analysis_reveal",
-        request=None,
-        responses=REVEAL_RESPONSES,
-    )
-    def post(self, request: Request, game_id: str) -> Response:
-        game = _viewable(request, game_id)
-        return not_found() if game is None else _reveal_response(request, game)
-
-
-class SharedRevealView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        operation_id="shared_analysis_reveal",
-        request=None,
-        responses=REVEAL_RESPONSES,
-    )
-    def post(self, request: Request, token: str) -> Response:
-        game = _by_token(request, token)
+    def post(
+        self, request: Request, game_id: UUID | None = None, token: str | None = None
+    ) -> Response:
+        game = self.seen_game(request, game_id, token)
         return not_found() if game is None else _reveal_response(request, game)
 
 

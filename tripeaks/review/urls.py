@@ -26,15 +26,15 @@ urlpatterns = [
         name="game-analysis-reveal",
     ),
     path("api/games/<uuid:game_id>/share", api.ShareView.as_view(), name="game-share"),
-    path("api/replays/<share_token:token>", api.SharedReplayView.as_view(), name="shared-replay"),
+    path("api/replays/<share_token:token>", api.ReplayView.as_view(), name="shared-replay"),
     path(
         "api/replays/<share_token:token>/analysis",
-        api.SharedAnalysisView.as_view(),
+        api.AnalysisView.as_view(),
         name="shared-analysis",
     ),
     path(
         "api/replays/<share_token:token>/analysis/reveal",
-        api.SharedRevealView.as_view(),
+        api.RevealView.as_view(),
         name="shared-analysis-reveal",
     ),
     path("api/me/games", api.RecentGamesView.as_view(), name="my-games"),
