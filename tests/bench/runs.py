@@ -159,11 +159,12 @@ TINY = {
         "-m",
         "bench.first_start",
         "--seconds",
-        "3",
+        "1",
         "--players",
         "2",
         "--within",
         "120",
+        "--second-start",  # the fresh start is tests/foundation/test_make_run.py's
     ],
     "soak.py": [
         "-m",
