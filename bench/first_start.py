@@ -1,13 +1,15 @@
 """A fresh deployment's first minute: does every random start get a deal (issue #35 item 3)?
 
     .venv/bin/python -m bench.first_start [--seconds 60] [--players 8] [--pace 1.0]
-                                          [--within 600] [--root DIR] [--json out.json]
+                                          [--within 600] [--root DIR] [--second-start]
+                                          [--json out.json]
 
 1. Starts `python -m tripeaks.stack.run` from `--root` (default: this checkout; give an export of
    another commit, such as `git archive main | tar -x -C /tmp/main`, to measure it with this
    checkout's .venv) on a free port in a fresh VAR_DIR: a fresh database, exactly as `make run`
    (with `STACK_TEMPLATE` set, the tests, its static files are copied from that prepared
-   VAR_DIR, bench/stack_template.py, and collectstatic finds them collected).
+   VAR_DIR, bench/stack_template.py, and collectstatic finds them collected; with
+   `--second-start`, its database too: a second start, for the tests' smoke run only).
 2. From the moment the stack is healthy, `--players` signed-in players start random games for
    `--seconds`, each one start every `--pace` seconds, going round every pool (the 54 layouts x
    8 rule sets and starts, in a shuffled order) together: the answers are counted (201 dealt,
@@ -165,8 +167,8 @@ def run(args: argparse.Namespace, scratch: Path) -> dict[str, Any]:
     var, log, port = scratch / "var", scratch / "run.log", free_port()
     if (template := from_environment()) is not None:
         # Its static files only: the database's first start (initdb, migrate, the shipped
-        # deals) is what this bench watches.
-        copy_into(var, template, database=False)
+        # deals) is what this bench watches; unless `--second-start` (a smoke run) asks for all.
+        copy_into(var, template, database=args.second_start)
     env = first_start_env(var)
     pools = layout_count("*") * len(RULE_SETS)
     began = time.monotonic()
@@ -225,8 +227,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between a player's starts")
     parser.add_argument("--within", type=float, default=600, help="give up on full cover (s)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to run")
+    parser.add_argument(
+        "--second-start",
+        action="store_true",
+        help="with STACK_TEMPLATE: its database too, a second start (a smoke run: the figures"
+        " are then no first start's; the fresh start's own test is tests/foundation/"
+        "test_make_run.py)",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
+    if args.second_start and from_environment() is None:
+        parser.error("--second-start starts on the prepared VAR_DIR STACK_TEMPLATE names")
     with tempfile.TemporaryDirectory(prefix="first-start-") as scratch:
         result = run(args, Path(scratch))
     print(json.dumps(result, indent=2))

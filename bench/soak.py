@@ -158,8 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="write the figures here too")
     args = parser.parse_args(argv)
-    if not 1 <= args.players <= 2000 or not 0.1 <= args.minutes <= 60 or not 1 <= args.servers <= 8:
-        parser.error("keep it bounded: 1-2000 players, 0.1-60 minutes, 1-8 servers")
+    if (
+        not 1 <= args.players <= 2000
+        or not 0.05 <= args.minutes <= 60
+        or not 1 <= args.servers <= 8
+    ):
+        parser.error("keep it bounded: 1-2000 players, 0.05-60 minutes, 1-8 servers")
     every = min(args.sample_seconds, args.minutes * 60 / 3)
 
     print(

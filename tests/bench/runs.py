@@ -77,7 +77,17 @@ TINY = {
         "--channel-redis",  # the channel layer and the contest feed over two Redis servers
         "2",
     ],
-    "socket_flood.py": ["-m", "bench.socket_flood", "--sockets", "8", "--seconds", "1"],
+    # One quiet and one flood phase: a second round repeats both.
+    "socket_flood.py": [
+        "-m",
+        "bench.socket_flood",
+        "--sockets",
+        "8",
+        "--seconds",
+        "1",
+        "--rounds",
+        "1",
+    ],
     "api_swarm.py": ["-m", "bench.api_swarm", "--rate", "100", "--seconds", "1"],
     "solver_share.py": [
         "-m",
@@ -116,8 +126,8 @@ TINY = {
     "celery_load.py": [
         "-m",
         "bench.celery_load",
-        "--minutes",  # six seconds: three sign-ups' mails, two samples
-        "0.1",
+        "--minutes",  # three seconds: three sign-ups' mails, two samples
+        "0.05",
         "--attackers",
         "1",
         "--layouts",
@@ -125,9 +135,9 @@ TINY = {
         "--floor",
         "1",
         "--mail-every",
-        "2",
+        "1",
         "--sample-every",
-        "3",
+        "1.5",
     ],
     "idle_stack.py": [
         "-m",
@@ -159,23 +169,24 @@ TINY = {
         "-m",
         "bench.first_start",
         "--seconds",
-        "3",
+        "1",
         "--players",
         "2",
         "--within",
         "120",
+        "--second-start",  # the fresh start is tests/foundation/test_make_run.py's
     ],
     "soak.py": [
         "-m",
         "bench.soak",
         "--players",
         "2",
-        "--minutes",
-        "0.1",
+        "--minutes",  # three seconds, a sample each second
+        "0.05",
         "--servers",
         "1",
         "--sample-seconds",
-        "2",
+        "1",
         "--think-ms",  # under production's 20 moves/s a player
         "200",
     ],

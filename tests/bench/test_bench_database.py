@@ -1,6 +1,7 @@
 """bench/database.py: a bench's database is a copy of a migrated template, made once for the
 migrations' text, and a failed migration leaves no template behind; other checkouts' templates
-(other migrations, on the same server) are kept, up to KEEP_TEMPLATES."""
+(other migrations, on the same server) are kept, up to KEEP_TEMPLATES (one test for these two:
+each migrates a template from scratch)."""
 
 from __future__ import annotations
 
@@ -62,44 +63,33 @@ def test_a_bench_database_is_migrated_and_made_anew_each_time(bench_url: str) ->
     assert template in names and len(names) <= KEEP_TEMPLATES
 
 
-def test_a_failed_migration_leaves_no_template(
+def test_a_failed_migration_leaves_no_template_and_other_checkouts_templates_are_kept(
     bench_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A failed migration leaves no template behind (nor its partial database), and drops no
+    other checkout's. Another checkout on the same server (another branch: other migrations)
+    copies its own template while this one makes its own: they used to drop each other's, so
+    each run migrated again and a copy between another run's lookup and its CREATE DATABASE
+    failed. One test: each check migrates a template of its own from scratch."""
     prefix = f"tripeaks_bench_tpltest_{os.getpid()}_"
     monkeypatch.setattr("bench.database.TEMPLATE_PREFIX", prefix)
-    template = prefix + migrations_digest()[:16]
-
-    try:
-        with pytest.raises(subprocess.CalledProcessError):
-            create_migrated_database(bench_url, {"DJANGO_SETTINGS_MODULE": "no.such.settings"})
-        assert template not in databases(prefix)
-        create_migrated_database(bench_url, {})
-        assert databases(prefix) == {template}  # the failed attempt's leftover went too
-        assert "play_game" in tables(bench_url)
-    finally:
-        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
-            for name in databases(prefix):
-                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def test_other_checkouts_templates_are_kept_up_to_a_bound(
-    bench_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Another checkout on the same server (another branch: other migrations) copies its own
-    template while this one makes its own: they used to drop each other's, so each run migrated
-    again and a copy between another run's lookup and its CREATE DATABASE failed."""
-    prefix = f"tripeaks_bench_keeptest_{os.getpid()}_"
-    monkeypatch.setattr("bench.database.TEMPLATE_PREFIX", prefix)
     monkeypatch.setattr("bench.database.KEEP_TEMPLATES", 3)
+    template = prefix + migrations_digest()[:16]
     others = [f"{prefix}{n:016d}" for n in range(3)]  # the oldest first
 
     try:
         with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
             for name in others:
                 connection.execute(f'CREATE DATABASE "{name}"')
+        with pytest.raises(subprocess.CalledProcessError):
+            create_migrated_database(bench_url, {"DJANGO_SETTINGS_MODULE": "no.such.settings"})
+        left = databases(prefix)
+        assert template not in left and set(others) <= left  # none of the others dropped
         create_migrated_database(bench_url, {})
-        # This checkout's template and the two newest of the others: the oldest went.
-        assert databases(prefix) == {prefix + migrations_digest()[:16], *others[1:]}
+        # This checkout's template and the two newest of the others: the oldest went, and the
+        # failed attempt's leftover too.
+        assert databases(prefix) == {template, *others[1:]}
+        assert "play_game" in tables(bench_url)
     finally:
         with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as connection:
             for name in databases(prefix):
