@@ -110,3 +110,38 @@ def test_a_flood_is_the_refusals_made_in_a_window_known_over_and_ends_with_it() 
     following = limiter.window("a", 1, 10, over.ends)
     assert refusals.refused([following], over.ends) is None
     assert refusals.refusing(now) and not refusals.refusing(over.ends)
+
+
+def test_a_flood_that_goes_on_knocking_is_refused_from_the_next_windows_first_knock() -> None:
+    """What `front_gate.flooding` reads across windows (issue #35: each 10 s window's start let a
+    retried flood's first opens through to the gate and the consumer). More than `refusals`
+    refused in a window renew the flood for the next one, from its first knock, with no Redis
+    call; fewer (an honest page behind the address, once the flood stopped) do not."""
+    refusals = limiter._Refusals()
+    now = 1_000_000.0
+    first = limiter.window("a", 1, 10, now)
+    refusals.note([first], [2], now)
+    for _ in range(3):  # refused from memory (the server's 429)
+        refusals.wait([first], now, tally=True)
+    assert refusals.flooding([first], 3, now)  # the 4th refusal: closed as it connects
+    second = limiter.window("a", 1, 10, first.ends)
+    assert refusals.refusing(first.ends)
+    assert refusals.flooding([second], 3, first.ends)  # renewed: its first knock is refused
+    assert refusals.wait([second], first.ends) == second.left  # and known over, with no count
+    for _ in range(3):
+        assert refusals.flooding([second], 3, first.ends)
+    third = limiter.window("a", 1, 10, second.ends)
+    assert refusals.flooding([third], 3, second.ends)  # 4 knocks in the second: renewed again
+    fourth = limiter.window("a", 1, 10, third.ends)
+    assert not refusals.flooding([fourth], 3, third.ends)  # 1 knock in the third: let in
+    assert refusals.wait([fourth], third.ends) is None  # Redis is asked again
+    assert not refusals.refusing(fourth.ends)
+    other = limiter.window("b", 1, 10, first.ends)
+    assert not refusals.flooding([other], 3, first.ends)  # another address's windows: untouched
+
+
+def test_the_window_before_is_the_same_rates_previous_index() -> None:
+    now = 1_000_000.0
+    w = limiter.window("socket_open_address:203.0.113.5", 10, 10, now)
+    before = limiter.window("socket_open_address:203.0.113.5", 10, 10, now - 10)
+    assert limiter.previous_key(w.key) == before.key

@@ -26,7 +26,9 @@ The server (tripeaks/stack/header_timeout.py) asks the gate twice before the app
 - a connection from an address that is *flooding*, its socket opens refused
   `FRONT_GATE_FLOOD_REFUSALS` times (100) in a window of its open rate known over, is closed as
   it opens, before a byte of it is read (`flooding`: a few microseconds), until that window
-  ends: as a proxy's connection limit would. Only the peer's own address is judged so, and only when the gate
+  ends, and through the next while it goes on knocking (more than that many times a window: a
+  retried flood gets no burst through at a window's start), as a proxy's connection limit
+  would. Only the peer's own address is judged so, and only when the gate
   counted it as itself: a forwarded address (a proxy's clients) never closes the proxy's
   connections, and an honest address is never refused by another's flood. The finer limits stay where they were: DRF's rates per player, the
 play limits, the socket caps (tripeaks/infra/socket_caps.py).
@@ -94,12 +96,15 @@ def flooding(peer: str) -> bool:
     """Whether a connection from `peer` (the address at the other end of the connection, before
     anything is read) is closed as it opens: the gate refused socket opens from that address,
     counted as itself, FRONT_GATE_FLOOD_REFUSALS times or more in a window of its open rate
-    known over, which has not ended. No Redis call: the process's own memory of its refusals.
-    (An API swarm is not judged so: its requests come on kept-alive connections.)"""
+    known over, which has not ended, or more than that in the window before (the flood goes on:
+    no burst of it reaches the gate when a window starts). Such a connection is counted among
+    the refusals: while more than FRONT_GATE_FLOOD_REFUSALS knock in a window, the next one is
+    closed too; a window with fewer (none: the flood has stopped) lets the address in with the
+    next. No Redis call: the process's own memory of its refusals. (An API swarm is not judged
+    so: its requests come on kept-alive connections.)"""
     if not limiter.refusing():  # no flood anywhere: an honest connection's usual case
         return False
-    refused = limiter.refused(address_open_windows(peer))
-    return refused is not None and refused >= settings.FRONT_GATE_FLOOD_REFUSALS
+    return limiter.flooding(address_open_windows(peer), settings.FRONT_GATE_FLOOD_REFUSALS)
 
 
 def limits_of(scope: Scope) -> list[throttling.Limit]:

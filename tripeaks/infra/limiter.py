@@ -7,8 +7,9 @@
   throttle_async.py) count this way. `count_async(..., remember_refusals=True)` keeps, in the
   process, the windows Redis said were over their limit until they end, and refuses a count that
   falls in one of them without asking Redis: a flood's refusals cost no Redis call (the front
-  gate, tripeaks/infra/front_gate.py); it also counts those refusals (`refused`): past a number
-  of them the gate refuses the address's connections before any byte of them is read.
+  gate, tripeaks/infra/front_gate.py); it also counts those refusals: past a number of them the
+  window is a flood's (`flooding`), and the gate refuses the address's connections before any
+  byte of them is read, in the next window too while the flood goes on knocking.
 - **Reservations** (`reserve`): nothing is counted unless every window is below its limit, then
   all are (sign-in and password-reset attempts: accounts/throttling.py).
 - **Slots** (`acquire_slot`, `release_slot`): leases in sorted sets, one member a call, scored by
@@ -69,6 +70,12 @@ def window(name: str, allowed: int, period: int, now: float | None = None) -> Wi
     index = int(now // period)
     left = max(1, math.ceil((index + 1) * period - now))
     return Window(f"{name}:{index}", allowed, period, left, float((index + 1) * period))
+
+
+def previous_key(key: str) -> str:
+    """The key of the window before the one keyed `key` (`<name>:<index>`), of the same rate."""
+    name, _, index = key.rpartition(":")
+    return f"{name}:{int(index) - 1}"
 
 
 def longest_wait(windows: list[Window], counts: list[int]) -> int | None:
@@ -162,14 +169,15 @@ class _Refusals:
     """The windows Redis said were over their limit, by key, with when each ends: in the process,
     so that a count in one of them is refused without a Redis call; and how many counts each has
     refused so (a flood's size: the front gate refuses a flooding address's connections before
-    they are read). At most `most` are kept (an attacker with many addresses cannot grow it
-    without end): the ended ones go first, then all."""
+    they are read, `flooding`). At most `most` are kept (an attacker with many addresses cannot
+    grow it without end): the ended ones go first, then all."""
 
     def __init__(self, most: int = 10_000) -> None:
         self.most = most
         self._ends: dict[str, float] = {}
         self._refused: dict[str, int] = {}
         self._refusing_until = 0.0  # when the last window known over ends
+        self._flood_until = 0.0  # when the window after the last flood's ends (it may renew it)
 
     def wait(self, windows: list[Window], now: float, *, tally: bool = False) -> int | None:
         """The longest wait among the windows known to be over, or None; with `tally`, the
@@ -186,8 +194,29 @@ class _Refusals:
         return max(1, math.ceil(known - now))
 
     def refusing(self, now: float) -> bool:
-        """Whether a window is known over (and so may have refusals) that has not ended."""
-        return self._refusing_until > now
+        """Whether a window is known over (and so may have refusals) that has not ended, or a
+        flood's window has just ended (the next one may renew it: `flooding`)."""
+        return self._refusing_until > now or self._flood_until > now
+
+    def flooding(self, windows: list[Window], refusals: int, now: float) -> bool:
+        """Whether these windows are a flood's, and if so refuse one more count in them: one is
+        known over with `refusals` counts or more refused in it, or the window before it of the
+        same rate had more than `refusals` (a flood that goes on knocking stays refused from the
+        new window's first knock; its knocks there are refused and counted as well, so that
+        more than `refusals` of them renew it once more, and fewer let the address in with the
+        window after: a window with no knock lifts it)."""
+        for w in windows:
+            known = self._ends.get(w.key, 0.0) > now
+            refused = self._refused.get(w.key, 0) if known else 0
+            renewed = self._refused.get(previous_key(w.key), 0) > refusals
+            if (known and refused >= refusals) or renewed:
+                if not known:
+                    self._remember(w, now)
+                self._refused[w.key] = refused + 1
+                if refused + 1 > refusals:  # over: the next window starts refused
+                    self._flood_until = max(self._flood_until, w.ends + w.period)
+                return True
+        return False
 
     def refused(self, windows: list[Window], now: float) -> int | None:
         """The most counts refused in one of these windows that is known over, or None when none
@@ -198,13 +227,19 @@ class _Refusals:
     def note(self, windows: list[Window], counts: list[int], now: float) -> None:
         for w, n in zip(windows, counts, strict=True):
             if n > w.allowed and w.key not in self._ends:
-                if len(self._ends) >= self.most:
-                    self._forget_ended(now)
-                self._ends[w.key] = w.ends
-                self._refusing_until = max(self._refusing_until, w.ends)
+                self._remember(w, now)
                 log.info("over a rate: refused in the process until it ends", extra={"rate": w.key})
 
+    def _remember(self, w: Window, now: float) -> None:
+        """`w` is known over until it ends."""
+        if len(self._ends) >= self.most:
+            self._forget_ended(now)
+        self._ends[w.key] = w.ends
+        self._refusing_until = max(self._refusing_until, w.ends)
+
     def _forget_ended(self, now: float) -> None:
+        # (A window that has just ended is forgotten too: under this much pressure, a flood in
+        # it renews nothing, and is refused again once it is known over in the new window.)
         self._ends = {key: ends for key, ends in self._ends.items() if ends > now}
         if len(self._ends) >= self.most:
             self._ends = {}
@@ -214,6 +249,7 @@ class _Refusals:
         self._ends = {}
         self._refused = {}
         self._refusing_until = 0.0
+        self._flood_until = 0.0
 
 
 _refusals = _Refusals()
@@ -232,10 +268,12 @@ def refusing() -> bool:
     return _refusals.refusing(time.time())
 
 
-def refused(windows: list[Window]) -> int | None:
-    """How many counts the process has refused without asking Redis in the busiest of these
-    windows that is known over, or None when none is: a flood's size, with no Redis call."""
-    return _refusals.refused(windows, time.time())
+def flooding(windows: list[Window], refusals: int) -> bool:
+    """Whether these windows are a flood's, with no Redis call: `refusals` counts or more refused
+    without asking Redis in one known over, or more than that in the window before it (the flood
+    goes on). When they are, the caller refuses one more: it is counted among the refusals (more
+    than `refusals` in a window renew the flood for the next)."""
+    return _refusals.flooding(windows, refusals, time.time())
 
 
 def forget_refusals() -> None:
