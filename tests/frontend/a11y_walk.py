@@ -10,17 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-from django.contrib.auth import (
-    BACKEND_SESSION_KEY,
-    HASH_SESSION_KEY,
-    SESSION_KEY,
-    get_user_model,
-)
-from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.auth import get_user_model
 
 from tests.frontend.axe import violations
-from tests.frontend.conftest import DESKTOP, Pages
+from tests.frontend.conftest import DESKTOP, Pages, sign_in
+from tests.frontend.language_walk import QUIET, counting_reads
 
 LANGUAGES = ("en", "de", "ne")
 THEMES = ("light", "dark")
@@ -36,15 +30,7 @@ def player(name: str) -> Any:
 
 def signed_in(pages: Pages, user: Any, viewport: dict[str, int] = DESKTOP) -> Any:
     """A page whose browser holds a session of `user` (as signing in makes one)."""
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    page = pages.new(viewport=viewport)
-    cookie = {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key}
-    page.context.add_cookies([{**cookie, "url": pages.base_url}])
-    return page
+    return sign_in(pages.new(viewport=viewport), user)
 
 
 @dataclass
@@ -60,6 +46,8 @@ def axe_every_way(pages: Pages, screens: list[Screen]) -> dict[str, int]:
     """axe on each screen in each language and theme; every violation found is said, then the
     test fails. Returns the count of checks by screen."""
     found: dict[str, list[dict[str, Any]]] = {}
+    for page in {id(screen.page): screen.page for screen in screens}.values():
+        counting_reads(page)
     for language in LANGUAGES:
         for screen in screens:
             page = screen.page
@@ -69,7 +57,7 @@ def axe_every_way(pages: Pages, screens: list[Screen]) -> dict[str, int]:
             page.goto(f"/?{language}{screen.route}")  # a new query: the page is loaded afresh
             page.wait_for_selector(screen.ready)
             assert page.locator("html").get_attribute("lang") == language
-            page.wait_for_load_state("networkidle")  # lists come after the page's frame
+            page.wait_for_function(QUIET)  # lists come after the page's frame: all read
             screen.then(page)
             for theme in THEMES:
                 page.emulate_media(color_scheme=theme)

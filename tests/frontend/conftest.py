@@ -41,6 +41,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+SERVER_HOST = "127.0.0.1"  # the test servers' (cookies are the host's, whatever the port)
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "frontend"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -124,7 +125,7 @@ def _serve(port: int, static_root: Path, collect: Callable[[Path], None] = _coll
 
     asgi.router.application_mapping["http"] = ReusedThreadsASGIHandler()
     application = make_application(static_wrapper=None)
-    config = uvicorn.Config(application, host="127.0.0.1", port=port, **uvicorn_options())
+    config = uvicorn.Config(application, host=SERVER_HOST, port=port, **uvicorn_options())
     uvicorn.Server(config).run()
 
 
@@ -172,7 +173,7 @@ def live_server(
     from django.db import connections
 
     port = free_port()
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://{SERVER_HOST}:{port}"
     static_root = Path(tempfile.mkdtemp(prefix="tripeaks-static-"))
     process = multiprocessing.get_context("fork").Process(
         target=_serve, args=(port, static_root, collect), daemon=True
@@ -323,7 +324,38 @@ def limits_here(settings: Any) -> None:
     settings.PLAY_THROTTLE_RATES = LIMITS
 
 
+def sign_in(page: Any, user: Any) -> Any:
+    """`page`, its browser holding a session of `user` as signing in makes one (no form: the
+    forms have tests of their own); the page is not loaded."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    cookie = {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key}
+    page.context.add_cookies([{**cookie, "domain": SERVER_HOST, "path": "/"}])
+    return page
+
+
 def sign_up(page: Any, username: str, display_name: str = "") -> None:
+    """A new player made as the sign-up page makes one (accounts.services.players.sign_up, the
+    password PASSWORD) and signed in (`sign_in`); ends signed in on the start page. The sign-up
+    page's own way: `sign_up_by_form` (a UI sign-up was most of a short test's time)."""
+    from accounts.services import players
+
+    user = players.sign_up(
+        username=username, password=PASSWORD, display_name=display_name or username
+    )
+    sign_in(page, user)
+    page.goto("/")
+    page.wait_for_selector("[data-testid=signed-in-as]", state="attached")
+
+
+def sign_up_by_form(page: Any, username: str, display_name: str = "") -> None:
     """Through the site's own sign-up page; ends signed in on the start page."""
     page.goto("/accounts/signup/")
     page.get_by_label("Username").fill(username)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.foundation.test_settings import run_python
-from tests.frontend.conftest import DESKTOP, needs_chromium, sign_up
+from tests.frontend.conftest import DESKTOP, needs_chromium, sign_up_by_form
 from tests.frontend.helpers import view, wait_seq
 
 HTML_PAGES = ["/", "/accounts/login/", "/accounts/signup/", "/admin/login/", "/api/docs"]
@@ -100,7 +100,7 @@ def test_the_app_and_its_sign_in_pages_run_under_the_policy(pages: Any) -> None:
     w.goto("/accounts/signup/")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
 
-    sign_up(page, "csp_carla", "Carla")  # through the sign-up page; ends on the start page
+    sign_up_by_form(page, "csp_carla", "Carla")  # through the sign-up page; ends on the start page
     page.get_by_role("button", name="Today's deal").first.click()
     seq = wait_seq(page, 0)["seq"]
     page.keyboard.press(" ")  # a draw over the game socket

@@ -42,7 +42,7 @@ def test_sessions_in_german_fit_the_phone_in_its_zone(pages: Any, browser: Any, 
     page = _phone(pages, browser, size, "de-DE", "Asia/Kathmandu")
     username = f"sitzung_{size.replace('x', '_')}"
     language = [{"name": "django_language", "value": "en", "url": pages.base_url}]
-    page.context.add_cookies(language)  # signed up in English (sign_up reads English labels)
+    page.context.add_cookies(language)  # signed up in English, then the page in German
     sign_up(page, username)
     page.context.add_cookies([{**language[0], "value": "de"}])
     page.goto("/accounts/sessions/")

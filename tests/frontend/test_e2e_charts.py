@@ -115,7 +115,7 @@ def test_the_charts_read_with_0_1_3_and_300_results(pages: Any, n: int) -> None:
 def test_stats_and_layouts_fit_360_px_in_german(pages: Any) -> None:
     page = pages.new(viewport=PHONE_SMALL, locale="de-DE")
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": pages.base_url}])
-    sign_up(page, "breit_nicht")  # in English: sign_up reads English labels
+    sign_up(page, "breit_nicht")  # in English, then the pages in German
     _results("breit_nicht", 3)
     page.context.add_cookies([{"name": "django_language", "value": "de", "url": pages.base_url}])
     page.goto("/#/stats")

@@ -45,7 +45,7 @@ def test_german_from_the_browser_then_nepali_chosen_and_remembered(pages: Any) -
 
 def test_the_game_in_nepali_counts_in_devanagari(pages: Any) -> None:
     page = pages.new(viewport=PHONE)
-    sign_up(page, "nepali_nabin")  # the helper reads the English form
+    sign_up(page, "nepali_nabin")  # in English, then the game in Nepali
     page.context.add_cookies([{"name": "django_language", "value": "ne", "url": pages.base_url}])
     assert api_post(page, "/api/games", {"mode": "random", "rules": {"wrap": True}}).status == 201
     open_game(page)

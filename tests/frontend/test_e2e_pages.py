@@ -103,39 +103,46 @@ def test_page_weight_first_screen_time_recorded(pages: Any) -> None:
     assert everything < WEIGHT_LIMIT
 
 
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_screenshots_of_the_main_screens(pages: Any, dark: bool) -> None:
-    theme = "dark" if dark else "light"
+def shots(page: Any, name: str) -> None:
+    """The screen as it stands, shot in the light and the dark theme (the system's: the page's
+    own colours follow prefers-color-scheme), `name` with the theme in it: "phone-{}-stats"."""
+    for theme in ("light", "dark"):
+        page.emulate_media(color_scheme=theme)
+        page.wait_for_function(SETTLED)  # a theme's colours ease in: the shot shows them set
+        shot(page, name.format(theme))
+
+
+def test_screenshots_of_the_main_screens_light_and_dark(pages: Any) -> None:
     for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-        page = pages.new(viewport=viewport, dark=dark)
+        page = pages.new(viewport=viewport)
         page.goto("/")
         page.wait_for_selector("[data-testid=countdown]")
-        shot(page, f"{size}-{theme}-start-anonymous")
-        sign_up(page, f"shots_{size}_{theme}")
+        shots(page, f"{size}-{{}}-start-anonymous")
+        sign_up(page, f"shots_{size}")
         page.goto("/#/layouts")
         page.wait_for_selector(".thumb")
         page.locator(".thumb").nth(3).click()
-        shot(page, f"{size}-{theme}-layouts")
+        shots(page, f"{size}-{{}}-layouts")
         page.goto("/#/")
         page.get_by_role("button", name="New deal").first.click()
         page.wait_for_selector(".table .pc")
         page.wait_for_function(SETTLED)  # dealt in: the shot shows the cards in place
-        shot(page, f"{size}-{theme}-table-new-deal")
+        shots(page, f"{size}-{{}}-table-new-deal")
         wait_seq(page, 0)  # the table's live part is loaded: N asks for a new deal (not before)
         page.keyboard.press("n")
         page.wait_for_selector("dialog[data-testid=new-deal]")
-        shot(page, f"{size}-{theme}-new-deal-dialog")
+        shots(page, f"{size}-{{}}-new-deal-dialog")
         page.keyboard.press("Escape")
         page.goto("/#/stats")
         page.wait_for_selector("text=Overall")
-        shot(page, f"{size}-{theme}-stats")
+        shots(page, f"{size}-{{}}-stats")
         page.goto("/#/numbered")
         page.wait_for_selector("[data-testid=record]")
-        shot(page, f"{size}-{theme}-numbered")
-    landscape = pages.new(viewport={"width": 844, "height": 390}, dark=dark)
-    sign_up(landscape, f"shots_side_{theme}")
+        shots(page, f"{size}-{{}}-numbered")
+    landscape = pages.new(viewport={"width": 844, "height": 390})
+    sign_up(landscape, "shots_side")
     landscape.goto("/#/")
     landscape.get_by_role("button", name="New deal").first.click()
     landscape.wait_for_selector(".table .pc")
     landscape.wait_for_function(SETTLED)
-    shot(landscape, f"phone-landscape-{theme}-table")
+    shots(landscape, "phone-landscape-{}-table")

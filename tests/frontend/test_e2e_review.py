@@ -10,13 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.test import Client
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import PASSWORD, needs_chromium
+from tests.frontend.conftest import PASSWORD, needs_chromium, sign_in
 from tests.review.helpers import deal, played
 from tripeaks.engine import game as engine
 from tripeaks.engine.deal import parse_code
@@ -37,24 +35,12 @@ def card_name(token: str) -> str:
 
 
 def signed_up(page: Any, username: str) -> Any:
-    """A new account, signed in in `page`'s browser by a session cookie (the sign-up form is
-    test_e2e_account's: here it only cost each test seconds)."""
-
-    def make() -> tuple[Any, str]:
-        user = get_user_model().objects.create_user(username=username, password=PASSWORD)
-        client = Client()
-        client.force_login(user)
-        return user, client.cookies[settings.SESSION_COOKIE_NAME].value
-
-    user, session = in_thread(make)
-    # The test server is on 127.0.0.1 (a cookie is the host's, whatever the port).
-    cookie = {
-        "name": settings.SESSION_COOKIE_NAME,
-        "value": session,
-        "domain": "127.0.0.1",
-        "path": "/",
-    }
-    page.context.add_cookies([cookie])
+    """A new account, signed in in `page`'s browser by a session cookie (`sign_in`; the sign-up
+    form is test_e2e_account's: here it only cost each test seconds)."""
+    user = in_thread(
+        lambda: get_user_model().objects.create_user(username=username, password=PASSWORD)
+    )
+    sign_in(page, user)
     return user
 
 

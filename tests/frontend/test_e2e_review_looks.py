@@ -45,23 +45,28 @@ def at_losing_move(page: Any, link: str, losing: int) -> None:
     ) == str(losing)
 
 
-@pytest.mark.parametrize("locale", ["en-US", "de-DE", "ne-NP"])
+LOCALES = ("en-US", "de-DE", "ne-NP")
+
+
 def test_axe_finds_nothing_on_the_review_in_each_language_light_and_dark(
-    pages: Any, shared: tuple[str, int], locale: str
+    pages: Any, shared: tuple[str, int]
 ) -> None:
+    """One shared review (its game played and analysed once), read afresh in each language."""
     link, losing = shared
-    page = pages.new(locale=locale)
-    at_losing_move(page, link, losing)
-    if locale == "ne-NP":  # the move counter in Devanagari digits
-        counter = page.get_by_test_id("review-at").inner_text()
-        assert not any(c.isascii() and c.isdigit() for c in counter), counter
-    assert_no_violations(page, f"review {locale} light")
-    page.get_by_test_id("show-winning-line").click()
-    assert_no_violations(page, f"review's winning line {locale} light")
-    # The theme switch (system, light, dark): the same page in the dark theme.
-    page.locator("#theme-toggle").click()
-    page.locator("#theme-toggle").click()
-    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
-    assert_no_violations(page, f"review's winning line {locale} dark")
-    page.get_by_test_id("back-to-game").click()
-    assert_no_violations(page, f"review {locale} dark")
+    for locale in LOCALES:
+        page = pages.new(locale=locale)
+        at_losing_move(page, link, losing)
+        if locale == "ne-NP":  # the move counter in Devanagari digits
+            counter = page.get_by_test_id("review-at").inner_text()
+            assert not any(c.isascii() and c.isdigit() for c in counter), counter
+        assert_no_violations(page, f"review {locale} light")
+        page.get_by_test_id("show-winning-line").click()
+        assert_no_violations(page, f"review's winning line {locale} light")
+        # The theme switch (system, light, dark): the same page in the dark theme.
+        page.locator("#theme-toggle").click()
+        page.locator("#theme-toggle").click()
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        assert_no_violations(page, f"review's winning line {locale} dark")
+        page.get_by_test_id("back-to-game").click()
+        assert_no_violations(page, f"review {locale} dark")
+        page.context.close()
