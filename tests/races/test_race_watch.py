@@ -172,6 +172,35 @@ async def test_a_watcher_never_counts_as_a_racers_presence_nor_blocks_a_claim(
     await racer.disconnect()
 
 
+@pytest.mark.asyncio
+async def test_a_servers_racers_are_noted_together_in_one_round_trip(
+    make_player: Any, settings: Any
+) -> None:
+    """The race sockets of one server note their racers together (`races/racers_here.py`): one
+    Redis round trip for all of them every `presence.every_s()`, so the two racers' marks come
+    out the same instant. (Before: a timer and a worker thread's round trip a socket, 5 % of a
+    race server's CPU at 1 move a second; the marks differed by the sockets' opening times.)"""
+    settings.RACE_ABSENT_S = 0.6  # noted every 0.2 s
+    race, ann, bob = await db(running_race)(make_player)
+    sockets = [race_socket(ann, race["id"]), race_socket(bob, race["id"])]
+    for socket in sockets:
+        assert (await socket.connect())[0]
+        await until(socket, lambda r: r["state"] == "running")
+        await asyncio.sleep(0.05)  # the second socket opens well after the first
+    both = {str(ann.pk), str(bob.pk)}
+    marks = await wait_for(lambda: (m := noted(race["id"])) and set(m) == both and m)
+    # Noted again together: one mark for both, later than the openings' own.
+    together = await wait_for(
+        lambda: (m := noted(race["id"]))
+        and len(set(m.values())) == 1
+        and min(m.values()) > max(marks.values())
+        and m
+    )
+    assert set(together) == both
+    for socket in sockets:
+        await socket.disconnect()
+
+
 async def wait_for(read: Any, limit_s: float = 10) -> Any:
     """`read()` (a sync read, in a thread) once it is truthy: the presence set changes on the
     sockets' own timers, which the test cannot await."""

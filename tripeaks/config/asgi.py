@@ -22,11 +22,11 @@ django_asgi_app = ReusedThreadsASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from tripeaks.config.routing import websocket_urlpatterns  # noqa: E402
 from tripeaks.infra.front_gate import FrontGate  # noqa: E402
 from tripeaks.infra.socket_outage import OutageGuard  # noqa: E402
+from tripeaks.infra.socket_sessions import socket_session_stack  # noqa: E402
 from tripeaks.infra.socket_threads import ThreadedAuthMiddleware  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -34,7 +34,7 @@ router = ProtocolTypeRouter(
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             OutageGuard(
-                SessionMiddlewareStack(ThreadedAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                socket_session_stack(ThreadedAuthMiddleware(URLRouter(websocket_urlpatterns)))
             )
         ),
     }

@@ -22,7 +22,8 @@ task queued for that instant: whichever comes first begins (or caps) it. Its rea
 `sync`) only read: a socket that opens after an instant has its timer fire at once.
 No race state lives in the process: the socket's copy of the race only shapes its own frames.
 
-While it is open the socket notes its player as at the race (`presence.seen`, every 10 s, and
+While it is open the socket notes its player as at the race (`presence`: every 10 s, with the
+server's other race sockets in one round trip, `racers_here.py`; and
 once more when it closes) if they are racing in it (a seat still playing while the race runs): a
 racer with neither a race socket nor a stored move for 30 s can be claimed against by the others
 (`POST /api/races/{id}/claim`, `services.claim_absent`). A watcher's socket (anyone else: the
@@ -52,7 +53,7 @@ from tripeaks.infra.socket_outage import UNAVAILABLE, read_on_open
 from tripeaks.infra.socket_sessions import SessionSocket
 from tripeaks.infra.socket_threads import in_a_thread
 from tripeaks.play.visitors import Visitor
-from tripeaks.races import clock, presence, selectors, services
+from tripeaks.races import clock, racers_here, selectors, services
 from tripeaks.races.models import contest_of
 from tripeaks.races.selectors import RACE_EVENT
 
@@ -99,14 +100,6 @@ def _tick(race_id: str) -> selectors.RaceEvent | None:
 
 
 @in_a_thread
-def _seen(race_id: str, user_id: int) -> None:
-    try:
-        presence.seen(race_id=race_id, user_id=user_id)
-    except Exception:  # best-effort: an absence is claimed only on the server's word
-        log.warning("could not note a racer as here", extra={"race": race_id}, exc_info=True)
-
-
-@in_a_thread
 def _advance(race_id: str) -> None:
     clock.advance_race_clock(race_id=race_id, wait=False)
 
@@ -135,28 +128,32 @@ async def _advance_once(race_id: str) -> None:
     await asyncio.shield(call)
 
 
-# The last progress frame made on this server, with what it was made of: a move's news reaches
-# every socket of its race on the server in turn, the same dict (contest_feed hands one to each
-# listener), and each would make the same frame of it (one player's counts at the race's
-# version). One tuple, replaced whole.
-_last_frame: list[tuple[dict[str, Any] | None, str, int, str]] = [(None, "", -1, "")]
+# The last progress made on this server, with what it was made of: a move's news reaches every
+# socket of its race on the server in turn, the same dict (contest_feed hands one to each
+# listener), and each would derive the same line and the same frame of it (one player's counts
+# at the race's version). One tuple, replaced whole.
+Shown = tuple[dict[str, object], str]  # the line's new fields, and the frame as JSON text
+_last_frame: list[tuple[dict[str, Any] | None, str, int, Shown]] = [(None, "", -1, ({}, ""))]
 
 
-def progress_text(news: dict[str, Any], name: str, version: int) -> str:
-    """The progress frame of `news` (a stored move of `name`'s game) for a socket that has shown
-    the race at `version`, as JSON text: encoded once for all the race's sockets here."""
-    last_news, last_name, last_version, text = _last_frame[0]
+def progress_of(news: dict[str, Any], name: str, version: int) -> Shown:
+    """What `news` (a stored move of `name`'s game) changes of the player's line (its status and
+    counts), and the progress frame for a socket that has shown the race at `version`, as JSON
+    text: both worked out once for all the race's sockets here."""
+    last_news, last_name, last_version, shown = _last_frame[0]
     if last_news is news and last_name == name and last_version == version:
-        return text
-    player: dict[str, object] = {
-        "username": name,
+        return shown
+    fields: dict[str, object] = {
         "status": "stuck" if news["status"] == "stuck" else "playing",
         **{field: news[field] for field in PROGRESS},
-        "stored_at": news.get("stored_at"),
     }
-    text = orjson.dumps({"type": "progress", "version": version, "player": player}).decode()
-    _last_frame[0] = (news, name, version, text)
-    return text
+    player = {"username": name, **fields, "stored_at": news.get("stored_at")}
+    shown = (
+        fields,
+        orjson.dumps({"type": "progress", "version": version, "player": player}).decode(),
+    )
+    _last_frame[0] = (news, name, version, shown)
+    return shown
 
 
 class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
@@ -166,7 +163,7 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     frame: dict[str, Any] | None = None
     users: dict[str, str]
     timer: asyncio.Task[None] | None = None
-    here: asyncio.Task[None] | None = None  # notes the player as at their race (`presence`)
+    noted = False  # among the server's sockets whose racer is noted as here (`racers_here`)
     listening = False
     accepted = False
     cap_at: float | None = None  # the race's `ends_at`, epoch seconds
@@ -199,18 +196,18 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         await self.accept()
         self.accepted = True
-        self.here = asyncio.ensure_future(self._here(int(user.pk)))
         await self._race(event)
         if self.early is not None:
             await self._race(self.early)  # dropped there if the read was newer
+        self.noted = True
+        await racers_here.opened(self, racers_here.Racer(self.race_id, int(user.pk), self._racing))
 
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        if self.here is not None:
-            self.here.cancel()
-            if self._racing():
-                await _seen(self.race_id, int(self.scope["user"].pk))  # the absence counts from now
+        if self.noted:
+            self.noted = False
+            await racers_here.closed(self)  # noted once more: the absence counts from now
         await self.leave_session_groups()
         await self._leave()
 
@@ -219,19 +216,12 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             self.listening = False
             await contest_feed.stop(self.group, self.news)
 
-    async def _here(self, user_id: int) -> None:
-        """While the socket is open, its player is at their race: noted every
-        `presence.every_s()` while they race in it, so the others can claim against them only
-        once it is closed. A watcher is never noted: only a racer's presence counts."""
-        with contextlib.suppress(asyncio.CancelledError):
-            while self.frame is None or self.frame["state"] != "finished":
-                if self._racing():
-                    await _seen(self.race_id, user_id)
-                await asyncio.sleep(presence.every_s())
-
     def _racing(self) -> bool:
         """Is the socket's player racing in the race as it last showed it: a seat of theirs
-        still playing while it runs? (A watcher has no seat: `users` names the seats only.)"""
+        still playing while it runs? (A watcher has no seat: `users` names the seats only.)
+        While the socket is open, such a player is at their race: noted every
+        `presence.every_s()` with the server's others (`racers_here`), so the others can claim
+        against them only once it is closed. A watcher is never noted."""
         frame = self.frame
         if frame is None or frame["state"] != "running":
             return False
@@ -290,9 +280,9 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         if line["seq"] is not None and news["seq"] <= line["seq"]:
             return  # older than what this socket has shown
-        line.update({field: news[field] for field in PROGRESS})
-        line["status"] = "stuck" if news["status"] == "stuck" else "playing"
-        await self._send_text(progress_text(news, line["username"], frame["version"]))
+        fields, text = progress_of(news, line["username"], frame["version"])
+        line.update(fields)
+        await self._send_text(text)
         capped = self.cap_at is not None and time.time() >= self.cap_at
         if capped and (self.timer is None or self.timer.done()):
             # A move after the cap: the race ends now. Not awaited here: the feed hands the news

@@ -11,6 +11,7 @@ and the race has been running that long: then the others may claim against them
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import cast
 from uuid import UUID
 
@@ -34,11 +35,22 @@ def _key(race_id: UUID | str) -> str:
 
 
 def seen(*, race_id: UUID | str, user_id: int) -> None:
-    redis = redis_client.client()
-    key = _key(race_id)
-    pipe = redis.pipeline()
-    pipe.zadd(key, {str(user_id): int(time.time() * 1000)})
-    pipe.expire(key, 24 * 3600)  # a race is over within hours: the set goes by itself
+    seen_all([(race_id, user_id)])
+
+
+def seen_all(racers: Iterable[tuple[UUID | str, int]]) -> None:
+    """Note every (race, player) of `racers` as seen now: one round trip for them all (a
+    server's race sockets note their racers together, `races/racers_here.py`)."""
+    by_race: dict[str, dict[str, int]] = {}
+    now = int(time.time() * 1000)
+    for race_id, user_id in racers:
+        by_race.setdefault(_key(race_id), {})[str(user_id)] = now
+    if not by_race:
+        return
+    pipe = redis_client.client().pipeline()
+    for key, members in by_race.items():
+        pipe.zadd(key, members)
+        pipe.expire(key, 24 * 3600)  # a race is over within hours: the set goes by itself
     pipe.execute()
 
 
