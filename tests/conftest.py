@@ -9,6 +9,7 @@ starts with an empty cache: this test process's Redis keys are deleted, nobody e
 from __future__ import annotations
 
 import collections
+import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -140,6 +141,47 @@ def _solver_memo() -> Iterator[None]:
 
     with solver_memo.installed():
         yield
+
+
+class _DealSeeds:
+    """`secrets` as the deal service (tripeaks/play/deals.py) sees it in the test process: the
+    seeds of freshly shuffled deals come from one sequence that starts again at every test. A
+    fresh random deal was a new seed every time, so its proof and par (a breadth-first search,
+    up to a second of CPU) ran in every test that made one: a third of an arena or race test's
+    time. Now a test's n-th fresh deal is the same deal in every test, and the solver memo
+    (tests/solver_memo.py) answers it after the first; within a test every deal is different, as
+    before. The seeds are still searched as the service searches them (the first proven one)."""
+
+    def __init__(self) -> None:
+        self.stream = random.Random()
+
+    def randbits(self, bits: int) -> int:
+        return self.stream.getrandbits(bits)
+
+
+DEAL_SEEDS = _DealSeeds()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _repeatable_deal_seeds() -> Iterator[None]:
+    from tripeaks.play import deals
+
+    service: Any = deals
+    kept = service.secrets
+    service.secrets = DEAL_SEEDS
+    try:
+        yield
+    finally:
+        service.secrets = kept
+
+
+@pytest.fixture(autouse=True)
+def _deal_seeds_from_the_start(_repeatable_deal_seeds: None) -> None:
+    DEAL_SEEDS.stream.seed(DEAL_SEEDS_START)
+
+
+# The fresh deals' sequence (any number: only that it is the same in every test matters).
+DEAL_SEEDS_START = 36
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -289,7 +331,7 @@ def make_user(db: None) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def a_proven_deal_ready(request: Any) -> None:
+def a_proven_deal_ready(request: Any, _deal_seeds_from_the_start: None) -> None:
     """Proven deals in the default pool, as a running service keeps them (beat tops it up), for
     the tests of what deals from the pool (races, arenas). A claim that finds the pool dry proves
     a fresh seed within the request's node budget, and an unlucky seed leaves it without a deal
@@ -306,12 +348,18 @@ def a_proven_deal_ready(request: Any) -> None:
         fields = ("source", "rules_key", "layout", "code", "seed", "winnable", "par", "claimed")
         pool = Deal.objects.filter(source="random", rules_key=Rules().key, layout="classic")
         _PROVEN_POOL.extend(pool.filter(claimed=False).values(*fields))
+        _AFTER_THE_POOL.append(DEAL_SEEDS.stream.getstate())
         return
     # The same proven deals again: the solver's verdicts do not change between tests, and proving
     # four deals cost a race or arena test 1.4 s of CPU, most of those tests' time.
     Deal.objects.bulk_create(Deal(**fields) for fields in _PROVEN_POOL)
+    # The test's fresh deals are those that came after the pool's, as in the first test: none is
+    # one of the pool's.
+    DEAL_SEEDS.stream.setstate(_AFTER_THE_POOL[0])
 
 
 POOL_DEALS = 4
-# The pool's deals as the first test of this process proved them (fields of unclaimed rows).
+# The pool's deals as the first test of this process proved them (fields of unclaimed rows), and
+# the fresh deals' seed sequence where it stood after them.
 _PROVEN_POOL: list[dict[str, Any]] = []
+_AFTER_THE_POOL: list[Any] = []

@@ -13,6 +13,7 @@ Each test prints its figures (`-s` shows them); docs/reliability.md quotes them.
 from __future__ import annotations
 
 import collections
+from collections.abc import Iterator
 
 import pytest
 
@@ -24,17 +25,27 @@ from tests.reliability.findings import (
     fresh_counters,
     sign_up,
 )
-from tests.reliability.stack import Stack, request
+from tests.reliability.stack import Process, Stack, request
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(_private_stack: Stack) -> Iterator[Process]:
+    """One server for this module's tests, with the limits in one window; each test resets the
+    counters (`fresh_counters`) and uses usernames of its own. The static files are collected
+    first: the sign-in page is rendered with them."""
+    _private_stack.collect_static()
+    yield from _private_stack.shared_server("findings", env=ONE_WINDOW)
 
 
 # --------------------------------------------------------------------------- sign-in limits
 
 
-def test_40_concurrent_wrong_guesses_for_one_username_check_at_most_5(stack: Stack) -> None:
+def test_40_concurrent_wrong_guesses_for_one_username_check_at_most_5(
+    stack: Stack, server: Process
+) -> None:
     fresh_counters(stack)
-    server = stack.start_server("guesses", env=ONE_WINDOW)
     sign_up(server, "victim")
 
     def guess(i: int) -> int:
@@ -51,9 +62,10 @@ def test_40_concurrent_wrong_guesses_for_one_username_check_at_most_5(stack: Sta
     assert request("POST", f"{server.url}/api/auth/token", right)[0] == 429
 
 
-def test_40_concurrent_guesses_from_one_address_check_at_most_20(stack: Stack) -> None:
+def test_40_concurrent_guesses_from_one_address_check_at_most_20(
+    stack: Stack, server: Process
+) -> None:
     fresh_counters(stack)
-    server = stack.start_server("spray", env=ONE_WINDOW)
 
     def guess(i: int) -> int:
         body = {"username": f"nobody{i}", "password": "wrong guess"}
@@ -66,9 +78,8 @@ def test_40_concurrent_guesses_from_one_address_check_at_most_20(stack: Stack) -
     assert statuses[429] >= 20
 
 
-def test_the_web_sign_in_form_shares_the_api_sign_in_limit(stack: Stack) -> None:
+def test_the_web_sign_in_form_shares_the_api_sign_in_limit(stack: Stack, server: Process) -> None:
     fresh_counters(stack)
-    server = stack.start_server("webguess", env=ONE_WINDOW)
     sign_up(server, "formvictim")
     browser = Browser(stack, server)
     token = browser.csrf("/accounts/login/")
@@ -88,10 +99,9 @@ def test_the_web_sign_in_form_shares_the_api_sign_in_limit(stack: Stack) -> None
 
 
 def test_display_names_refuse_invisible_characters_and_other_players_usernames(
-    stack: Stack,
+    stack: Stack, server: Process
 ) -> None:
     fresh_counters(stack)
-    server = stack.start_server("names")
     sign_up(server, "realbob")  # ("admin" is refused as a username too: test_username_holes)
     ((_, token),) = stack.players(1, "mallory")
     refused = {

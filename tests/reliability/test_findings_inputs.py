@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import json
 import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -15,6 +16,13 @@ from tests.reliability.findings import (
 from tests.reliability.stack import Process, Stack
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(_private_stack: Stack) -> Iterator[Process]:
+    """One server (the production profile) for this module's tests: each only sends requests
+    that change nothing on it. The DEBUG one is started by its own test."""
+    yield from _private_stack.shared_server("inputs")
 
 
 # --------------------------------------------------------------------------- inputs that gave 500s
@@ -37,9 +45,8 @@ def json_operations(server: Process) -> list[tuple[str, str]]:
     return operations
 
 
-def test_deeply_nested_json_on_every_json_endpoint_is_a_400(stack: Stack) -> None:
+def test_deeply_nested_json_on_every_json_endpoint_is_a_400(stack: Stack, server: Process) -> None:
     fresh_counters(stack)
-    server = stack.start_server("deep")
     ((_, token),) = stack.players(1, "deep")
     operations = json_operations(server)
     assert len(operations) >= 6, operations
@@ -66,9 +73,8 @@ def test_deeply_nested_json_on_every_json_endpoint_is_a_400(stack: Stack) -> Non
     assert seen[400] >= len(operations)
 
 
-def test_unicode_digits_and_nul_in_urls_are_4xx_not_500(stack: Stack) -> None:
+def test_unicode_digits_and_nul_in_urls_are_4xx_not_500(stack: Stack, server: Process) -> None:
     fresh_counters(stack)
-    server = stack.start_server("urls")
     for path in (
         "/api/leaderboards/numbered/%C2%B2",  # superscript two: isdigit() but not int()
         "/api/leaderboards/numbered/%D9%A3",  # Arabic-Indic three: int() takes it
@@ -104,8 +110,7 @@ def test_with_debug_on_an_unknown_api_url_answers_the_json_404(stack: Stack) -> 
     assert status == 404 and headers["Content-Type"].startswith("text/html")
 
 
-def test_an_unknown_api_url_is_the_json_404_for_every_method(stack: Stack) -> None:
-    server = stack.start_server("unknown")
+def test_an_unknown_api_url_is_the_json_404_for_every_method(server: Process) -> None:
     for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
         status, text, headers = raw(method, f"{server.url}/api/games/null,null/moves", b"{}")
         assert status == 404, (method, status, text[:200])  # not a CSRF page for the writes

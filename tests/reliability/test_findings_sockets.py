@@ -21,6 +21,13 @@ from tests.reliability.stack import Process, Stack, request
 pytestmark = pytest.mark.slow
 
 
+@pytest.fixture(scope="module")
+def server(_private_stack: Stack) -> Iterator[Process]:
+    """One server for this module's tests, with the limits in one window; each test resets the
+    counters (`fresh_counters`) first, and its sockets are closed after it."""
+    yield from _private_stack.shared_server("sockets", env=ONE_WINDOW)
+
+
 # --------------------------------------------------------------------------- sockets
 
 
@@ -60,14 +67,13 @@ def sign_out(server: Process, session: str) -> int:
 
 
 def test_signing_out_closes_the_sessions_game_and_board_sockets(
-    stack: Stack, sockets: Callable[..., Any]
+    stack: Stack, server: Process, sockets: Callable[..., Any]
 ) -> None:
     import time
 
     from websockets.exceptions import ConnectionClosed
 
     fresh_counters(stack)
-    server = stack.start_server("logout")
     (session, token), (other_session, _) = stack.players(2, "leaver")
     status, game, _, _ = request("POST", f"{server.url}/api/games", {"mode": "daily"}, token)
     assert status == 201
@@ -110,12 +116,11 @@ def test_signing_out_closes_the_sessions_game_and_board_sockets(
 
 
 def test_1000_anonymous_board_syncs_are_throttled_not_each_read_from_the_database(
-    stack: Stack, sockets: Callable[..., Any]
+    stack: Stack, server: Process, sockets: Callable[..., Any]
 ) -> None:
     from websockets.exceptions import ConnectionClosed
 
     fresh_counters(stack)
-    server = stack.start_server("boardflood", env=ONE_WINDOW)
     socket = sockets(server, "/ws/leaderboards/daily/wrap-closed/")
     assert json.loads(socket.recv(timeout=10))["type"] == "board"
     answers: collections.Counter[str] = collections.Counter()
