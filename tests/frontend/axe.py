@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import expect
+
 AXE = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_text()
 
 # WCAG 2.0-2.2 A and AA, plus axe's best practices.
@@ -33,3 +35,10 @@ def assert_no_violations(page: Any, where: str, counts: dict[str, int] | None = 
     if counts is not None:
         counts[where] = len(found)
     assert found == [], f"axe on {where}: {found}"
+
+
+def switch_to_dark(page: Any) -> None:
+    """The page's theme switch (system, light, dark) pressed to dark, as a player does it."""
+    page.locator("#theme-toggle").click()
+    page.locator("#theme-toggle").click()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from tests.frontend.axe import assert_no_violations
+from tests.frontend.axe import assert_no_violations, switch_to_dark
 from tests.frontend.conftest import needs_chromium
 from tests.frontend.test_e2e_review import in_thread, lost_game
 from tripeaks.review.models import StoredAnalysis
@@ -62,10 +62,7 @@ def test_axe_finds_nothing_on_the_review_in_each_language_light_and_dark(
         assert_no_violations(page, f"review {locale} light")
         page.get_by_test_id("show-winning-line").click()
         assert_no_violations(page, f"review's winning line {locale} light")
-        # The theme switch (system, light, dark): the same page in the dark theme.
-        page.locator("#theme-toggle").click()
-        page.locator("#theme-toggle").click()
-        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        switch_to_dark(page)  # the same page in the dark theme
         assert_no_violations(page, f"review's winning line {locale} dark")
         page.get_by_test_id("back-to-game").click()
         assert_no_violations(page, f"review {locale} dark")

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from leaderboard.models import AnswerSeen
-from tests.frontend.axe import assert_no_violations
+from tests.frontend.axe import assert_no_violations, switch_to_dark
 from tests.frontend.conftest import needs_chromium, sign_in
 from tests.frontend.test_e2e_review import in_thread, lost_game, signed_up
 from tests.review.helpers import start
@@ -111,9 +111,7 @@ def test_axe_finds_nothing_with_the_warning_shown_light_and_dark(pages: Any) -> 
         page.get_by_test_id("reveal-warning").wait_for()
         page.get_by_test_id("losing-move").wait_for(state="attached")
         assert_no_violations(page, f"review's hidden line {locale} light")
-        page.locator("#theme-toggle").click()
-        page.locator("#theme-toggle").click()
-        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        switch_to_dark(page)  # the same page in the dark theme
         assert_no_violations(page, f"review's hidden line {locale} dark")
         page.get_by_test_id("reveal-lines").click()
         expect(page.get_by_test_id("reveal-confirm")).to_be_visible()
