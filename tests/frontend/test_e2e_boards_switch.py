@@ -95,6 +95,30 @@ def _on_every_board() -> None:
         finish(long_name, other(), won=i % 4 != 0, time_ms=100_000)
 
 
+@pytest.mark.parametrize("hours", [-20, 30])
+def test_past_days_open_on_the_day_before_the_servers_deal_day_whatever_the_browsers_clock(
+    pages: Any, hours: int
+) -> None:
+    """The deal day turns at midnight in Kathmandu: a browser whose date is not Kathmandu's (UTC
+    from 18:15 to midnight every day, Germany's evening) opened the past boards on the day before
+    its own date, so they showed the day before yesterday and its line was missing."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tripeaks.play.dealday import deal_day
+
+    yesterday = deal_day() - timedelta(days=1)
+    finish(UserFactory(display_name="Yuri Yesterday"), daily(yesterday), won=True, time_ms=70_000)
+    page = pages.new(viewport=DESKTOP)
+    page.clock.install(time=timezone.now() + timedelta(hours=hours))
+    page.goto("/#/boards/past/best")
+    # Its date is never Kathmandu's: 25 h 45 min behind it, or 24 h 15 min ahead.
+    assert page.evaluate("() => new Date().toISOString().slice(0, 10)") != deal_day().isoformat()
+    page.wait_for_selector(".board-out tr:has-text('Yuri Yesterday')")
+    assert page.locator("input[name=date]").input_value() == yesterday.isoformat()
+
+
 def _fits(page: Any, width: int, where: str) -> None:
     wide = page.evaluate(
         """() => [...document.querySelectorAll('.board-out, .board-out table, main')]

@@ -143,15 +143,25 @@ function showOn(form, event, show) {
   return null;
 }
 
+/**
+ * The day before the server's deal day, YYYY-MM-DD. Not the browser's yesterday: the deal day
+ * turns at midnight in Kathmandu, and a browser's date differs from Kathmandu's for hours a day.
+ */
+async function dayBeforeToday() {
+  const [y, m, d] = String((await api('today')).day).split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
+}
+
 /** A past day's board, first try or best run. @type {Tab} */
 function past(form, out, ctx, keep) {
-  const y = new Date(Date.now() - 86400000).toISOString().slice(0, 10);
-  form.innerHTML = `<label>${_('Day')} <input type="date" name="date" value="${y}"></label> ${rulesSelect()} ${boardSwitch(keep.board)} <button class="button" type="submit">${_('Show')}</button>`;
+  form.innerHTML = `<label>${_('Day')} <input type="date" name="date"></label> ${rulesSelect()} ${boardSwitch(keep.board)} <button class="button" type="submit">${_('Show')}</button>`;
+  const day = /** @type {HTMLInputElement} */ (form.elements.namedItem('date'));
   // A new board shows at once; a new day or rule set when sent.
   form.addEventListener('change', (e) => { if (/** @type {HTMLInputElement} */ (e.target).name === 'board') form.requestSubmit(); });
   return showOn(form, 'submit', async (f) => {
+    if (!day.value) day.value = await dayBeforeToday();
     const board = keep.switched(String(f.get('board')));
-    out.innerHTML = boardNote(board) + dealBoard(await api(`leaderboards/daily?date=${f.get('date')}&rules=${f.get('rules')}&board=${board}`), ctx.user);
+    out.innerHTML = boardNote(board) + dealBoard(await api(`leaderboards/daily?date=${day.value}&rules=${f.get('rules')}&board=${board}`), ctx.user);
   });
 }
 
