@@ -20,9 +20,7 @@ def test_a_worker_killed_mid_precompute_duplicates_and_loses_nothing(stack: Stac
 
     from tripeaks.play.dealday import deal_day
 
-    # 16 deals, the worker killed once it has made 4: work left on both sides of the kill. (Eight
-    # days' 32 deals proved nothing more and cost the two workers twice the solving.)
-    days_ahead = 3
+    days_ahead = 7
     expected = (days_ahead + 1) * 4
     ((_, token),) = stack.players(1, "early")
     server = stack.start_server("celery-web")
@@ -44,7 +42,7 @@ def test_a_worker_killed_mid_precompute_duplicates_and_loses_nothing(stack: Stac
         "from tripeaks.play.tasks import precompute_daily_deals\n"
         f"print(json.dumps(precompute_daily_deals.delay({days_ahead}).id))"
     )
-    wait_until(lambda: dailies() >= 4, 30, "the precompute to be under way")
+    wait_until(lambda: dailies() >= 8, 30, "the precompute to be under way")
     worker.kill()
     killed = time.monotonic()
     at_kill = dailies()
