@@ -16,6 +16,7 @@ import { frameStep, turnAt } from './arenas/live.js';
 import { ArenaTable } from './arenas/at_table.js';
 import { raceStyles } from './races/styles.js';
 import { clock } from '../format.js';
+import { paintHtml } from '../paint.js';
 
 /** @param {ArenaScoring} scoring */
 const markup = (scoring) => `<div class="arena-page"><section class="panel"><h2 data-testid="arena-name"></h2><p class="small arena-rules"></p>
@@ -65,14 +66,14 @@ class ArenaScreen {
   }
 
   drawActions() {
-    this.$('.arena-actions').innerHTML = actionsHtml(this.arena, this.mine, Boolean(this.user));
+    paintHtml(this.$('.arena-actions'), actionsHtml(this.arena, this.mine, Boolean(this.user)));
     this.$('[data-testid=arena-me]').textContent = meText(this.mine);
   }
 
   drawStandings() {
-    this.$('.board-out').innerHTML = standingsTable(this.arena.standings, this.mine, this.me, this.arena.replays);
+    paintHtml(this.$('.board-out'), standingsTable(this.arena.standings, this.mine, this.me, this.arena.replays));
     this.$('.arena-podium').hidden = !this.arena.podium;
-    if (this.arena.podium) this.$('[data-testid=podium]').innerHTML = podiumItems(this.arena.podium);
+    if (this.arena.podium) paintHtml(this.$('[data-testid=podium]'), podiumItems(this.arena.podium));
     if (this.atTable.on) this.drawTable();
   }
 

@@ -11,6 +11,7 @@ import { api, layoutNamed } from '../api.js';
 import { LiveSocket } from '../socket.js';
 import { esc } from '../dialog.js';
 import { clock } from '../format.js';
+import { paintHtml } from '../paint.js';
 import { _, digits, fill, num } from '../i18n.js';
 import { raceError } from './races/words.js';
 import { raceStyles } from './races/styles.js';
@@ -46,7 +47,6 @@ class RaceScreen {
     this.offset = Date.parse(race.server_time) - Date.now(); // the server's clock minus ours
     /** @type {ReturnType<typeof setInterval> | undefined} */
     this.ticker = undefined;
-    this.claimable = ''; // the racers claimable and the stuck deal the buttons were drawn for
     this.absence = new Absence(race); // whom the server says a claim would be taken against
     this.table = new RaceTable({ onView: (v) => this.ownView(v), say: (text) => { this.$('[data-testid=announce]').textContent = text; } });
     /** @type {() => void} */
@@ -73,8 +73,7 @@ class RaceScreen {
     this.$('[data-testid=race-state]').dataset.state = race.state;
     this.$('[data-testid=race-clock]').textContent = clock(raceClockMs(race, now));
     this.$('[data-testid=race-countdown]').textContent = race.state === 'countdown' ? digits(String(secondsTo(race, now))) : '';
-    const buttons = `${this.absent().map((p) => p.username).join(' ')}|${this.table.stuck()}`;
-    if (buttons !== this.claimable) { this.claimable = buttons; this.$('.race-actions').innerHTML = this.actions(); }
+    paintHtml(this.$('.race-actions'), this.actions());
     if (this.absence.due(race, this.me)) this.sync(); // a racer's soonest claim came: ask the server
   }
 
@@ -94,15 +93,15 @@ class RaceScreen {
     const watching = this.watching() && race.state === 'running';
     this.root.querySelector('.race')?.classList.toggle('watching', watching);
     this.$('[data-testid=race-notice]').hidden = over || playing || watching;
-    this.$('.race-info').innerHTML = watching ? '' : infoHtml(race);
+    paintHtml(this.$('.race-info'), watching ? '' : infoHtml(race));
     this.$('.table-wrap').hidden = over || !race.game;
     const results = this.$('[data-testid=race-results]');
     results.hidden = !over;
-    if (over) results.innerHTML = resultsHtml(race, this.me, stateText(race, this.now()));
+    if (over) paintHtml(results, resultsHtml(race, this.me, stateText(race, this.now())));
     if (race.game && (race.state === 'running' || over)) this.table.show(race.game, this.$('.table-wrap'));
   }
 
-  strip() { this.$('[data-testid=race-players]').innerHTML = this.race.state === 'finished' ? '' : stripHtml(this.race, this.me, this.total); }
+  strip() { paintHtml(this.$('[data-testid=race-players]'), this.race.state === 'finished' ? '' : stripHtml(this.race, this.me, this.total)); }
 
   /** @param {Race} next */
   show(next) {
@@ -110,7 +109,6 @@ class RaceScreen {
     const race = this.race = next;
     this.offset = Date.parse(race.server_time) - Date.now();
     this.$('[data-testid=deal-title]').textContent = this.watching() && race.state !== 'open' ? fill(_('Watching · %(race)s'), { race: raceTitle(race) }) : raceTitle(race);
-    this.$('.race-actions').innerHTML = this.actions();
     this.strip();
     this.stage();
     this.paint();

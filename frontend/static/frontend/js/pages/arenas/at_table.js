@@ -5,6 +5,7 @@
 
 import { esc } from '../../dialog.js';
 import { arenaName } from '../../format.js';
+import { paintHtml } from '../../paint.js';
 import { _, fill, num } from '../../i18n.js';
 import { RaceTable } from '../race/table.js';
 import { standingsTable } from './standings.js';
@@ -74,7 +75,7 @@ export class ArenaTable {
     this.$('[data-testid=arena-points]').textContent = mine ? num(mine.points) : '–';
     this.$('[data-testid=arena-place]').textContent = mine ? num(mine.rank) : '–';
     this.$('[data-testid=arena-streak]').textContent = mine ? num(mine.streak) + (mine.fire ? ' 🔥' : '') : '–';
-    this.$('[data-testid=arena-side]').innerHTML = sideHtml(arena.standings, mine, me);
+    paintHtml(this.$('[data-testid=arena-side]'), sideHtml(arena.standings, mine, me));
   }
 
   // No more moves: the player ends the deal (it counts as not won).

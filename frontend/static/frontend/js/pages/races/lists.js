@@ -3,6 +3,7 @@
 import { api } from '../../api.js';
 import { esc } from '../../dialog.js';
 import { rulesTitle } from '../../format.js';
+import { paintHtml } from '../../paint.js';
 import { _, fill, num } from '../../i18n.js';
 import { raceChangeText } from './words.js';
 
@@ -65,8 +66,8 @@ export function watchOpenRaces(el, liveEl) {
     try {
       const [open, on] = /** @type {{races: Race[]}[]} */ (await Promise.all([api('races?state=open'), api('races?state=live')]));
       if (gone) return;
-      el.innerHTML = lobbyHtml(open.races);
-      liveEl.innerHTML = liveHtml(on.races);
+      paintHtml(el, lobbyHtml(open.races));
+      paintHtml(liveEl, liveHtml(on.races));
     } catch { /* the next round tries again */ }
     if (!gone) timer = setTimeout(round, LOBBY_EVERY_MS);
   }
