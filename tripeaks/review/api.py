@@ -142,27 +142,35 @@ class _SeenGameView(APIView):
             game = None if game_id is None else selectors.game_by_id(game_id)
         return game if game is not None and may_view(request.user, game, token) else None
 
+    def answer(self, request: Request, game: Game) -> Response:
+        raise NotImplementedError
 
-@extend_schema(responses={200: REPLAY, 404: NOT_FOUND, 429: THROTTLED})
-class ReplayView(_SeenGameView):
-    operation = "replay"
+    def respond(self, request: Request, game_id: UUID | None, token: str | None) -> Response:
+        game = self.seen_game(request, game_id, token)
+        return not_found() if game is None else self.answer(request, game)
 
+
+class _SeenGameRead(_SeenGameView):
     def get(
         self, request: Request, game_id: UUID | None = None, token: str | None = None
     ) -> Response:
-        game = self.seen_game(request, game_id, token)
-        return not_found() if game is None else Response(selectors.replay_of(game))
+        return self.respond(request, game_id, token)
+
+
+@extend_schema(responses={200: REPLAY, 404: NOT_FOUND, 429: THROTTLED})
+class ReplayView(_SeenGameRead):
+    operation = "replay"
+
+    def answer(self, request: Request, game: Game) -> Response:
+        return Response(selectors.replay_of(game))
 
 
 @extend_schema(responses=ANALYSIS_RESPONSES)
-class AnalysisView(_SeenGameView):
+class AnalysisView(_SeenGameRead):
     operation = "analysis"
 
-    def get(
-        self, request: Request, game_id: UUID | None = None, token: str | None = None
-    ) -> Response:
-        game = self.seen_game(request, game_id, token)
-        return not_found() if game is None else _analysis_response(request, game)
+    def answer(self, request: Request, game: Game) -> Response:
+        return _analysis_response(request, game)
 
 
 @extend_schema(request=None, responses=REVEAL_RESPONSES)
@@ -171,11 +179,13 @@ class RevealView(_SeenGameView):
 
     operation = "analysis_reveal"  # a signed-out visitor is told why (401 sign_in_to_reveal)
 
+    def answer(self, request: Request, game: Game) -> Response:
+        return _reveal_response(request, game)
+
     def post(
         self, request: Request, game_id: UUID | None = None, token: str | None = None
     ) -> Response:
-        game = self.seen_game(request, game_id, token)
-        return not_found() if game is None else _reveal_response(request, game)
+        return self.respond(request, game_id, token)
 
 
 def _own_game(player: AbstractBaseUser, game_id: str) -> Game | None:
