@@ -91,6 +91,28 @@ def test_the_refusals_a_process_remembers_are_bounded() -> None:
     assert refusals.wait(windows[1:2], now) is None
 
 
+def test_a_window_the_processs_own_counts_fill_is_over_before_redis_answers() -> None:
+    """The counts a process sent to Redis are a part of Redis's count: once they reach a
+    window's limit, the next count is refused (and counted among the refusals) with no call, as
+    the rest of a burst is while its first counts are in flight. A count that never reached
+    Redis (unreachable) is not one of them: an outage lets everything through."""
+    refusals = limiter._Refusals()
+    now = 1_000_000.0
+    window, other = limiter.window("a", 3, 10, now), limiter.window("b", 9, 10, now)
+    for _ in range(3):
+        assert refusals.wait([window, other], now, tally=True) is None
+        refusals.send([window, other], now)
+    assert refusals.wait([window, other], now, tally=True) == window.left
+    assert refusals.refused([window], now) == 1
+    assert refusals.wait([other], now) is None  # 3 of its 9
+    assert refusals.wait([limiter.window("a", 3, 10, window.ends)], window.ends) is None
+    refusals.clear()
+    for _ in range(3):
+        refusals.send([window], now)
+        refusals.unsend([window])
+    assert refusals.wait([window], now) is None
+
+
 def test_a_flood_is_the_refusals_made_in_a_window_known_over_and_ends_with_it() -> None:
     """What `front_gate.flooding` reads: the counts refused from memory in a window known over,
     none before Redis said it was over, and none once it has ended (a new window starts clean)."""
