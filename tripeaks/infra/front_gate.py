@@ -16,13 +16,15 @@ read, the player authenticated or any middleware has run, it counts:
 
 The count is the limiter's (`limiter.count_async`, batched: the requests of a burst share one
 Redis call) and remembers the windows found over their limit until they end, so the refusals of a
-flood cost no Redis call at all. Redis unreachable: everything goes through (the limiter fails
-open), as the other rates do.
+flood cost no Redis call at all; a window is known over as soon as the process's own counts
+reach its limit, so the rest of a burst is not counted in Redis either (the opens that arrive
+while its first counts are in flight). Redis unreachable: everything goes through (the limiter
+fails open), as the other rates do.
 
 The server (tripeaks/stack/header_timeout.py) asks the gate twice before the application runs:
 
-- a socket handshake from an address known over its open rate is answered 429 at the upgrade,
-  before a WebSocket is made of it (`known_refused_socket`: about 0.25 ms of the server's CPU,
+- a socket handshake from an address known over its open rate is answered 429 at the upgrade
+  (as the gate answers one it refuses, but before a WebSocket is made of it) (`known_refused_socket`: about 0.25 ms of the server's CPU,
   the request line and headers parsed);
 - a connection from an address that is *flooding*, its socket opens refused
   `FRONT_GATE_FLOOD_REFUSALS` times (100) in a window of its open rate known over, is closed as

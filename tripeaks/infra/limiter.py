@@ -7,9 +7,11 @@
   throttle_async.py) count this way. `count_async(..., remember_refusals=True)` keeps, in the
   process, the windows Redis said were over their limit until they end, and refuses a count that
   falls in one of them without asking Redis: a flood's refusals cost no Redis call (the front
-  gate, tripeaks/infra/front_gate.py); it also counts those refusals: past a number of them the
-  window is a flood's (`flooding`), and the gate refuses the address's connections before any
-  byte of them is read, in the next window too while the flood goes on knocking.
+  gate, tripeaks/infra/front_gate.py); a window the process's own counts have filled is known
+  over before Redis answers them (a burst's counts in flight). It also counts those refusals:
+  past a number of them the window is a flood's (`flooding`), and the gate refuses the
+  address's connections before any byte of them is read, in the next window too while the flood
+  goes on knocking.
 - **Reservations** (`reserve`): nothing is counted unless every window is below its limit, then
   all are (sign-in and password-reset attempts: accounts/throttling.py).
 - **Slots** (`acquire_slot`, `release_slot`): leases in sorted sets, one member a call, scored by
