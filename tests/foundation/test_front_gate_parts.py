@@ -167,3 +167,18 @@ def test_the_window_before_is_the_same_rates_previous_index() -> None:
     w = limiter.window("socket_open_address:203.0.113.5", 10, 10, now)
     before = limiter.window("socket_open_address:203.0.113.5", 10, 10, now - 10)
     assert limiter.previous_key(w.key) == before.key
+
+
+@pytest.mark.asyncio
+async def test_counts_that_never_reached_redis_are_not_the_processs_own(settings: Any) -> None:
+    """Redis unreachable (nothing listens on the port), the gate lets every count through, one
+    after another, past the window's limit: the counts the process sent and that failed are
+    taken back, so they never fill the window in the process's memory."""
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    limiter.forget_refusals()
+    window = limiter.window("socket_open_address:192.0.2.7", 2, 3600)
+    try:
+        waits = [await limiter.count_async([window], remember_refusals=True) for _ in range(5)]
+    finally:
+        limiter.forget_refusals()
+    assert waits == [None] * 5
