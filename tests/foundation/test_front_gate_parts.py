@@ -82,7 +82,8 @@ def test_the_refusals_a_process_remembers_are_bounded() -> None:
     windows = [limiter.window(f"r{n}", 1, 60, now) for n in range(5)]
     for w in windows:
         refusals.note([w], [2], now)
-    assert len(refusals._ends) <= 3
+        refusals.send([w], now)
+    assert len(refusals._ends) <= 3 and len(refusals._sent) <= 3
     # One over its limit refuses until its window ends, and no longer.
     refusals.clear()
     refusals.note(windows[:1], [2], now)

@@ -23,9 +23,10 @@ fails open), as the other rates do.
 
 The server (tripeaks/stack/header_timeout.py) asks the gate twice before the application runs:
 
-- a socket handshake from an address known over its open rate is answered 429 at the upgrade
-  (as the gate answers one it refuses, but before a WebSocket is made of it) (`known_refused_socket`: about 0.25 ms of the server's CPU,
-  the request line and headers parsed);
+- a socket handshake from an address known over its open rate is answered 429 at the upgrade,
+  as the gate answers one it refuses but before a WebSocket is made of it
+  (`known_refused_socket`: about 0.25 ms of the server's CPU, the request line and headers
+  parsed);
 - a connection from an address that is *flooding*, its socket opens refused
   `FRONT_GATE_FLOOD_REFUSALS` times (100) in a window of its open rate known over, is closed as
   it opens, before a byte of it is read (`flooding`: a few microseconds), until that window
