@@ -20,6 +20,10 @@ were answered, the server's CPU time per open and the machine's load average. A 
 gives a victim 60 moves, whose p99 is about the 2nd slowest: several victims and rounds give the
 p99 more samples. With `--elsewhere` the attacker floods a second server process instead of the
 victims' (a control: the same attack on the same cores, none of it in the victims' server).
+Last, `BURSTS` (5) times, a fresh address opens `--sockets` once, with no victim: how a flood's
+first burst is answered, and the server's CPU for it over idle; then as many from addresses whose
+window of the open rate is spent already (none of the burst reaches the consumer: what the
+refusals alone cost).
 `--connection-cost N` only times the server's refusals: its CPU for N handshakes from an address
 the gate knows is over, closed as they connect and answered 429 at the upgrade, alternating.
 Before the caps the issue measured the victim's median going from 70 to 446 ms
@@ -56,6 +60,10 @@ from bench.play_load import (
 BENCH_DB = "tripeaks_bench_sockets"
 MOVE_GAP_S = 0.25
 COST_PHASE_S = 10.0
+# A flood's first burst, from a fresh address each time, alone on the server (phases of at most
+# `--seconds`).
+BURSTS = 5
+BURST_PHASE_S = 3.0
 
 
 def setup(victims: int = 1) -> list[tuple[str, str]]:
@@ -292,6 +300,42 @@ def connection_cost(count: int, runs: int) -> dict[str, Any]:
     }
 
 
+def spend_opens(address: str, seconds: float) -> None:
+    """(In this process, on the bench's Redis.) The address's window of its open rate at its
+    limit, as if it had opened its 10 already, for the next `seconds` at least."""
+    from django.core.cache import cache
+
+    from tripeaks.infra import redis_client
+    from tripeaks.infra.front_gate import address_open_windows
+
+    window = address_open_windows(address)[0]
+    if window.left < seconds + 1:
+        time.sleep(window.left + 0.05)
+        window = address_open_windows(address)[0]
+    redis_client.client().set(cache.make_key(window.key), window.allowed, ex=window.period + 1)
+
+
+def first_bursts(
+    port: int, server: int, flood: Any, seconds: float
+) -> dict[str, list[dict[str, Any]]]:
+    """BURSTS phases of `seconds` with no victim, in each the attacker's `--sockets` opened once
+    from an address that has never flooded (its first burst: what the gate lets reach the
+    consumer, refuses at the handshake, before it judges the address flooding); then as many
+    from addresses whose window has its opens spent (`spend_opens`: none reaches the consumer).
+    One of each in phases shorter than BURST_PHASE_S (the tests' tiny run)."""
+    bursts: dict[str, list[dict[str, Any]]] = {"fresh": [], "spent": []}
+    for kind, base in (("fresh", 9), ("spent", 8)):
+        for n in range(BURSTS if seconds >= BURST_PHASE_S else 1):
+            address = f"127.0.{base}.{n + 1}"
+            if kind == "spent":
+                spend_opens(address, seconds)
+            burst = phase(
+                port, None, seconds, server, lambda until, at=address: flood(until, False, at)
+            )
+            bursts[kind].append(burst)
+    return bursts
+
+
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sockets", type=int, default=500)
@@ -341,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
         status, game = call(args.port, attacker_token, "POST", "/api/games", {"mode": "daily"})
         assert status == 201, (status, game)
 
-        def flood(until: float, retry: bool = args.retry) -> Any:
+        def flood(until: float, retry: bool = args.retry, address: str = "") -> Any:
             return attacker(
                 target,
                 attacker_session,
@@ -349,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.sockets,
                 until,
                 retry,
-                args.attacker_address,
+                address or args.attacker_address,
             )
 
         server = servers[0].pid
@@ -365,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
         cost_s = min(COST_PHASE_S, args.seconds)
         idle = phase(args.port, None, cost_s, server)
         alone = phase(args.port, None, cost_s, server, lambda until: flood(until, True))
+        burst_s = min(BURST_PHASE_S, args.seconds)
+        first = first_bursts(args.port, server, flood, burst_s)
     finally:
         stop_servers(servers)
     report: dict[str, Any] = {"rounds": rounds, "all rounds": pooled(rounds)}
@@ -373,6 +419,16 @@ def main(argv: list[str] | None = None) -> int:
         (alone["server CPU s"] - idle["server CPU s"]) * 1000 / max(opens, 1), 3
     )
     report["server idle"], report["refused opens alone"] = idle, alone
+    idle_per_s = idle["server CPU s"] / cost_s
+    report["a flood's first burst alone"] = {
+        f"{kind} address": {
+            "attacker's socket opens": [b["attacker's socket opens"] for b in bursts],
+            "server CPU ms a burst over idle": [
+                round((b["server CPU s"] - idle_per_s * burst_s) * 1000) for b in bursts
+            ],
+        }
+        for kind, bursts in first.items()
+    }
     print(json.dumps(report, indent=1))
     statuses = {s for r in rounds for p in r.values() for s in p["victim's REST moves"]["statuses"]}
     return 0 if statuses <= {200, 201} else 1

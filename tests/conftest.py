@@ -198,11 +198,14 @@ def _fast_flush() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """Every test starts with an empty cache (throttle counts, sign-in failures, cached data), and
-    no daily deal kept in memory from a database an earlier test emptied."""
+    no daily deal kept in memory from a database an earlier test emptied, nor the front gate's
+    memory of the counts it sent and the windows it found over (tripeaks/infra/limiter.py)."""
+    from tripeaks.infra import limiter
     from tripeaks.play.deals import forget_daily_deals
 
     clear_test_cache()
     forget_daily_deals()
+    limiter.forget_refusals()
     yield
 
 

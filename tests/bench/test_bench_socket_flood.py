@@ -13,3 +13,4 @@ pytestmark = pytest.mark.slow
 def test_socket_flood_bench(private_redis: str) -> None:
     out = run_server_bench("socket_flood.py", "BENCH_SOCKETS_REDIS_URL", private_redis)
     assert "closed 4409" in out
+    assert '"fresh address"' in out and '"spent address"' in out  # the first bursts, alone

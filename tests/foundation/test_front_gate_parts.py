@@ -82,13 +82,36 @@ def test_the_refusals_a_process_remembers_are_bounded() -> None:
     windows = [limiter.window(f"r{n}", 1, 60, now) for n in range(5)]
     for w in windows:
         refusals.note([w], [2], now)
-    assert len(refusals._ends) <= 3
+        refusals.send([w], now)
+    assert len(refusals._ends) <= 3 and len(refusals._sent) <= 3
     # One over its limit refuses until its window ends, and no longer.
     refusals.clear()
     refusals.note(windows[:1], [2], now)
     assert refusals.wait(windows[:1], now) == windows[0].left
     assert refusals.wait(windows[:1], windows[0].ends) is None
     assert refusals.wait(windows[1:2], now) is None
+
+
+def test_a_window_the_processs_own_counts_fill_is_over_before_redis_answers() -> None:
+    """The counts a process sent to Redis are a part of Redis's count: once they reach a
+    window's limit, the next count is refused (and counted among the refusals) with no call, as
+    the rest of a burst is while its first counts are in flight. A count that never reached
+    Redis (unreachable) is not one of them: an outage lets everything through."""
+    refusals = limiter._Refusals()
+    now = 1_000_000.0
+    window, other = limiter.window("a", 3, 10, now), limiter.window("b", 9, 10, now)
+    for _ in range(3):
+        assert refusals.wait([window, other], now, tally=True) is None
+        refusals.send([window, other], now)
+    assert refusals.wait([window, other], now, tally=True) == window.left
+    assert refusals.refused([window], now) == 1
+    assert refusals.wait([other], now) is None  # 3 of its 9
+    assert refusals.wait([limiter.window("a", 3, 10, window.ends)], window.ends) is None
+    refusals.clear()
+    for _ in range(3):
+        refusals.send([window], now)
+        refusals.unsend([window])
+    assert refusals.wait([window], now) is None
 
 
 def test_a_flood_is_the_refusals_made_in_a_window_known_over_and_ends_with_it() -> None:
@@ -145,3 +168,18 @@ def test_the_window_before_is_the_same_rates_previous_index() -> None:
     w = limiter.window("socket_open_address:203.0.113.5", 10, 10, now)
     before = limiter.window("socket_open_address:203.0.113.5", 10, 10, now - 10)
     assert limiter.previous_key(w.key) == before.key
+
+
+@pytest.mark.asyncio
+async def test_counts_that_never_reached_redis_are_not_the_processs_own(settings: Any) -> None:
+    """Redis unreachable (nothing listens on the port), the gate lets every count through, one
+    after another, past the window's limit: the counts the process sent and that failed are
+    taken back, so they never fill the window in the process's memory."""
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    limiter.forget_refusals()
+    window = limiter.window("socket_open_address:192.0.2.7", 2, 3600)
+    try:
+        waits = [await limiter.count_async([window], remember_refusals=True) for _ in range(5)]
+    finally:
+        limiter.forget_refusals()
+    assert waits == [None] * 5

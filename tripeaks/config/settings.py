@@ -542,10 +542,10 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
     "solver_address": env.str("THROTTLE_SOLVER_ADDRESS", default="60/min"),
     # The front gate (tripeaks/infra/front_gate.py), checked before the session is read, the
     # player authenticated or any middleware run; one Redis call at most, none once a window is
-    # known to be over. Socket opens per address: a burst of 10, then one a second (closed 1013,
-    # the page tries again later). /api/ requests per address and per credential (the session
-    # cookie or the API token): 429 with Retry-After. Above what a household behind one address
-    # ever makes, and above DRF's finer rates (docs/operations.md, "Limits").
+    # known to be over. Socket opens per address: a burst of 10, then one a second (429 at the
+    # handshake: the page tries again later). /api/ requests per address and per credential (the
+    # session cookie or the API token): 429 with Retry-After. Above what a household behind one
+    # address ever makes, and above DRF's finer rates (docs/operations.md, "Limits").
     "socket_open_address": env.str("THROTTLE_SOCKET_OPENS_ADDRESS", default="10/10s"),
     "api_address": env.str("THROTTLE_API_ADDRESS", default="60/s"),
     "api_address_minute": env.str("THROTTLE_API_ADDRESS_MINUTE", default="3000/min"),

@@ -5,8 +5,9 @@ anything but a Redis call (issue #35).
 read, the player authenticated or any middleware has run, it counts:
 
 - every socket handshake against its address's open rate (``PLAY_THROTTLE_RATES
-  ["socket_open_address"]``): over it, the socket is accepted and closed with 1013 (try again
-  later), which the page answers by trying again, backing off up to 5 s (socket.js);
+  ["socket_open_address"]``): over it, the handshake is answered 429 with Retry-After and never
+  accepted (`refuse_socket`), which the page, hearing 1006, answers by trying again, backing off
+  up to 5 s (socket.js);
 - every ``/api/`` request against its address's rates and, when it carries one, its credential's
   (the session cookie or the API token, as the request names it, unread: a digest of it): over
   one, a 429 with Retry-After and a throttled body as DRF's throttles shape it, its detail in the
@@ -15,14 +16,17 @@ read, the player authenticated or any middleware has run, it counts:
 
 The count is the limiter's (`limiter.count_async`, batched: the requests of a burst share one
 Redis call) and remembers the windows found over their limit until they end, so the refusals of a
-flood cost no Redis call at all. Redis unreachable: everything goes through (the limiter fails
-open), as the other rates do.
+flood cost no Redis call at all; a window is known over as soon as the process's own counts
+reach its limit, so the rest of a burst is not counted in Redis either (the opens that arrive
+while its first counts are in flight). Redis unreachable: everything goes through (the limiter
+fails open), as the other rates do.
 
 The server (tripeaks/stack/header_timeout.py) asks the gate twice before the application runs:
 
 - a socket handshake from an address known over its open rate is answered 429 at the upgrade,
-  before a WebSocket is made of it (`known_refused_socket`: about 0.25 ms of the server's CPU,
-  the request line and headers parsed);
+  as the gate answers one it refuses but before a WebSocket is made of it
+  (`known_refused_socket`: about 0.25 ms of the server's CPU, the request line and headers
+  parsed);
 - a connection from an address that is *flooding*, its socket opens refused
   `FRONT_GATE_FLOOD_REFUSALS` times (100) in a window of its open rate known over, is closed as
   it opens, before a byte of it is read (`flooding`: a few microseconds), until that window
@@ -41,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Mapping
 
 import orjson
 from django.conf import settings
@@ -125,12 +130,22 @@ def known_refused_socket(client: object, headers: object) -> int | None:
     return limiter.known_refusal(throttling.windows_of(socket_limits(scope)), tally=True)
 
 
-async def refuse_socket(receive: Receive, send: Send) -> None:
-    """Accepted, so that the page hears a code, and closed with 1013: try again later."""
+async def refuse_socket(scope: Scope, receive: Receive, send: Send, wait: int) -> None:
+    """Refused at the handshake, never accepted: answered 429 with Retry-After, as the server
+    answers a handshake it knows over (`known_refused_socket`; the page hears 1006 and tries
+    again, backing off), where the server can send an HTTP answer to a handshake (ASGI's
+    ``websocket.http.response``: Uvicorn's); elsewhere closed before it is accepted, with 1013
+    (Daphne answers 403). Before, the first over-count of a burst was accepted and then closed
+    1013: a completed handshake, a close handshake and its timer for each."""
     if (await receive())["type"] != "websocket.connect":
         return
-    await send({"type": "websocket.accept"})
-    await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+    extensions = scope.get("extensions")
+    if not isinstance(extensions, Mapping) or "websocket.http.response" not in extensions:
+        await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
+        return
+    headers = [(b"retry-after", str(wait).encode()), (b"content-length", b"0")]
+    await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
+    await send({"type": "websocket.http.response.body", "body": b""})
 
 
 def _supported(code: str | None) -> str | None:
@@ -195,7 +210,7 @@ class FrontGate:
             wait = await limiter.count_async(windows, remember_refusals=True)
             if wait is not None:
                 if scope["type"] == "websocket":
-                    await refuse_socket(receive, send)
+                    await refuse_socket(scope, receive, send, wait)
                 else:
                     await refuse_request(send, wait, visitor_language(scope))
                 return

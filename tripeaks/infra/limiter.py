@@ -7,9 +7,11 @@
   throttle_async.py) count this way. `count_async(..., remember_refusals=True)` keeps, in the
   process, the windows Redis said were over their limit until they end, and refuses a count that
   falls in one of them without asking Redis: a flood's refusals cost no Redis call (the front
-  gate, tripeaks/infra/front_gate.py); it also counts those refusals: past a number of them the
-  window is a flood's (`flooding`), and the gate refuses the address's connections before any
-  byte of them is read, in the next window too while the flood goes on knocking.
+  gate, tripeaks/infra/front_gate.py); a window the process's own counts have filled is known
+  over before Redis answers them (a burst's counts in flight). It also counts those refusals:
+  past a number of them the window is a flood's (`flooding`), and the gate refuses the
+  address's connections before any byte of them is read, in the next window too while the flood
+  goes on knocking.
 - **Reservations** (`reserve`): nothing is counted unless every window is below its limit, then
   all are (sign-in and password-reset attempts: accounts/throttling.py).
 - **Slots** (`acquire_slot`, `release_slot`): leases in sorted sets, one member a call, scored by
@@ -176,12 +178,19 @@ class _Refusals:
         self.most = most
         self._ends: dict[str, float] = {}
         self._refused: dict[str, int] = {}
+        self._sent: dict[str, tuple[int, float]] = {}  # counts sent to Redis, when each window ends
         self._refusing_until = 0.0  # when the last window known over ends
         self._flood_until = 0.0  # when the window after the last flood's ends (it may renew it)
 
     def wait(self, windows: list[Window], now: float, *, tally: bool = False) -> int | None:
         """The longest wait among the windows known to be over, or None; with `tally`, the
-        count is refused: it is added to each over window's refusals."""
+        count is refused: it is added to each over window's refusals. A window whose limit this
+        process's own counts sent to Redis have reached is over (they are a part of Redis's
+        count): known so from now on, before Redis has answered them (the rest of a burst that
+        arrives while its first counts are in flight)."""
+        for w in windows:
+            if self._sent.get(w.key, (0, 0.0))[0] >= w.allowed and w.key not in self._ends:
+                self._remember(w, now)
         ends = [self._ends.get(w.key, 0.0) for w in windows]
         known = max(ends, default=0.0)
         if known <= now:
@@ -224,6 +233,23 @@ class _Refusals:
         over = [self._refused.get(w.key, 0) for w in windows if self._ends.get(w.key, 0.0) > now]
         return max(over) if over else None
 
+    def send(self, windows: list[Window], now: float) -> None:
+        """A count is sent to Redis in these windows: counted among this process's own (`wait`)."""
+        if len(self._sent) >= self.most:
+            self._sent = {key: sent for key, sent in self._sent.items() if sent[1] > now}
+            if len(self._sent) >= self.most:
+                self._sent = {}  # (fewer counts here only ever leave a count to Redis)
+        for w in windows:
+            self._sent[w.key] = (self._sent.get(w.key, (0, 0.0))[0] + 1, w.ends)
+
+    def unsend(self, windows: list[Window]) -> None:
+        """A count `send` let through never reached Redis (unreachable): not counted here either,
+        so that an outage lets everything through, as the limiter does."""
+        for w in windows:
+            sent, ends = self._sent.get(w.key, (0, 0.0))
+            if sent > 0:
+                self._sent[w.key] = (sent - 1, ends)
+
     def note(self, windows: list[Window], counts: list[int], now: float) -> None:
         for w, n in zip(windows, counts, strict=True):
             if n > w.allowed and w.key not in self._ends:
@@ -248,6 +274,7 @@ class _Refusals:
     def clear(self) -> None:
         self._ends = {}
         self._refused = {}
+        self._sent = {}
         self._refusing_until = 0.0
         self._flood_until = 0.0
 
@@ -284,7 +311,8 @@ def forget_refusals() -> None:
 async def count_async(windows: list[Window], *, remember_refusals: bool = False) -> int | None:
     """`count` from an event loop (failing open), batched with the loop's other counts. With
     `remember_refusals`, a window found over its limit refuses in the process until it ends,
-    without a Redis call (such a refusal is not counted: the window is over already)."""
+    without a Redis call (such a refusal is not counted: the window is over already), and so
+    does a window whose limit the process's own counts have reached, before Redis answers them."""
     if not windows:
         return None
     now = time.time()
@@ -292,12 +320,15 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
         known = _refusals.wait(windows, now, tally=True)
         if known is not None:
             return known
+        _refusals.send(windows, now)
     loop = asyncio.get_running_loop()
     counter = _counters.get(loop)
     if counter is None:
         counter = _counters[loop] = _Counter()
     counts = await counter.counts(windows)
     if counts is None:
+        if remember_refusals:
+            _refusals.unsend(windows)
         return None
     if remember_refusals:
         _refusals.note(windows, counts, now)

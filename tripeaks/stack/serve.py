@@ -30,7 +30,8 @@ def uvicorn_options(*, proxy_headers: bool = False) -> dict[str, Any]:
         "loop": "uvloop",
         # httptools with a timeout on a request's headers (Uvicorn has none).
         "http": "tripeaks.stack.header_timeout:HeaderTimeoutProtocol",
-        "ws": "websockets-sansio",
+        # websockets-sansio, quiet when the application refuses a handshake with an answer.
+        "ws": "tripeaks.stack.socket_denial:DenialCompletesHandshake",
         "lifespan": "off",
         "access_log": False,
         "server_header": False,
