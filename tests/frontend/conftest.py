@@ -65,7 +65,8 @@ def _in_the_server_process() -> None:
     - asgiref's one thread for thread-sensitive calls: the fork copies the executor, not its
       thread, so every socket's session lookup would wait forever;
     - the channel layer: it carries this process's client prefix, and the two processes would pop
-      each other's socket messages off the same Redis list.
+      each other's socket messages off the same Redis list;
+    - its database connections' name (`_connections_of`), for the end of the tests to wait for.
 
     The server outlives each test's emptied database, so it keeps no daily deal in memory, nor the
     ones this process read before the fork: the fork comes before a test's fresh start forgets
@@ -74,14 +75,21 @@ def _in_the_server_process() -> None:
     from asgiref.sync import SyncToAsync
     from channels.layers import channel_layers
     from channels.testing.live import set_database_connection
+    from django.conf import settings
 
     from tripeaks.play import deals
 
     set_database_connection()
+    settings.DATABASES["default"]["OPTIONS"]["application_name"] = _connections_of(os.getpid())
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends = {}
     deals.KNOWN_DAILY_MAX = 0
     deals.forget_daily_deals()
+
+
+def _connections_of(server_pid: int) -> str:
+    """The application_name of a test server's database connections."""
+    return f"tripeaks-test-server-{server_pid}"
 
 
 def _collect_static(root: Path) -> None:
@@ -204,20 +212,23 @@ def live_server(
         process.join()
     shutil.rmtree(static_root, ignore_errors=True)
     with django_db_blocker.unblock():
-        _wait_for_server_connections_to_go()
+        _wait_for_server_connections_to_go(_connections_of(process.pid))
 
 
-def _wait_for_server_connections_to_go() -> None:
+def _wait_for_server_connections_to_go(name: str) -> None:
     """The server's connections (its move writer's above all) outlive it for a moment: PostgreSQL
     ends a dead client's backend a little after the process is gone, and until then the test
-    database cannot be dropped at the end of the session."""
+    database cannot be dropped at the end of the session. Only the server's, by their `name`:
+    this process keeps connections of its own (a thread's), and a wait for every other one of
+    the database ran to its 5 s end at every server's stop (10 s at the end of each worker)."""
     from django.db import connection
 
     for _ in range(100):
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                "WHERE datname = current_database() AND application_name = %s",
+                [name],
             )
             (left,) = cursor.fetchone()
         if not left:
