@@ -12,14 +12,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from tests.frontend.axe import violations
+from tests.frontend.axe import THEMES, in_each_theme
 from tests.frontend.conftest import DESKTOP, Pages, sign_in
 from tests.frontend.language_walk import QUIET, counting_reads
 
 LANGUAGES = ("en", "de", "ne")
-THEMES = ("light", "dark")
-SETTLED = """() => document.getAnimations().every(
-    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
 
 
 def player(name: str) -> Any:
@@ -59,10 +56,8 @@ def axe_every_way(pages: Pages, screens: list[Screen]) -> dict[str, int]:
             assert page.locator("html").get_attribute("lang") == language
             page.wait_for_function(QUIET)  # lists come after the page's frame: all read
             screen.then(page)
-            for theme in THEMES:
-                page.emulate_media(color_scheme=theme)
-                page.wait_for_function(SETTLED)
-                found[f"{screen.name}, {language}, {theme}"] = violations(page)
+            for theme, on in in_each_theme(page).items():
+                found[f"{screen.name}, {language}, {theme}"] = on
     said = [f"{where}: {v['id']} {v['nodes']}" for where, vs in found.items() for v in vs]
     assert said == [], "\n".join(said)
     assert len(found) == len(screens) * len(LANGUAGES) * len(THEMES)

@@ -12,6 +12,10 @@ AXE = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_text()
 
 # WCAG 2.0-2.2 A and AA, plus axe's best practices.
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+THEMES = ("light", "dark")
+# Every finite animation and transition has ended (a theme's colours ease in).
+SETTLED = """() => document.getAnimations().every(
+    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
 
 
 def violations(page: Any) -> list[dict[str, Any]]:
@@ -27,6 +31,18 @@ def violations(page: Any) -> list[dict[str, Any]]:
     }""",
         TAGS,
     )
+    return found
+
+
+def in_each_theme(page: Any) -> dict[str, list[dict[str, Any]]]:
+    """`violations` of the page as it stands in the light and then the dark theme (the system's,
+    prefers-color-scheme): one page read in both, where a page loaded for each theme cost its
+    load twice. Contrast is read from the pixels: each once every finite animation has ended."""
+    found = {}
+    for theme in THEMES:
+        page.emulate_media(color_scheme=theme)
+        page.wait_for_function(SETTLED)
+        found[theme] = violations(page)
     return found
 
 

@@ -65,7 +65,8 @@ def _in_the_server_process() -> None:
     - asgiref's one thread for thread-sensitive calls: the fork copies the executor, not its
       thread, so every socket's session lookup would wait forever;
     - the channel layer: it carries this process's client prefix, and the two processes would pop
-      each other's socket messages off the same Redis list.
+      each other's socket messages off the same Redis list;
+    - its database connections' name (`_connections_of`), for the end of the tests to wait for.
 
     The server outlives each test's emptied database, so it keeps no daily deal in memory, nor the
     ones this process read before the fork: the fork comes before a test's fresh start forgets
@@ -74,14 +75,21 @@ def _in_the_server_process() -> None:
     from asgiref.sync import SyncToAsync
     from channels.layers import channel_layers
     from channels.testing.live import set_database_connection
+    from django.conf import settings
 
     from tripeaks.play import deals
 
     set_database_connection()
+    settings.DATABASES["default"]["OPTIONS"]["application_name"] = _connections_of(os.getpid())
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends = {}
     deals.KNOWN_DAILY_MAX = 0
     deals.forget_daily_deals()
+
+
+def _connections_of(server_pid: int) -> str:
+    """The application_name of a test server's database connections."""
+    return f"tripeaks-test-server-{server_pid}"
 
 
 def _collect_static(root: Path) -> None:
@@ -100,7 +108,9 @@ def _collect_static(root: Path) -> None:
             prefix = getattr(storage, "prefix", None) or ""
             target = root / prefix / path
             if target.exists():
-                continue  # the first finder's file wins, as collectstatic does
+                # The first finder's file wins, as collectstatic does; or a server before this
+                # one (`_static_root`) collected it.
+                continue
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(storage.path(path), target)
             if compressor.should_compress(str(target)):
@@ -144,12 +154,21 @@ def _answers(url: str) -> bool:
 
 
 @pytest.fixture(scope="session")
-def server_url(django_db_setup: Any, django_db_blocker: Any) -> Iterator[str]:
-    yield from live_server(django_db_blocker, _collect_static)
+def _static_root() -> Iterator[Path]:
+    """The static files of this process's test servers (`_collect_static`): the first server
+    collects them, the second finds them there (a collection is a second of CPU)."""
+    root = Path(tempfile.mkdtemp(prefix="tripeaks-static-"))
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
-def limited_url(server_url: str, django_db_blocker: Any) -> Iterator[str]:
+def server_url(django_db_setup: Any, django_db_blocker: Any, _static_root: Path) -> Iterator[str]:
+    yield from live_server(django_db_blocker, _collect_static, static_root=_static_root)
+
+
+@pytest.fixture(scope="session")
+def limited_url(server_url: str, django_db_blocker: Any, _static_root: Path) -> Iterator[str]:
     """A second test server (the same database and Redis prefix) with the production limits and
     the fair-play timing check on (tests/frontend/refusals.py): one for the process, shared by the
     refusals' test files."""
@@ -159,24 +178,27 @@ def limited_url(server_url: str, django_db_blocker: Any) -> Iterator[str]:
     assert LIMITS["game_start"] == f"{GAME_STARTS_A_MINUTE}/min"
     assert LIMITS["guest_address"] == f"{GUESTS_AN_HOUR}/hour"
     limited = {"PLAY_THROTTLE_RATES": LIMITS, "FAIR_PLAY_TIMING_CHECK": True}
-    yield from live_server(django_db_blocker, _collect_static, limited)
+    yield from live_server(django_db_blocker, _collect_static, limited, static_root=_static_root)
 
 
 def live_server(
     django_db_blocker: Any,
     collect: Callable[[Path], None],
     settings_in_server: dict[str, Any] | None = None,
+    static_root: Path | None = None,
 ) -> Iterator[str]:
     """A forked server's URL while it runs (`_serve`), stopped and cleaned up after; the server
-    forked with `settings_in_server` set (this process's settings are as they were after)."""
+    forked with `settings_in_server` set (this process's settings are as they were after). Its
+    static files are collected into `static_root` (a folder of its own when None, removed after)."""
     from django.conf import settings
     from django.db import connections
 
     port = free_port()
     url = f"http://{SERVER_HOST}:{port}"
-    static_root = Path(tempfile.mkdtemp(prefix="tripeaks-static-"))
+    own_root = static_root is None
+    root = Path(tempfile.mkdtemp(prefix="tripeaks-static-")) if own_root else static_root
     process = multiprocessing.get_context("fork").Process(
-        target=_serve, args=(port, static_root, collect), daemon=True
+        target=_serve, args=(port, root, collect), daemon=True
     )
     changed = settings_in_server or {}
     saved = {name: getattr(settings, name) for name in changed}
@@ -202,22 +224,26 @@ def live_server(
     if process.is_alive():  # not down after its graceful shutdown: it must not outlive the tests
         process.kill()
         process.join()
-    shutil.rmtree(static_root, ignore_errors=True)
+    if own_root:
+        shutil.rmtree(root, ignore_errors=True)
     with django_db_blocker.unblock():
-        _wait_for_server_connections_to_go()
+        _wait_for_server_connections_to_go(_connections_of(process.pid))
 
 
-def _wait_for_server_connections_to_go() -> None:
+def _wait_for_server_connections_to_go(name: str) -> None:
     """The server's connections (its move writer's above all) outlive it for a moment: PostgreSQL
     ends a dead client's backend a little after the process is gone, and until then the test
-    database cannot be dropped at the end of the session."""
+    database cannot be dropped at the end of the session. Only the server's, by their `name`:
+    this process keeps connections of its own (a thread's), and a wait for every other one of
+    the database ran to its 5 s end at every server's stop (10 s at the end of each worker)."""
     from django.db import connection
 
     for _ in range(100):
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                "WHERE datname = current_database() AND application_name = %s",
+                [name],
             )
             (left,) = cursor.fetchone()
         if not left:

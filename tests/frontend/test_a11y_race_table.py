@@ -12,6 +12,7 @@ import pytest
 
 from tests.frontend.a11y_walk import Screen, axe_every_way, player, signed_in
 from tests.frontend.conftest import Pages, api_post, needs_chromium
+from tests.frontend.language_walk import QUIET, counting_reads
 from tests.play.contests import begun_race
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
@@ -28,8 +29,9 @@ def test_axe_finds_nothing_at_a_races_table_and_its_end_in_three_languages_light
     bob, cat, dan, eve = (player(f"axt_{n}") for n in ("bob", "cat", "dan", "eve"))
     running = begun_race(bob, cat, settings)
     finished = begun_race(dan, eve, settings)
-    quitter = signed_in(pages, eve)  # leaves through the server, which tells the race's sockets
-    quitter.goto("/")
+    quitter = counting_reads(signed_in(pages, eve))  # leaves through the server, which tells
+    quitter.goto("/")  # the race's sockets; first the start page reads her game, still there:
+    quitter.wait_for_function(QUIET)  # once read after the leave, a 404 and a console error
     assert api_post(quitter, f"/api/races/{finished.pk}/leave", {}).status == 200  # dan wins
     state = "[data-testid=race-state][data-state={}]".format
 

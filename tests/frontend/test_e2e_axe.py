@@ -9,34 +9,25 @@ from typing import Any
 
 import pytest
 
-from tests.frontend.axe import violations
+from tests.frontend.axe import THEMES, in_each_theme, violations
 from tests.frontend.conftest import ARTIFACTS, DESKTOP, PHONE, api_post, needs_chromium, sign_up
 from tests.frontend.helpers import click_move, line_for, open_game
 from tests.play.helpers import winnable_code
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
-SETTLED = """() => document.getAnimations().every(
-    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)"""
-
-
-THEMES = ("light", "dark")
-
 
 class Checker:
     """axe on each screen in the light and the dark theme (the system's, prefers-color-scheme):
-    one walk of the site reads both, and ends on the light one."""
+    one walk of the site reads both (`in_each_theme`), each screen loaded once."""
 
     def __init__(self, page: Any) -> None:
         self.page = page
         self.found: dict[str, dict[str, list[dict[str, Any]]]] = {theme: {} for theme in THEMES}
 
     def check(self, where: str) -> None:
-        for theme in THEMES:
-            self.page.emulate_media(color_scheme=theme)
-            # Contrast is read from the pixels: every finite animation and transition has ended.
-            self.page.wait_for_function(SETTLED)
-            self.found[theme][where] = violations(self.page)
+        for theme, found in in_each_theme(self.page).items():
+            self.found[theme][where] = found
 
     def dialog(self, testid: str, where: str) -> None:
         self.page.locator(f"dialog[data-testid={testid}]").wait_for()

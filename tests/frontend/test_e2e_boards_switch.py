@@ -159,16 +159,19 @@ def test_every_board_fits_360_px_in_german(pages: Any) -> None:
     shot(page, "phone-de-360-alltime-win-rate")
 
 
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_axe_finds_nothing_on_either_daily_board_or_all_time(pages: Any, dark: bool) -> None:
-    from tests.frontend.axe import violations
+def test_axe_finds_nothing_on_either_daily_board_or_all_time_light_and_dark(pages: Any) -> None:
+    """Each board loaded once at each size and read in both themes (once a test a theme, each
+    loading the boards and their players afresh)."""
+    from tests.frontend.axe import in_each_theme
 
     _on_every_board()
     found = {}
     for viewport in (DESKTOP, PHONE_360):
-        page = pages.new(viewport=viewport, dark=dark, locale="de-DE")
+        page = pages.new(viewport=viewport, locale="de-DE")
         for route, ready in ROUTES.items():
             page.goto(f"/{route}")
             page.wait_for_selector(ready)
-            found[f"{route} {viewport['width']}"] = violations(page)
+            for theme, on in in_each_theme(page).items():
+                found[f"{route} {viewport['width']} {theme}"] = on
+    assert len(found) == 2 * len(ROUTES) * 2
     assert {k: v for k, v in found.items() if v} == {}

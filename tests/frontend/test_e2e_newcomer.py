@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from tests.frontend.a11y_walk import SETTLED
-from tests.frontend.axe import assert_no_violations
+from tests.frontend.axe import SETTLED, assert_no_violations
 from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, shot, sign_up
 from tests.frontend.helpers import click_move, line_for, open_game, view, wait_seq
 from tripeaks.play.models import Deal, Game

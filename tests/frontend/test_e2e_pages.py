@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.frontend.a11y_walk import SETTLED
+from tests.frontend.axe import SETTLED
 from tests.frontend.conftest import (
     ARTIFACTS,
     DESKTOP,

@@ -74,10 +74,18 @@ def test_in_german_the_ranking_is_whole_in_two_short_lines_at_most(pages: Any) -
 
 
 @pytest.mark.parametrize("size", list(PHONES))
-def test_the_runs_ranking_is_one_line_in_the_scores_type_clear_of_stock(
+def test_the_table_at_its_first_load_has_its_ranking_stock_count_and_focus_ring_right(
     pages: Any, size: str
 ) -> None:
-    page, _, _ = _at_the_table(pages, size, "bar")
+    """Three looks of one freshly loaded table (no key pressed, no tap before the focus ring's):
+    once a test each, each making its player and deal and loading the page."""
+    page, _, line = _at_the_table(pages, size, "bar")
+    _the_runs_ranking_is_one_line_in_the_scores_type_clear_of_stock(page, size)
+    _the_stock_count_stays_inside_the_table_above_the_buttons(page, size)
+    _the_focus_ring_shows_after_a_key_only_and_not_in_the_hints_yellow(page, line)
+
+
+def _the_runs_ranking_is_one_line_in_the_scores_type_clear_of_stock(page: Any, size: str) -> None:
     ranking = page.get_by_test_id("ranking")
     assert ranking.inner_text() == "Ranked: first try"
     r = ranking.bounding_box()
@@ -96,9 +104,7 @@ def test_the_runs_ranking_is_one_line_in_the_scores_type_clear_of_stock(
     shot(page, f"phone-details-bar-{size}")
 
 
-@pytest.mark.parametrize("size", list(PHONES))
-def test_the_stock_count_stays_inside_the_table_above_the_buttons(pages: Any, size: str) -> None:
-    page, _, _ = _at_the_table(pages, size, "badge")
+def _the_stock_count_stays_inside_the_table_above_the_buttons(page: Any, size: str) -> None:
     badge, controls = box(page, ".table .stock .count"), box(page, ".controls")
     wrap, stock = box(page, ".table-wrap"), box(page, ".table .stock")
     assert badge["y"] + badge["height"] <= controls["y"], (badge, controls)
@@ -107,11 +113,9 @@ def test_the_stock_count_stays_inside_the_table_above_the_buttons(pages: Any, si
     assert badge["y"] + badge["height"] <= stock["y"] + stock["height"]  # on the card itself
 
 
-@pytest.mark.parametrize("size", list(PHONES))
-def test_the_focus_ring_shows_after_a_key_only_and_not_in_the_hints_yellow(
-    pages: Any, size: str
+def _the_focus_ring_shows_after_a_key_only_and_not_in_the_hints_yellow(
+    page: Any, line: list[dict[str, Any]]
 ) -> None:
-    page, _, line = _at_the_table(pages, size, "ring")
     # The table has the keyboard's focus from the start, but shows no ring until a key is used.
     assert "pc" in _outline(page)["tag"]
     assert _outline(page)["style"] == "none"

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.frontend.axe import SETTLED
 from tests.frontend.conftest import api_post, needs_chromium, shot, sign_up
 from tests.frontend.helpers import click_move, open_game, view, wait_seq
 from tests.frontend.test_e2e_races import open_two_seats
@@ -39,6 +40,29 @@ def card_box(page: Any) -> dict[str, float]:
     return box
 
 
+# Resolves once the first layout card's box has not moved for three animation frames in a row.
+STEADY = """() => new Promise((done) => {
+  const box = () => JSON.stringify(document.querySelector(".table .pc[data-pos='0']").getBoundingClientRect());
+  let last = box(), same = 0;
+  const frame = () => {
+    const now = box();
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 3) done(true); else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})"""
+
+
+def steady_card_box(page: Any) -> dict[str, float]:
+    """`card_box` once the table holds still: it takes its place's final size from a resize
+    observer, some frames after the page is drawn (a fixed 100 ms wait before, a guess that a
+    loaded machine could miss)."""
+    page.wait_for_function(SETTLED)
+    page.evaluate(STEADY)
+    return card_box(page)
+
+
 def make_user(username: str) -> Any:
     return get_user_model().objects.create_user(username=username, password="x" * 20)
 
@@ -52,15 +76,14 @@ def test_a_race_card_is_as_big_as_a_solo_card_and_the_race_shows_no_solo_control
     code, _ = winnable_code(5)
     assert api_post(page, "/api/games", {"mode": "custom", "deal": code}).status == 201
     open_game(page)
-    solo = card_box(page)
+    solo = steady_card_box(page)
 
     ann = get_user_model().objects.get(username="big_ann")
     race = begun_race(ann, make_user("big_bob"), settings)
     page.goto(f"/#/races/{race.pk}")
     wait_seq(page, 0)
     page.wait_for_selector("[data-player=big_bob]")
-    page.wait_for_timeout(100)  # the table takes its place's final size (a resize observer)
-    raced = card_box(page)
+    raced = steady_card_box(page)
     assert raced["width"] >= solo["width"], (raced, solo)
     assert raced["height"] >= solo["height"], (raced, solo)
     # The opponents are one line, never the table's room.
