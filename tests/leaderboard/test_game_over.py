@@ -183,3 +183,37 @@ def test_a_daily_first_try_writes_its_first_try_line_with_one_more_statement(
         view = services.apply_move(game_id=game.pk, user=user, seq=view["seq"], **last).view
     assert view["result"]["attempt"] == "first-try" and view["result"]["board"]["rank"] == 1
     assert FirstTry.objects.get().result_id == Result.objects.get(game_id=game.pk).pk
+
+
+@pytest.mark.django_db(transaction=True)  # as above: the after-commit work runs
+def test_a_flagged_runs_ending_move_reads_the_players_line_and_the_boards_size_at_once(
+    make_user: Any, django_assert_num_queries: Any, settings: Any
+) -> None:
+    """A run the timing check flags leaves the board alone and ranks nothing: its game-over view
+    shows the player's earlier line with the board's size, read in one statement (it was two of
+    the ORM's, 5% of a server's CPU in bench.play_load, whose machine-fast runs are all flagged).
+    Begin; lock the game; store the move; lock the statistics rows; store the result, the
+    statistics; commit; the line with the board's size."""
+    from tripeaks.play import services
+    from tripeaks.play.payloads import game_payload
+
+    user = make_user("machine")
+
+    def play(steps: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
+        game = services.start_game(user=user, mode="daily", rules=Rules())
+        view = game_payload(game, services.load_game_state(game), game.created_at)
+        for step in steps:
+            view = services.apply_move(game_id=game.pk, user=user, seq=view["seq"], **step).view
+        return game, view
+
+    play([{"action": "draw"}, {"action": "resign"}])  # a line on the board and statistics rows
+    settings.FAIR_PLAY_TIMING_CHECK = True
+    *before_the_end, last = solution(deals.daily_deal(deal_day(), Rules()))
+    game, view = play(before_the_end)
+    with django_assert_num_queries(8):
+        view = services.apply_move(game_id=game.pk, user=user, seq=view["seq"], **last).view
+    result = Result.objects.get(game_id=game.pk)
+    assert view["status"] == "won" and result.flagged and not result.on_boards
+    board = view["result"]["board"]
+    assert (board["lines"], board["rank"], board["this_run"]) == (1, 1, False)
+    assert board["best"]["won"] is False and board["best"]["player"]["username"] == "machine"
