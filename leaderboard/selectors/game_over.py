@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from leaderboard.models import (
     Attempt,
-    DealBest,
     DealRecord,
     FirstTry,
     PlayerStats,
@@ -14,8 +13,9 @@ from leaderboard.models import (
     Standing,
 )
 from leaderboard.payloads import Announcement, GameOverPayload
-from leaderboard.selectors.deal_boards import board_lines, first_try_standing, rank_of_line
+from leaderboard.selectors.deal_boards import first_try_standing, rank_of_line
 from leaderboard.selectors.shapes import line_payload, result_payload, stats_payload
+from leaderboard.services.rows import player_line
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
@@ -68,12 +68,11 @@ def result_for_game(game: Game, result: Result | None = None) -> GameOverPayload
     if result.mode in ("daily", "numbered"):
         own, lines = standing.line, standing.lines
         if own is None:
-            own = (
-                board_lines(result.deal_id, result.mode, DealBest)
-                .filter(player_id=result.player_id)
-                .first()
-            )
-        if lines is None:
+            # A run that did not rank (held, flagged): the line is the player's earlier best.
+            own, lines = player_line(result.player_id, result.deal_id)
+            if own is not None and type(game).player.is_cached(game):
+                own.player = game.player  # the line's name
+        elif lines is None:
             record = DealRecord.objects.filter(deal_id=result.deal_id).first()
             lines = None if record is None else record.lines
         if own is not None and lines is not None:

@@ -25,12 +25,10 @@ there is logged and never fails the finishing move.
 
 from __future__ import annotations
 
-import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
-from django.db import connection, transaction
-from django.db.models.expressions import Col
+from django.db import transaction
 
 from leaderboard import cache, fairplay
 from leaderboard.boards import improves
@@ -39,7 +37,6 @@ from leaderboard.models import (
     BOARD_MODES,
     Attempt,
     DealBest,
-    DealRecord,
     FirstTry,
     Result,
     Standing,
@@ -47,7 +44,7 @@ from leaderboard.models import (
 from leaderboard.services import record_row
 from leaderboard.services import stats as stats_rows
 from leaderboard.services.board_cache import warm_board_cache
-from leaderboard.services.rows import select_rows
+from leaderboard.services.rows import player_line
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
@@ -155,15 +152,7 @@ def _rank(result: Result, standing: Standing, game: Game) -> None:
     mode = result.mode
     # With the board's size as it stands, for the view of a run that leaves the board alone (most
     # finishes: only a better run moves the player's line): no query after the commit.
-    sql, columns = _best_sql()
-    params = [
-        DealBest.player.field.get_db_prep_value(result.player_id, connection),
-        DealBest.deal.field.get_db_prep_value(result.deal_id, connection),
-    ]
-    best: DealBest | None = None
-    lines_now: int | None = None
-    if found := select_rows(DealBest, sql, columns, params):  # one line at most
-        best, (lines_now,) = found[0]
+    best, lines_now = player_line(result.player_id, result.deal_id)
     new_line = best is None
     improved = best is None or improves(mode, result, best)
     if best is None:
@@ -192,22 +181,6 @@ def _rank(result: Result, standing: Standing, game: Game) -> None:
     settled = record_row.settle(result.pk, new_line=new_line, personal_best=result.personal_best)
     result.new_record, result.first_win = settled.new_record, settled.first_win
     standing.lines, standing.version = settled.lines, settled.version
-
-
-@functools.cache
-def _best_sql() -> tuple[str, list[Col]]:
-    """The player's line on the deal (their id, the deal's), with the board's size (``lines``)."""
-    quote = connection.ops.quote_name
-    line = DealBest._meta
-    player, deal = quote(DealBest.player.field.column), quote(DealBest.deal.field.column)
-    lines = DealRecord.lines.field
-    sql = (
-        f"SELECT {', '.join(f'b.{quote(field.column)}' for field in line.concrete_fields)},"
-        f" (SELECT r.{quote(lines.column)} FROM {quote(DealRecord._meta.db_table)} r"
-        f" WHERE r.{quote(DealRecord.deal.field.column)} = b.{deal})"
-        f" FROM {quote(line.db_table)} b WHERE b.{player} = %s AND b.{deal} = %s"
-    )
-    return sql, [*(field.get_col("b") for field in line.concrete_fields), lines.get_col("r")]
 
 
 def _after_commit(standing: Standing) -> None:

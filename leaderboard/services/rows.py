@@ -3,12 +3,15 @@ the ORM's compiling costs more CPU than the round trip."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from django.db import connection
 from django.db.models import Model
 from django.db.models.expressions import Col
+
+from leaderboard.models import DealBest, DealRecord
 
 _Row = TypeVar("_Row", bound=Model)
 
@@ -39,3 +42,32 @@ def select_rows(
         instance = model.from_db(connection.alias, names, values[: len(names)])
         selected.append((instance, tuple(values[len(names) :])))
     return selected
+
+
+def player_line(player_id: int, deal_id: int) -> tuple[DealBest | None, int | None]:
+    """The player's line on the deal's board, if any, with the board's size (its record's
+    `lines`): one statement, for the finish that ranks a run and the game-over view."""
+    sql, columns = _line_sql()
+    params = [
+        DealBest.player.field.get_db_prep_value(player_id, connection),
+        DealBest.deal.field.get_db_prep_value(deal_id, connection),
+    ]
+    if found := select_rows(DealBest, sql, columns, params):  # one line at most
+        best, (lines,) = found[0]
+        return best, lines
+    return None, None
+
+
+@functools.cache
+def _line_sql() -> tuple[str, list[Col]]:
+    quote = connection.ops.quote_name
+    line = DealBest._meta
+    player, deal = quote(DealBest.player.field.column), quote(DealBest.deal.field.column)
+    lines = DealRecord.lines.field
+    sql = (
+        f"SELECT {', '.join(f'b.{quote(field.column)}' for field in line.concrete_fields)},"
+        f" (SELECT r.{quote(lines.column)} FROM {quote(DealRecord._meta.db_table)} r"
+        f" WHERE r.{quote(DealRecord.deal.field.column)} = b.{deal})"
+        f" FROM {quote(line.db_table)} b WHERE b.{player} = %s AND b.{deal} = %s"
+    )
+    return sql, [*(field.get_col("b") for field in line.concrete_fields), lines.get_col("r")]

@@ -117,3 +117,34 @@ def test_game_finished_is_sent_inside_the_finishing_transaction(make_player: Any
     finally:
         game_finished.disconnect(receiver)
     assert seen == [("lost", True)]
+
+
+def test_the_streak_is_the_plays_since_the_last_draw_along_the_current_line() -> None:
+    """`current_streak`, counted back from the end, against its definition counted forward over
+    every random line of moves tried (plays, draws, undos, restarts)."""
+    import random
+
+    from tripeaks.engine import game as engine
+    from tripeaks.engine.deal import from_seed
+    from tripeaks.engine.layouts import get_layout
+    from tripeaks.play.progress import current_streak
+
+    def forward(state: engine.State) -> int:
+        line, run = (*state.history, state.position), 0
+        for before, after in zip(line, line[1:], strict=False):
+            run = run + 1 if after.removed != before.removed else 0
+        return run
+
+    chooser, seen = random.Random(37), set()
+    for seed in range(30):
+        state = engine.new_game(from_seed(seed, get_layout("classic")), Rules())
+        for _ in range(120):
+            moves = [m for m in state.legal_moves() if not isinstance(m, engine.Resign)]
+            plays = [m for m in moves if isinstance(m, engine.Play)]
+            pick = plays if plays and chooser.random() < 0.8 else moves
+            state = engine.apply(state, chooser.choice(pick))
+            assert current_streak(state) == forward(state)
+            seen.add(current_streak(state))
+            if state.over:
+                break
+    assert {0, 1, 2, 3} <= seen

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 from tripeaks.engine.cards import Card
@@ -78,6 +79,9 @@ class State:
     moves: int = 0
     seq: int = 0
     resigned: bool = False
+    # `status`, worked out once: a move's step, its row and its view each ask for it, and with
+    # the stock drawn out each answer looks for a playable card again.
+    _status: Status | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def removed(self) -> int:
@@ -113,8 +117,7 @@ class State:
     def fitting_ranks(self) -> tuple[int, ...]:
         """The ranks (1-13) that may go onto the waste now: every rank on an empty waste."""
         top = self.position.waste_top
-        target = None if top is None else top.rank
-        return tuple(rank for rank in range(1, 14) if self.rules.fits(rank, target))
+        return _fitting_ranks(self.rules, None if top is None else top.rank)
 
     def in_layout(self, position: int) -> bool:
         return 0 <= position < self.deal.layout.size and not self.position.removed >> position & 1
@@ -137,12 +140,12 @@ class State:
 
     def playable(self) -> tuple[int, ...]:
         """Free layout positions whose card fits the waste, in position order."""
-        layout, removed, cards = self.deal.layout, self.position.removed, self.deal.layout_cards
+        removed, cards = self.position.removed, self.deal.layout_cards
         ranks = self.fitting_ranks
         return tuple(
             p
-            for p in range(layout.size)
-            if not removed >> p & 1 and layout.free(p, removed) and cards[p].rank in ranks
+            for p, mask in enumerate(self.deal.layout.cover_masks)
+            if not removed >> p & 1 and removed & mask == mask and cards[p].rank in ranks
         )
 
     def legal_moves(self) -> tuple[Move, ...]:
@@ -159,6 +162,13 @@ class State:
 
     @property
     def status(self) -> Status:
+        found = self._status
+        if found is None:
+            found = self._work_out_status()
+            object.__setattr__(self, "_status", found)
+        return found
+
+    def _work_out_status(self) -> Status:
         if self.position.removed.bit_count() == self.deal.layout.size:
             return "won"
         if self.resigned:
@@ -170,6 +180,11 @@ class State:
     @property
     def over(self) -> bool:
         return self.status in ("won", "lost")
+
+
+@cache
+def _fitting_ranks(rules: Rules, target: int | None) -> tuple[int, ...]:
+    return tuple(rank for rank in range(1, 14) if rules.fits(rank, target))
 
 
 def new_game(deal: Deal, rules: Rules) -> State:
@@ -193,43 +208,27 @@ def apply(state: State, move: Move) -> State:
         raise RuleError(f"the game is over ({status})")
     seq = state.seq + 1
     position = state.position
+    # Built field by field, not by `dataclasses.replace` (which checks and copies by name): every
+    # socket move comes here.
+    deal, rules, history, moves = state.deal, state.rules, state.history, state.moves
     match move:
         case Play(p):
             _check_play(state, p)
-            card = state.deal.layout_cards[p]
-            after = Position(position.removed | 1 << p, position.drawn, card)
-            return replace(
-                state,
-                position=after,
-                history=(*state.history, position),
-                moves=state.moves + 1,
-                seq=seq,
-            )
+            after = Position(position.removed | 1 << p, position.drawn, deal.layout_cards[p])
+            return State(deal, rules, after, (*history, position), moves + 1, seq)
         case Draw():
             if state.stock_left == 0:
                 raise RuleError("the stock is empty")
-            after = Position(position.removed, position.drawn + 1, state.deal.stock[position.drawn])
-            return replace(
-                state,
-                position=after,
-                history=(*state.history, position),
-                moves=state.moves + 1,
-                seq=seq,
-            )
+            after = Position(position.removed, position.drawn + 1, deal.stock[position.drawn])
+            return State(deal, rules, after, (*history, position), moves + 1, seq)
         case Undo():
-            if not state.history:
+            if not history:
                 raise RuleError("there is nothing to undo")
-            return replace(
-                state,
-                position=state.history[-1],
-                history=state.history[:-1],
-                moves=state.moves + 1,
-                seq=seq,
-            )
+            return State(deal, rules, history[-1], history[:-1], moves + 1, seq)
         case Restart():
-            return replace(state, position=Position(0, 0, state.deal.waste), history=(), seq=seq)
+            return State(deal, rules, Position(0, 0, deal.waste), (), moves, seq)
         case Resign():
-            return replace(state, resigned=True, seq=seq)
+            return State(deal, rules, position, history, moves, seq, resigned=True)
     raise RuleError(f"unknown move {move!r}")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from tripeaks.engine.deal import Deal
 from tripeaks.engine.game import State
 from tripeaks.engine.layout import Layout
 
@@ -44,26 +45,52 @@ class LayoutOutline(TypedDict):
     slots: list[list[int]]
 
 
+# Each deal's position views, made once: a view lists every position, nearly always one of these
+# four, and every socket move builds a view. By the deal's id (hashing a deal hashes its cards),
+# the deal kept with them so that a reused id is seen; the parsed deals are few and long-lived.
+_REMOVED, _FACE_DOWN, _COVERED, _FREE = range(4)
+_tables: dict[int, tuple[Deal, tuple[tuple[PositionView, ...], ...]]] = {}
+_MOST_TABLES = 4096
+
+
+def _position_table(deal: Deal) -> tuple[tuple[PositionView, ...], ...]:
+    """For each position of `deal`, its view removed, face down, face up but covered, and free."""
+    found = _tables.get(id(deal))
+    if found is not None and found[0] is deal:
+        return found[1]
+    table = tuple(
+        (
+            _position(p, None, face_up=False, free=False, removed=True),
+            _position(p, None, face_up=False, free=False, removed=False),
+            _position(p, card.token, face_up=True, free=False, removed=False),
+            _position(p, card.token, face_up=True, free=True, removed=False),
+        )
+        for p, card in enumerate(deal.layout_cards)
+    )
+    if len(_tables) >= _MOST_TABLES:
+        _tables.clear()
+    _tables[id(deal)] = (deal, table)
+    return table
+
+
+def _position(
+    p: int, card: str | None, *, face_up: bool, free: bool, removed: bool
+) -> PositionView:
+    return {"position": p, "card": card, "face_up": face_up, "free": free, "removed": removed}
+
+
 def player_view(state: State, *, paused: bool = False) -> dict[str, object]:
     """The player's view of `state`. `paused` hides the layout cards, the waste and the playable
-    positions (the shape of the table and the counts stay); stopping the clock is the server's job."""
-    positions: list[PositionView] = []
-    # The same answers as State.in_layout / is_free / is_face_up, worked out once per position:
-    # every socket move builds this view.
-    layout, cards, gone = state.deal.layout, state.deal.layout_cards, state.position.removed
-    for p in range(layout.size):
-        removed = bool(gone >> p & 1)
-        free = not removed and layout.free(p, gone)
-        face_up = free or (not removed and state.rules.open)
-        positions.append(
-            {
-                "position": p,
-                "card": cards[p].token if face_up and not paused else None,
-                "face_up": face_up,
-                "free": free,
-                "removed": removed,
-            }
-        )
+    positions (the shape of the table and the counts stay); stopping the clock is the server's job.
+    The position views may be shared between views: nothing may change one."""
+    gone, face_down = state.position.removed, _COVERED if state.rules.open else _FACE_DOWN
+    table = _position_table(state.deal)
+    positions = [
+        table[p][_REMOVED if gone >> p & 1 else _FREE if gone & mask == mask else face_down]
+        for p, mask in enumerate(state.deal.layout.cover_masks)
+    ]
+    if paused:
+        positions = [{**view, "card": None} for view in positions]
     top = state.waste_top
     return {
         "status": state.status,

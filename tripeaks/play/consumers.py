@@ -13,6 +13,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import DatabaseError
 from django.utils.functional import LazyObject
 
+from tripeaks.engine.rules import Rules
 from tripeaks.infra import throttle_async, throttling
 from tripeaks.infra.api_errors import refusal_frame
 from tripeaks.infra.json_types import JSONObject
@@ -30,8 +31,14 @@ from tripeaks.play.broadcast import (
     send_view,
 )
 from tripeaks.play.errors import PlayError
+from tripeaks.play.models import Source
 from tripeaks.play.payloads import ViewPayload, view_seq
-from tripeaks.play.serializers import MoveInput, MoveSerializer, StartGameSerializer
+from tripeaks.play.serializers import (
+    MoveInput,
+    MoveSerializer,
+    StartGameInput,
+    StartGameSerializer,
+)
 from tripeaks.play.socket_moves import SocketGame
 
 log = logging.getLogger("tripeaks.events")
@@ -77,6 +84,16 @@ def _plain_move(message: JSONObject) -> MoveInput | None:
     if position is not None and (type(position) is not int or not 0 <= position <= 51):
         return None
     return {"seq": seq, "action": action, "position": position}
+
+
+def _plain_start(message: JSONObject) -> StartGameInput | None:
+    """A plain start (`{"type": "new", "mode": "daily" | "random"}`, the classic layout and the
+    usual rules) as the serializer would pass it, or None to let the serializer look (a numbered
+    or custom deal, rules, a layout, anything else)."""
+    mode = message.get("mode")
+    if len(message) != 2 or not isinstance(mode, str) or mode not in (Source.DAILY, Source.RANDOM):
+        return None
+    return {"mode": mode, "layout": "classic", "rules": Rules()}
 
 
 class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
@@ -198,16 +215,20 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
 
     async def _new_game(self, message: JSONObject) -> None:
         """The player's next game, as POST /api/games starts it; the socket then belongs to it."""
-        serializer = StartGameSerializer(data={k: v for k, v in message.items() if k != "type"})
-        if not serializer.is_valid():
-            await self._error(_first_error(serializer.errors), code="invalid")
-            return
+        request = _plain_start(message)
+        if request is None:
+            fields = {k: v for k, v in message.items() if k != "type"}
+            serializer = StartGameSerializer(data=fields)
+            if not serializer.is_valid():
+                await self._error(_first_error(serializer.errors), code="invalid")
+                return
+            request = serializer.validated_data
         wait = await throttle_async.check_async(self._limits("game_start"))
         if wait is not None:
             await self._send(throttle_async.throttled("new games", wait))
             return
         try:
-            moves, view = await self.moves.start(serializer.validated_data, self.scope)
+            moves, view = await self.moves.start(request, self.scope)
         except PlayError as error:  # pool_empty says how long to wait, as over REST
             await self._send(refusal_frame(error))
             return

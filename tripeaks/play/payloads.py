@@ -171,19 +171,36 @@ def result_ranking(game: Game, result: Result, guest: bool) -> RankingCode:
     return "practice" if result.attempt == "practice" else "first-try"
 
 
+# Where a loaded game keeps the fields of its view that never change (its deal's, its id): made
+# once, not for every move's view (a step's game is a copy of the game before it, `__dict__` too).
+_FIXED = "_tp_fixed_view"
+
+
+def _fixed_fields(game: Game, rules: Rules) -> dict[str, object]:
+    fixed: dict[str, object] | None = game.__dict__.get(_FIXED)
+    if fixed is None:
+        deal = game.deal
+        fixed = game.__dict__[_FIXED] = {
+            "id": str(game.id),
+            "mode": deal.source,
+            "layout": deal.layout,
+            "rules": rules_payload(rules),
+            "day": deal.day.isoformat() if deal.day else None,
+            "number": deal.number,
+            # A live contest's game (a race, an arena): no undo, start again, hint or pause.
+            "contest": bool(game.contest),
+        }
+    return fixed
+
+
 def game_payload(
     game: Game, state: engine.State, now: datetime, result: Result | None = None
 ) -> ViewPayload:
     """The view; `result` is the one the game's finish has just made, else it is read."""
     deal = game.deal
     payload = player_view(state, paused=game.paused)
+    payload.update(_fixed_fields(game, state.rules))
     payload.update(
-        id=str(game.id),
-        mode=deal.source,
-        layout=deal.layout,
-        rules=rules_payload(state.rules),
-        day=deal.day.isoformat() if deal.day else None,
-        number=deal.number,
         status=game.status,
         seq=game.seq,
         moves=game.moves,
@@ -194,8 +211,6 @@ def game_payload(
         paused=game.paused,
         assisted=game.assisted,
         hints=game.hints,
-        # A live contest's game (a race, an arena): no undo, start again, hint or pause.
-        contest=bool(game.contest),
         # Told before the first move: what this run counts for (docs/fair-play.md).
         ranking=game.ranking,
         started_at=game.started_at.isoformat() if game.started_at else None,

@@ -26,11 +26,13 @@ log = logging.getLogger("tripeaks.events")
 
 
 def current_streak(state: engine.State) -> int:
-    """Layout cards played one after another since the last draw, along the current line."""
-    line = (*state.history, state.position)
-    run = 0
-    for before, after in zip(line, line[1:], strict=False):
-        run = run + 1 if after.removed != before.removed else 0
+    """Layout cards played one after another since the last draw, along the current line:
+    counted back from the end (every contest move asks, and the line may be a hundred long)."""
+    run, after = 0, state.position
+    for before in reversed(state.history):
+        if after.removed == before.removed:
+            break
+        run, after = run + 1, before
     return run
 
 

@@ -14,7 +14,6 @@ from uuid import UUID
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
 from tripeaks.engine import game as engine
@@ -159,13 +158,12 @@ def _ranking(player_id: int, deal: Deal) -> str:
     ``record_result`` decides the same from the results when the game ends."""
     if deal.source == Source.CUSTOM or deal.shipped:
         return "unranked"
-    earlier = Game.objects.filter(player_id=player_id, deal=deal).aggregate(
-        hinted=Count("id", filter=Q(hints__gt=0)),
-        played=Count("id", filter=Q(started_at__isnull=False)),
-    )
-    if earlier["hinted"] or _answer_seen(player_id, deal):
+    with connection.cursor() as cursor:  # in plain SQL, as `_lock_player_for_start`'s
+        cursor.execute(_start_statements()[2], [player_id, deal.pk])
+        hinted, played = cursor.fetchone() or (0, 0)
+    if hinted or _answer_seen(player_id, deal):
         return "unranked"
-    return "practice" if earlier["played"] else "first-try"
+    return "practice" if played else "first-try"
 
 
 def _answer_seen(player_id: int, deal: Deal) -> bool:
@@ -178,7 +176,7 @@ def _lock_player_for_start(player_id: int) -> list[UUID]:
     """Lock the player's row, the lock that serializes their game starts, then list their
     unfinished games (in plain SQL: the ORM's compiling costs more CPU than these round trips).
     Two statements: the second must see a game that a start holding the lock before committed."""
-    users, games = _start_statements()
+    users, games, _ = _start_statements()
     with connection.cursor() as cursor:
         cursor.execute(users, [player_id])
         cursor.execute(games, [player_id])
@@ -186,11 +184,16 @@ def _lock_player_for_start(player_id: int) -> list[UUID]:
 
 
 @functools.cache
-def _start_statements() -> tuple[str, str]:
+def _start_statements() -> tuple[str, str, str]:
+    """The player's lock, their unfinished games, and their earlier games on a deal: how many had a
+    hint, how many were begun (`_ranking`)."""
     quote = connection.ops.quote_name
+    games = quote(Game._meta.db_table)
     return (
         f"SELECT 1 FROM {quote(get_user_model()._meta.db_table)} WHERE id = %s{for_update()}",
-        f"SELECT id FROM {quote(Game._meta.db_table)} WHERE player_id = %s AND finished_at IS NULL",
+        f"SELECT id FROM {games} WHERE player_id = %s AND finished_at IS NULL",
+        "SELECT count(*) FILTER (WHERE hints > 0), count(*) FILTER (WHERE started_at IS NOT NULL)"
+        f" FROM {games} WHERE player_id = %s AND deal_id = %s",
     )
 
 
