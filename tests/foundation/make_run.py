@@ -121,6 +121,17 @@ def start(
     return start_stack(var, port, floor, "*", log, template, **extra)
 
 
+def queue_task(broker: str, name: str) -> str:
+    """The task `name` queued on `broker` before any stack runs; its id. Sent by a Celery app of
+    its own that does not make itself this process's current app: it did, and a later test of the
+    same worker that used `current_app` (tests/play/conftest.py's `broker`) reached this test's
+    Redis, stopped by then ("Connection refused" at its setup)."""
+    from celery import Celery
+
+    with Celery(broker=broker, set_as_current=False) as app:
+        return str(app.send_task(name).id)
+
+
 def interrupt(process: subprocess.Popen[bytes], log: Path) -> None:
     """Ctrl-C, then every process it started is gone."""
     if process.poll() is not None:
