@@ -221,7 +221,9 @@ def run_bench(args: list[str], **env: str) -> str:
     return done.stdout
 
 
-def run_server_bench(bench: str, redis_variable: str, redis_url: str, span: int = 1) -> str:
+def run_server_bench(
+    bench: str, redis_variable: str, redis_url: str, span: int = 1, **env: str
+) -> str:
     """A bench that starts servers of its own, on a database and a Redis of its own; its output."""
     name = f"tripeaks_bench_{bench.removesuffix('.py')}_test_{os.getpid()}"
     base = urlsplit_path(os.environ["DATABASE_URL"], name)
@@ -229,6 +231,7 @@ def run_server_bench(bench: str, redis_variable: str, redis_url: str, span: int 
         [*TINY[bench], "--port", str(free_port(span=span))],
         BENCH_DATABASE_URL=base,
         **{redis_variable: redis_url},
+        **env,
     )
     drop_database(base)
     return out
