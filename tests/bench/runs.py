@@ -221,6 +221,14 @@ def run_bench(args: list[str], **env: str) -> str:
     return done.stdout
 
 
+def run_stack_bench(bench: str, template: Path) -> str:
+    """A bench that starts `make run`'s whole stack, on a copy of the run's prepared VAR_DIR
+    (bench/stack_template.py); its output. The stack makes today's daily deals only, as make
+    run's tests have it (tests/foundation/make_run.py): the week ahead kept its worker solving
+    beside the rest of the suite for most of the bench's run, and no bench reads them."""
+    return run_bench(TINY[bench], STACK_TEMPLATE=str(template), DAILY_DEALS_DAYS_AHEAD="0")
+
+
 def run_server_bench(
     bench: str, redis_variable: str, redis_url: str, span: int = 1, **env: str
 ) -> str:

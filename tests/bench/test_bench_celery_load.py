@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench.runs import TINY, run_bench
+from tests.bench.runs import run_stack_bench
 
 pytestmark = pytest.mark.slow
 
 
 def test_celery_load(stack_template: Path) -> None:
-    out = run_bench(TINY["celery_load.py"], STACK_TEMPLATE=str(stack_template))
+    out = run_stack_bench("celery_load.py", stack_template)
     assert '"lost": 0' in out and "worker_rss_mb" in out

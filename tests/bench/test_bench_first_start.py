@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench.runs import TINY, run_bench
+from tests.bench.runs import run_stack_bench
 
 pytestmark = pytest.mark.slow
 
 
 def test_first_start(stack_template: Path) -> None:
-    out = run_bench(TINY["first_start.py"], STACK_TEMPLATE=str(stack_template))
+    out = run_stack_bench("first_start.py", stack_template)
     assert '"pool_empty": 0' in out and '"pools_dealt_at_end": 432' in out

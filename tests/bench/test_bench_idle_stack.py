@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench.runs import TINY, run_bench
+from tests.bench.runs import run_stack_bench
 
 pytestmark = pytest.mark.slow
 
 
 def test_idle_stack(stack_template: Path) -> None:
-    out = run_bench(TINY["idle_stack.py"], STACK_TEMPLATE=str(stack_template))
+    out = run_stack_bench("idle_stack.py", stack_template)
     assert "every pool full" in out and "idle stack:" in out
