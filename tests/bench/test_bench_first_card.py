@@ -17,7 +17,11 @@ pytestmark = pytest.mark.slow
 
 def test_first_card_bench(private_redis: str, stack_template: Path) -> None:
     out = run_server_bench(
-        "first_card.py", "BENCH_REDIS_URL", private_redis, span=2, STACK_TEMPLATE=str(stack_template)
+        "first_card.py",
+        "BENCH_REDIS_URL",
+        private_redis,
+        span=2,
+        STACK_TEMPLATE=str(stack_template),
     )
     assert "first card" in out and "load average" in out
     assert "newcomer   en" in out and "game page  en" in out
