@@ -1,4 +1,5 @@
-"""The benches' tiny runs (a test under tests/bench/ for each) and how a test runs one: as its
+"""The benches' tiny runs (a test under tests/bench/ for each; bench/idle_stack.py's measures the
+stack of tests/foundation/test_make_run_restart.py) and how a test runs one: as its
 documented command, against a database of its own on the machine's PostgreSQL and, where it needs
 one, a private Redis server (the `private_redis` fixture, tests/bench/conftest.py)."""
 
@@ -14,7 +15,7 @@ from tests.ports import free_port
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 
-# Every bench with its tiny run (a test under tests/bench/ for each). Modules that are not benches themselves:
+# Every bench with its tiny run (a test for each, above). Modules that are not benches themselves:
 NOT_BENCHES = {
     "solver_baseline.py",  # the plain solver that solver_bench.py measures against
     "database.py",  # the benches' databases, copies of a migrated template

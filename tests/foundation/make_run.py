@@ -109,8 +109,9 @@ def start(
     template: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """`make run` in `var`, started as bench/idle_stack.py starts it (its environment without this
-    process's test settings), with no random pool unless `services` sets RANDOM_POOL_SIZE; on a
-    copy of `template` (bench/stack_template.py) when given."""
+    process's test settings), with no random pool unless `services` sets RANDOM_POOL_SIZE (of
+    every layout unless it sets RANDOM_POOL_LAYOUTS); on a copy of `template`
+    (bench/stack_template.py) when given."""
     extra = {
         # The rest of the suite runs beside it: the worker solves today's deals on one core only.
         "CELERY_WORKER_CONCURRENCY": "1",
@@ -118,7 +119,8 @@ def start(
         **(services or {}),
     }
     floor = int(extra.pop("RANDOM_POOL_SIZE", "0"))
-    return start_stack(var, port, floor, "*", log, template, **extra)
+    layouts = extra.pop("RANDOM_POOL_LAYOUTS", "*")
+    return start_stack(var, port, floor, layouts, log, template, **extra)
 
 
 def queue_task(broker: str, name: str) -> str:
