@@ -7,10 +7,11 @@ Two servers set up as `make run` sets up its own (DEBUG on, `collectstatic` with
 storage: hashed, gzipped names, cached for a year), on one database made anew (a copy of the
 migrated template, bench/database.py) and one Redis database (`BENCH_REDIS_URL`, default
 redis://127.0.0.1:6379/7): one serves this checkout, the other the `--baseline` commit
-(`git archive`, default main; it must have the same migrations). Chromium (Debian's headless
-build) opens each page cold (a new context, the cache off) on Lighthouse's "slow 4G" (CDP's
-throttling: 1.6 Mbps down, 750 kbps up, 150 ms latency), the two servers taking turns round by
-round, and reads:
+(`git archive`, default main; it must have the same migrations); with `STACK_TEMPLATE` set (the
+tests) each collects over a copy of that prepared VAR_DIR's files (bench/stack_template.py).
+Chromium (Debian's headless build) opens each page cold (a new context, the cache off) on
+Lighthouse's "slow 4G" (CDP's throttling: 1.6 Mbps down, 750 kbps up, 150 ms latency), the two
+servers taking turns round by round, and reads:
 
 - **first card**: when a card of the table is first in the page (a MutationObserver set before
   the page's own scripts: the same measure for both trees, whatever marks they make);
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.database import create_migrated_database
+from bench.stack_template import copy_into, from_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv/bin/python") if (ROOT / ".venv/bin/python").exists() else sys.executable
@@ -124,6 +126,11 @@ def port_free(port: int) -> int:
 def serving(tree: Path, static_root: Path, env: dict[str, str], port: int) -> Iterator[str]:
     """The site of `tree`, its static files collected into `static_root`; yields its URL."""
     env = {**env, "STATIC_ROOT": str(static_root), "PYTHONPATH": str(tree)}
+    if (template := from_environment()) is not None:
+        # The tests (their baseline is this commit): the prepared VAR_DIR's collected files
+        # first, so that collectstatic copies and gzips only what is newer than them. Two cold
+        # collects were a third of the tiny run's CPU.
+        copy_into(static_root.parent, template, database=False)
     ignore = [
         "--ignore",
         "admin",

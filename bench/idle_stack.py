@@ -16,6 +16,11 @@
    share of one core, per process kind and in total. A process that ends in the window counts
    up to its last sample.
 
+With `--attach PID --port P --var VAR_DIR` it measures a stack that is running already (PID its
+`make run` process, P its port, VAR_DIR its data; started with `--floor` and `--layouts` as its
+RANDOM_POOL_SIZE and RANDOM_POOL_LAYOUTS) from step 2 on, and leaves it running: the test of
+`make run`'s second start measures the stack it started (tests/foundation/test_make_run_restart.py).
+
 Exit 1 when the pools are not full within `--fill-within` seconds or the idle total is `--limit`
 percent of a core or more.
 """
@@ -183,6 +188,10 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.kill()
 
 
+def pools_of(args: argparse.Namespace) -> int:
+    return layout_count(args.layouts) * RULE_SETS_AND_STARTS
+
+
 def layout_count(layouts: str) -> int:
     if layouts == "*":
         sys.path.insert(0, str(ROOT))
@@ -201,6 +210,59 @@ def report(args: argparse.Namespace, fill_s: float, used: dict[str, float]) -> d
     return {"fill_seconds": round(fill_s, 1), "idle_percent": round(total, 3), "by_kind": share}
 
 
+class Attached:
+    """A running stack this bench did not start, watched as `wait_until` watches a started one."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self.process = psutil.Process(pid)
+
+    def poll(self) -> int | None:
+        running = self.process.is_running() and self.process.status() != psutil.STATUS_ZOMBIE
+        if not running:
+            self.returncode = -1
+        return self.returncode
+
+
+def measure(args: argparse.Namespace, process: Any, var: Path, port: int) -> tuple[float, Any]:
+    """Steps 2 and 3 on the stack of `process`: seconds to full pools, CPU by process kind."""
+    floor, pools = args.floor, pools_of(args)
+    up = wait_until(lambda: healthy(port), 240, "a healthy stack", process)
+    print(f"healthy after {up:.1f} s; filling {pools} pools to {floor} deals each")
+    fill = up + wait_until(
+        lambda: full_pools(var, floor, pools) >= pools,
+        args.fill_within,
+        "full pools",
+        process,
+    )
+    print(f"every pool full {fill:.1f} s after the start")
+    time.sleep(args.settle)
+    return fill, sample_cpu(psutil.Process(process.pid), var, args.seconds)
+
+
+def started_and_measured(args: argparse.Namespace) -> tuple[float, Any] | None:
+    """Steps 1 to 3 on a stack of its own, stopped afterwards; None when it failed."""
+    with tempfile.TemporaryDirectory(prefix="idle-stack-") as scratch:
+        var, log, port = Path(scratch) / "var", Path(scratch) / "run.log", free_port()
+        process = start_stack(var, port, args.floor, args.layouts, log, from_environment())
+        try:
+            return measure(args, process, var, port)
+        except SystemExit as failure:
+            print(f"failed: {failure}; the stack's log:\n{log.read_text()[-3000:]}")
+            return None
+        finally:
+            stop(process)
+
+
+def attached_and_measured(args: argparse.Namespace) -> tuple[float, Any] | None:
+    try:
+        return measure(args, Attached(args.attach), args.var, args.port)
+    except SystemExit as failure:
+        print(f"failed: {failure} (the stack's log is its starter's)")
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -212,30 +274,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fill-within", type=float, default=3600)
     parser.add_argument("--limit", type=float, default=2.0, help="percent of one core")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--attach", type=int, metavar="PID", help="a running stack's make run")
+    parser.add_argument("--port", type=int, help="with --attach: the stack's port")
+    parser.add_argument("--var", type=Path, help="with --attach: the stack's VAR_DIR")
     args = parser.parse_args(argv)
-    floor = args.floor
-    pools = layout_count(args.layouts) * RULE_SETS_AND_STARTS
-    with tempfile.TemporaryDirectory(prefix="idle-stack-") as scratch:
-        var, log, port = Path(scratch) / "var", Path(scratch) / "run.log", free_port()
-        process = start_stack(var, port, floor, args.layouts, log, from_environment())
-        try:
-            up = wait_until(lambda: healthy(port), 240, "a healthy stack", process)
-            print(f"healthy after {up:.1f} s; filling {pools} pools to {floor} deals each")
-            fill = up + wait_until(
-                lambda: full_pools(var, floor, pools) >= pools,
-                args.fill_within,
-                "full pools",
-                process,
-            )
-            print(f"every pool full {fill:.1f} s after the start")
-            time.sleep(args.settle)
-            used = sample_cpu(psutil.Process(process.pid), var, args.seconds)
-        except SystemExit as failure:
-            print(f"failed: {failure}; the stack's log:\n{log.read_text()[-3000:]}")
-            return 1
-        finally:
-            stop(process)
-    result = report(args, fill, used) | {"pools": pools, "floor": floor}
+    if args.attach and (args.port is None or args.var is None):
+        parser.error("--attach needs the stack's --port and --var")
+    measured = attached_and_measured(args) if args.attach else started_and_measured(args)
+    if measured is None:
+        return 1
+    fill, used = measured
+    result = report(args, fill, used) | {"pools": pools_of(args), "floor": args.floor}
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
     return 0 if result["idle_percent"] < args.limit else 1

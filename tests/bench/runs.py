@@ -1,4 +1,5 @@
-"""The benches' tiny runs (a test under tests/bench/ for each) and how a test runs one: as its
+"""The benches' tiny runs (a test under tests/bench/ for each; bench/idle_stack.py's measures the
+stack of tests/foundation/test_make_run_restart.py) and how a test runs one: as its
 documented command, against a database of its own on the machine's PostgreSQL and, where it needs
 one, a private Redis server (the `private_redis` fixture, tests/bench/conftest.py)."""
 
@@ -14,7 +15,7 @@ from tests.ports import free_port
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 
-# Every bench with its tiny run (a test under tests/bench/ for each). Modules that are not benches themselves:
+# Every bench with its tiny run (a test for each, above). Modules that are not benches themselves:
 NOT_BENCHES = {
     "solver_baseline.py",  # the plain solver that solver_bench.py measures against
     "database.py",  # the benches' databases, copies of a migrated template
@@ -221,7 +222,17 @@ def run_bench(args: list[str], **env: str) -> str:
     return done.stdout
 
 
-def run_server_bench(bench: str, redis_variable: str, redis_url: str, span: int = 1) -> str:
+def run_stack_bench(bench: str, template: Path) -> str:
+    """A bench that starts `make run`'s whole stack, on a copy of the run's prepared VAR_DIR
+    (bench/stack_template.py); its output. The stack makes today's daily deals only, as make
+    run's tests have it (tests/foundation/make_run.py): the week ahead kept its worker solving
+    beside the rest of the suite for most of the bench's run, and no bench reads them."""
+    return run_bench(TINY[bench], STACK_TEMPLATE=str(template), DAILY_DEALS_DAYS_AHEAD="0")
+
+
+def run_server_bench(
+    bench: str, redis_variable: str, redis_url: str, span: int = 1, **env: str
+) -> str:
     """A bench that starts servers of its own, on a database and a Redis of its own; its output."""
     name = f"tripeaks_bench_{bench.removesuffix('.py')}_test_{os.getpid()}"
     base = urlsplit_path(os.environ["DATABASE_URL"], name)
@@ -229,6 +240,7 @@ def run_server_bench(bench: str, redis_variable: str, redis_url: str, span: int 
         [*TINY[bench], "--port", str(free_port(span=span))],
         BENCH_DATABASE_URL=base,
         **{redis_variable: redis_url},
+        **env,
     )
     drop_database(base)
     return out

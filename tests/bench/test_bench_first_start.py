@@ -1,6 +1,6 @@
 """bench/first_start.py at a tiny size (tests/bench/runs.py): a stack and a second of random starts
 over every pool, none answered `pool_empty` (the shipped deals). In a file of its own, as the
-other whole-stack benches (test_bench_celery_load.py, test_bench_idle_stack.py). It starts on a
+other whole-stack benches (test_bench_celery_load.py). It starts on a
 copy of the run's prepared VAR_DIR, database included (`--second-start`, bench/stack_template.py):
 the fresh start, and the shipped deals it loads into every pool, are test_make_run.py's (here a
 fresh database cost initdb, every migration and the 2,160 shipped deals once more)."""
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench.runs import TINY, run_bench
+from tests.bench.runs import run_stack_bench
 
 pytestmark = pytest.mark.slow
 
 
 def test_first_start(stack_template: Path) -> None:
-    out = run_bench(TINY["first_start.py"], STACK_TEMPLATE=str(stack_template))
+    out = run_stack_bench("first_start.py", stack_template)
     assert '"pool_empty": 0' in out and '"pools_dealt_at_end": 432' in out

@@ -4,7 +4,8 @@ it needs) fails `make test`. The figures at this size mean nothing; that each be
 and says its checks passed does.
 
 The benches that start servers of their own take 10-40 s each; they have a file each
-(test_bench_*.py), so that no test file takes more than 30 s on one worker. The short ones are here.
+(test_bench_*.py; the idle stack's measures tests/foundation/test_make_run_restart.py's stack), so
+that no test file takes more than 30 s on one worker. The short ones are here.
 """
 
 from __future__ import annotations

@@ -109,8 +109,9 @@ def start(
     template: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     """`make run` in `var`, started as bench/idle_stack.py starts it (its environment without this
-    process's test settings), with no random pool unless `services` sets RANDOM_POOL_SIZE; on a
-    copy of `template` (bench/stack_template.py) when given."""
+    process's test settings), with no random pool unless `services` sets RANDOM_POOL_SIZE (of
+    every layout unless it sets RANDOM_POOL_LAYOUTS); on a copy of `template`
+    (bench/stack_template.py) when given."""
     extra = {
         # The rest of the suite runs beside it: the worker solves today's deals on one core only.
         "CELERY_WORKER_CONCURRENCY": "1",
@@ -118,7 +119,19 @@ def start(
         **(services or {}),
     }
     floor = int(extra.pop("RANDOM_POOL_SIZE", "0"))
-    return start_stack(var, port, floor, "*", log, template, **extra)
+    layouts = extra.pop("RANDOM_POOL_LAYOUTS", "*")
+    return start_stack(var, port, floor, layouts, log, template, **extra)
+
+
+def queue_task(broker: str, name: str) -> str:
+    """The task `name` queued on `broker` before any stack runs; its id. Sent by a Celery app of
+    its own that does not make itself this process's current app: it did, and a later test of the
+    same worker that used `current_app` (tests/play/conftest.py's `broker`) reached this test's
+    Redis, stopped by then ("Connection refused" at its setup)."""
+    from celery import Celery
+
+    with Celery(broker=broker, set_as_current=False) as app:
+        return str(app.send_task(name).id)
 
 
 def interrupt(process: subprocess.Popen[bytes], log: Path) -> None:

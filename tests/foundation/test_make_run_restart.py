@@ -2,7 +2,12 @@
 finds the data and the secrets where they were, loads no shipped deal twice, and Ctrl-C stops
 every process. The VAR_DIR is a copy of the tests' prepared one (bench/stack_template.py: the
 first start's own steps, initdb, migrate, the shipped deals and collectstatic, stopped as `make
-run` stops them); the first start itself, in an empty VAR_DIR: test_make_run.py."""
+run` stops them); the first start itself, in an empty VAR_DIR: test_make_run.py.
+
+The restarted stack is also bench/idle_stack.py's at its tiny size (tests/bench/runs.py): the
+bench, attached to it (`--attach`), waits for its pools to fill and samples its idle CPU. One
+start for both: each started a stack of its own, 8 s of CPU a start.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.bench.runs import TINY, run_bench
 from tests.foundation.make_run import count, health, interrupt, start, wait_until
 from tests.ports import free_port
 from tripeaks.engine.layouts import LAYOUTS
@@ -18,6 +24,9 @@ from tripeaks.play.seeding import SEED_PER_POOL
 
 pytestmark = pytest.mark.slow
 
+# The pools bench/idle_stack.py's tiny run fills (its --floor and --layouts in TINY).
+IDLE_POOLS = {"RANDOM_POOL_SIZE": "1", "RANDOM_POOL_LAYOUTS": "pyramid"}
+
 
 def test_make_run_restarts_with_the_data_and_secrets_a_first_start_left(
     tmp_path: Path, var_dir: Path, stack_template: Path
@@ -25,7 +34,7 @@ def test_make_run_restarts_with_the_data_and_secrets_a_first_start_left(
     log, port = tmp_path / "run.log", free_port()
     secrets = (stack_template / "secrets.json").read_text()
 
-    process = start(var_dir, port, log, template=stack_template)
+    process = start(var_dir, port, log, IDLE_POOLS, template=stack_template)
     try:
         body = wait_until(lambda: health(port), 240, "healthy stack after a restart", log, process)
         assert body["database"]["embedded"] is True and body["worker"]["ok"] is True
@@ -34,5 +43,9 @@ def test_make_run_restarts_with_the_data_and_secrets_a_first_start_left(
         shipped = SEED_PER_POOL * len(LAYOUTS) * len(POOL_RULE_SETS)  # 2,160
         assert count(var_dir, "shipped") == shipped
         assert (var_dir / "secrets.json").read_text() == secrets
+
+        attached = ["--attach", str(process.pid), "--port", str(port), "--var", str(var_dir)]
+        out = run_bench([*TINY["idle_stack.py"], *attached])
+        assert "every pool full" in out and "idle stack:" in out
     finally:
         interrupt(process, log)

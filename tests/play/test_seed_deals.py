@@ -226,7 +226,7 @@ def test_a_game_on_a_shipped_deal_never_ranks(player: Any, settings: Any) -> Non
 
 
 def test_make_run_loads_the_shipped_deals_after_migrate_before_anything_serves() -> None:
-    from tripeaks.stack import run
+    from tripeaks.stack import prepare, run
 
     class Recorder:
         def __init__(self) -> None:
@@ -237,11 +237,9 @@ def test_make_run_loads_the_shipped_deals_after_migrate_before_anything_serves()
 
     supervisor = Recorder()
     run.migrate(supervisor, {"DEBUG": "1"})  # type: ignore[arg-type]
-    assert [call[:2] for call in supervisor.calls] == [
-        ("manage.py", "migrate"),
-        ("manage.py", "load_seed_deals"),
-        ("manage.py", "collectstatic"),
-    ]
+    # One process for the three steps (tripeaks/stack/prepare.py), in this order.
+    assert supervisor.calls == [("-m", "tripeaks.stack.prepare")]
+    assert [step[0] for step in prepare.STEPS] == ["migrate", "load_seed_deals", "collectstatic"]
 
 
 def test_the_compose_web_service_loads_them_between_migrate_and_the_server() -> None:

@@ -5,7 +5,7 @@
    name servers of your own; an embedded server still running from a run that was killed is
    taken over;
 2. ``migrate``, ``load_seed_deals`` (the shipped deals into every empty random pool) and
-   ``collectstatic``;
+   ``collectstatic``, in one process (tripeaks/stack/prepare.py);
 3. once migrate is done: two Celery workers, one for the solver's queue, the ASGI server and the
    one Celery beat (which queues its schedule once at start: today's daily deals and the random
    pools are made at once);
@@ -248,13 +248,8 @@ def start_services(env: dict[str, str], postgres: EmbeddedPostgres, redis: Embed
 
 
 def migrate(supervisor: Supervisor, env: dict[str, str]) -> None:
-    supervisor.run_once("manage.py", "migrate", "--noinput", "-v0")
-    # Every empty random pool gets the shipped deals before the first request (idempotent:
-    # tripeaks/play/seeding.py, docs/operations.md "Random pools").
-    supervisor.run_once("manage.py", "load_seed_deals")
-    # The hashed, compressed static files WhiteNoise serves, DEBUG on or off (frontend/storage.py);
-    # a file unchanged since the last start is not copied again.
-    supervisor.run_once("manage.py", "collectstatic", "--noinput", "-v0")
+    """migrate, load_seed_deals and collectstatic, in one process (tripeaks/stack/prepare.py)."""
+    supervisor.run_once("-m", "tripeaks.stack.prepare")
 
 
 def spawn_processes(
