@@ -242,24 +242,32 @@ def _shown_again(game: Game, state: engine.State, now: datetime) -> Game:
     return recorder.record_move(game=game, step=shown_again(game, state, now)).game
 
 
-def _locked_game(game_id: UUID | str, user: AbstractBaseUser) -> Game | None:
+def _locked_game(
+    game_id: UUID | str, user: AbstractBaseUser, *, related: bool = True
+) -> Game | None:
     """The player's game, its row locked: of=self, the game only (every player of the daily deal
-    shares its Deal row)."""
-    return (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("deal", "player")
-        .filter(pk=game_id, player_id=user.pk)
-        .first()
-    )
+    shares its Deal row); its deal and player read with it unless not `related`."""
+    games = Game.objects.select_for_update(of=("self",))
+    if related:
+        games = games.select_related("deal", "player")
+    return games.filter(pk=game_id, player_id=user.pk).first()
 
 
 @transaction.atomic
-def show_game(*, game_id: UUID | str, user: AbstractBaseUser) -> None:
+def show_game(
+    *, game_id: UUID | str, user: AbstractBaseUser
+) -> tuple[Game, engine.State] | None:
     """A screen shows the player's game again (a game socket opened): a clock stopped because
-    none did starts again, logged as a resume. The socket is counted (`SocketGame.admit`) first."""
+    none did starts again, logged as a resume. The socket is counted (`SocketGame.admit`) first.
+    The game as it is now, with its state (the socket's view is made of them), or None when it is
+    not the player's."""
     game = _locked_game(game_id, user)
-    if game is not None and not game.contest and unwatched(game):
-        _shown_again(game, load_game_state(game), timezone.now())
+    if game is None:
+        return None
+    state = load_game_state(game)
+    if not game.contest and unwatched(game):
+        game = _shown_again(game, state, timezone.now())
+    return game, state
 
 
 @transaction.atomic
@@ -269,7 +277,7 @@ def hide_game(*, game_id: UUID | str, user: AbstractBaseUser) -> None:
     sent again from the page by REST must still fit. The socket is uncounted (`screens.gone`)
     first, and the count read under the game's lock, so a socket opening meanwhile either counts
     here or finds the clock stopped and starts it."""
-    game = _locked_game(game_id, user)
+    game = _locked_game(game_id, user, related=False)
     if game is None or game.contest or game.finished or game.running_since is None:
         return
     if screens.watched(game_id):

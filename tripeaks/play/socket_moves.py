@@ -91,10 +91,10 @@ def _show(
         screens.gone(game_id, screen)  # not the player's game: no screen of it
         return None, None
     if not live.game.contest and services.unwatched(live.game):
-        services.show_game(game_id=game_id, user=user)
-        live = load_live_game(game_id, user)
-        if live is None:
+        shown = services.show_game(game_id=game_id, user=user)  # read again, under its lock
+        if shown is None:
             return None, None
+        live = LiveGame(*shown)
     return live, game_payload(live.game, live.state, timezone.now())
 
 
