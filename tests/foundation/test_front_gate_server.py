@@ -191,3 +191,49 @@ async def test_a_bursts_opens_over_the_rate_are_never_accepted_nor_sent_to_redis
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     window = front_gate.address_open_windows(address)[0]
     assert redis_client.client().get(cache.make_key(window.key)) == b"5"
+
+
+class Slow(Counted):
+    """Counted, its answer to a handshake 0.2 s late (a consumer reading the session, the user
+    and the game), keeping the most handshakes it had under way at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.under_way = self.most = 0
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.under_way += 1
+        self.most = max(self.most, self.under_way)
+        await asyncio.sleep(0.2)
+        self.under_way -= 1
+        await super().__call__(scope, receive, send)
+
+
+async def test_an_addresss_handshakes_reach_the_application_a_few_at_a_time(
+    settings: Any,
+) -> None:
+    """20 opens at once from one address, within its open rate: with
+    FRONT_GATE_SOCKET_HANDSHAKES at 4, 4 reach the application together, the 16 others are
+    answered 429 at the gate (the page tries again), uncounted in Redis; opens one after another
+    are all served. Before, all 20 reached it in the same moment: a flood's first burst (10
+    consumers' session, user and game reads) was one block of the server's time that other
+    players' moves waited behind (bench.socket_flood)."""
+    settings.PLAY_THROTTLE_RATES = {"socket_open_address": "1000/hour"}
+    settings.FRONT_GATE_SOCKET_HANDSHAKES = 4
+    limiter.forget_refusals()
+    app = Slow()
+    address = "127.0.0.4"
+    try:
+        async with serving(FrontGate(app)) as port:
+            burst = Counter(
+                await asyncio.gather(*(open_once(port, local=address) for _ in range(20)))
+            )
+            one_by_one = [await open_once(port, local=address) for _ in range(6)]
+    finally:
+        limiter.forget_refusals()
+    assert burst == {"open": 4, "status 429": 16}
+    assert app.most == 4
+    assert one_by_one == ["open"] * 6
+    window = front_gate.address_open_windows(address)[0]
+    assert redis_client.client().get(cache.make_key(window.key)) == b"10"
+    assert front_gate.HANDSHAKES.under_way == {}
