@@ -7,6 +7,7 @@ CHANNEL_REDIS_URLS (REDIS_URL alone by default)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 from collections.abc import Iterator
@@ -157,6 +158,66 @@ async def test_a_loops_own_news_reaches_its_listeners_with_no_hop_through_redis_
     assert await here.next() == {"seq": 4}
     assert here.news.empty()
     await contest_feed.stop("race-local-1", here)
+
+
+@pytest.mark.asyncio
+async def test_news_goes_out_and_comes_in_without_redis_pys_per_message_machinery(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue #37: a race move's news went out in a redis-py pipeline of its own (70 us of the
+    server's CPU a move, measured: its command stack, callbacks and retries) and came back to
+    each server as `get_message`'s dict. Now the PUBLISH is written on the feed's own connection
+    (20 us) and the reply read as parsed; redis-py still sees the subscriptions' replies. News
+    from another loop (`OtherServer`) crosses Redis both ways."""
+    pipelines: list[object] = []
+    handled: list[object] = []
+    real_handle = redis.asyncio.client.PubSub.handle_message
+
+    async def handle_message(self: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
+        handled.append(response[0])
+        return await real_handle(self, response, *args, **kwargs)
+
+    monkeypatch.setattr(redis.asyncio.client.Pipeline, "execute", pipelines.append)
+    monkeypatch.setattr(redis.asyncio.client.PubSub, "handle_message", handle_message)
+    here = Ear()
+    await contest_feed.listen("race-lean-1", here)
+    with OtherServer("race-lean-1") as there:
+        for seq in range(3):
+            contest_feed.publish("race-lean-1", {"seq": seq})
+        assert [(await there.next())["seq"] for _ in range(3)] == [0, 1, 2]
+        assert [(await here.next())["seq"] for _ in range(3)] == [0, 1, 2]
+    await contest_feed.stop("race-lean-1", here)
+    assert pipelines == []
+    assert b"message" not in handled and b"subscribe" in handled
+
+
+@pytest.mark.asyncio
+async def test_a_loops_news_goes_on_after_redis_dropped_the_feeds_connection() -> None:
+    """The feed's publishing connection killed by Redis (a restart, a timeout): the news in
+    flight is lost (at most once), the connection is made again, and later news arrives."""
+    ear = OtherServer("race-drop-1")
+    with ear:
+        contest_feed.publish("race-drop-1", {"seq": 0})
+        assert (await ear.next())["seq"] == 0
+        publisher = next(iter(contest_feed._publishers[asyncio.get_running_loop()].values()))
+        assert publisher.sending is not None
+        await publisher.sending  # its reply read: the connection is idle
+        assert publisher.connection is not None
+        await publisher.connection.send_command("CLIENT", "ID")
+        killed = await publisher.connection.read_response()
+        await publisher.client.execute_command("CLIENT", "KILL", "ID", killed)
+        heard: dict[str, Any] = {}
+        for seq in range(1, 20):
+            contest_feed.publish("race-drop-1", {"seq": seq})
+            with contextlib.suppress(queue.Empty):
+                heard = await asyncio.to_thread(ear.news.get, timeout=0.5)
+                break
+        assert heard.get("seq", 0) >= 1
+        assert publisher.sending is not None
+        await publisher.sending
+        assert publisher.connection is not None
+        await publisher.connection.send_command("CLIENT", "ID")
+        assert await publisher.connection.read_response() != killed
 
 
 @pytest.fixture
