@@ -92,7 +92,6 @@ def bench_env() -> dict[str, str]:
     env["THROTTLE_USER"] = env["THROTTLE_ANON"] = "1000000/s"
     env["SOCKETS_PER_ADDRESS"] = "0"  # hundreds of players, one address
     env.update(dict.fromkeys(FRONT_GATE_RATES, "1000000/s"))  # the same (infra/front_gate.py)
-    env["FRONT_GATE_SOCKET_HANDSHAKES"] = "0"  # all of them open their sockets at once
     return env
 
 

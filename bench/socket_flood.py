@@ -373,7 +373,6 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(connection_cost(args.connection_cost, 3), indent=1, ensure_ascii=False))
         return 0
     env.pop("SOCKETS_PER_ADDRESS")  # the production caps, all three
-    env.pop("FRONT_GATE_SOCKET_HANDSHAKES")  # the production pace of an address's handshakes
     for name in FRONT_GATE_RATES:  # and the front gate's production rates
         env.pop(name)
     os.environ.update(env)

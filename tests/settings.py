@@ -80,11 +80,9 @@ if "CONFIG" in CHANNEL_LAYERS["default"]:  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # The suite plays machine-fast through the API, many players from one address, so the play rate
-# limits, the pace of an address's socket handshakes and the fair-play timing check and
-# second-account holds are off here; tests switch them on (the `settings` fixture) where they test
-# them.
+# limits and the fair-play timing check and second-account holds are off here; tests switch them on
+# (the `settings` fixture) where they test them.
 PLAY_THROTTLE_RATES = dict.fromkeys(PLAY_THROTTLE_RATES)  # noqa: F405
-FRONT_GATE_SOCKET_HANDSHAKES = 0
 FAIR_PLAY_TIMING_CHECK = False
 FAIR_PLAY_HOLD_SHARED = False
 

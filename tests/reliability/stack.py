@@ -178,7 +178,6 @@ class Stack:
             # Every test's sockets and requests come from 127.0.0.1 (the front gate is tested on
             # its own: test_front_gate).
             THROTTLE_SOCKET_OPENS_ADDRESS="100000/s",
-            FRONT_GATE_SOCKET_HANDSHAKES="0",
             THROTTLE_API_ADDRESS="100000/s",
             THROTTLE_API_ADDRESS_MINUTE="1000000/min",
             THROTTLE_API_CREDENTIAL="100000/s",

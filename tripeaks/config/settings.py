@@ -558,11 +558,6 @@ PLAY_THROTTLE_RATES: dict[str, str | None] = {
 # HTTP answer). Far above what the pages behind one address retry (they back off, up to 5 s); 0:
 # at the first refusal.
 FRONT_GATE_FLOOD_REFUSALS: int = env.int("FRONT_GATE_FLOOD_REFUSALS", default=100)
-# Socket handshakes one address may have under way at once in a server process (from the front
-# gate to the application's answer): more are refused 429 at the gate, uncounted, and the page
-# tries again (socket.js backs off from 250 ms). A page opens one or two sockets at a time; a
-# flood's burst then reaches the application a few at a time instead of all at once. 0: no cap.
-FRONT_GATE_SOCKET_HANDSHAKES: int = env.int("FRONT_GATE_SOCKET_HANDSHAKES", default=4)
 
 # Fair play: a finished ranked run whose think times (from its move log's server timestamps) no
 # human produces is held off the boards and flagged for staff (docs/fair-play.md). False: off.

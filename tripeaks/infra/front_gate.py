@@ -8,9 +8,6 @@ read, the player authenticated or any middleware has run, it counts:
   ["socket_open_address"]``): over it, the handshake is answered 429 with Retry-After and never
   accepted (`refuse_socket`), which the page, hearing 1006, answers by trying again, backing off
   up to 5 s (socket.js);
-- every socket handshake against its address's handshakes under way in the process
-  (`Handshakes`, FRONT_GATE_SOCKET_HANDSHAKES): more at once are answered 429 before any count,
-  so a burst reaches the application a few at a time;
 - every ``/api/`` request against its address's rates and, when it carries one, its credential's
   (the session cookie or the API token, as the request names it, unread: a digest of it): over
   one, a 429 with Retry-After and a throttled body as DRF's throttles shape it, its detail in the
@@ -58,14 +55,7 @@ from django.utils.translation import trans_real
 
 from tripeaks.infra import limiter, throttling
 from tripeaks.infra.addresses import scope_address, scope_header
-from tripeaks.infra.socket_outage import (
-    CLOSE_TRY_AGAIN,
-    Application,
-    Message,
-    Receive,
-    Scope,
-    Send,
-)
+from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, Application, Receive, Scope, Send
 
 
 def credential(scope: Scope) -> str | None:
@@ -209,70 +199,11 @@ async def refuse_request(send: Send, wait: int, language: str = "en") -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-class Handshakes:
-    """Each address's socket handshakes under way in this process: from the gate to the
-    application's answer (accepted, closed or refused). More than
-    FRONT_GATE_SOCKET_HANDSHAKES at once from one address are refused at the gate, uncounted: a
-    burst's opens reach the application a few at a time (each retried later), not all in the
-    same few milliseconds, which the other players' moves on the process waited behind."""
-
-    def __init__(self) -> None:
-        self.under_way: dict[str, int] = {}
-
-    def enter(self, address: str) -> bool:
-        started = self.under_way.get(address, 0)
-        if started >= settings.FRONT_GATE_SOCKET_HANDSHAKES:
-            return False
-        self.under_way[address] = started + 1
-        return True
-
-    def leave(self, address: str) -> None:
-        left = self.under_way.pop(address, 0) - 1
-        if left > 0:
-            self.under_way[address] = left
-
-
-HANDSHAKES = Handshakes()
-_ANSWERS = frozenset({"websocket.accept", "websocket.close", "websocket.http.response.start"})
-
-
-async def paced_socket(inner: Application, scope: Scope, receive: Receive, send: Send) -> None:
-    """A socket handshake handed on while its address has fewer than
-    FRONT_GATE_SOCKET_HANDSHAKES under way (`Handshakes`); refused 429 otherwise."""
-    address = scope_address(scope)
-    if not address or not settings.FRONT_GATE_SOCKET_HANDSHAKES:
-        await inner(scope, receive, send)
-        return
-    if not HANDSHAKES.enter(address):
-        await refuse_socket(scope, receive, send, 1)
-        return
-    under_way = True
-
-    async def answering(message: Message) -> None:
-        nonlocal under_way
-        if under_way and message["type"] in _ANSWERS:
-            under_way = False
-            HANDSHAKES.leave(address)
-        await send(message)
-
-    try:
-        await inner(scope, receive, answering)
-    finally:
-        if under_way:
-            HANDSHAKES.leave(address)
-
-
 class FrontGate:
     def __init__(self, inner: Application) -> None:
         self.inner = inner
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            await paced_socket(self._counted, scope, receive, send)
-        else:
-            await self._counted(scope, receive, send)
-
-    async def _counted(self, scope: Scope, receive: Receive, send: Send) -> None:
         limits = limits_of(scope)
         if limits:
             windows = throttling.windows_of(limits)
