@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.utils import timezone
+
 from tests.play.helpers import api_moves
+from tripeaks.arenas import services as arena_services
+from tripeaks.arenas.models import Arena
 from tripeaks.engine.deal import parse_code
 from tripeaks.engine.layouts import get_layout
 from tripeaks.engine.rules import Rules
@@ -111,3 +116,16 @@ def watch_sockets(page: Any) -> list[str]:
     opened: list[str] = []
     page.on("websocket", lambda ws: opened.append(ws.url))
     return opened
+
+
+def an_arena(
+    name: str,
+    starts: timedelta = timedelta(seconds=-5),
+    ends: timedelta = timedelta(minutes=10),
+) -> Arena:
+    """An arena of the wrap-closed rules from `starts` to `ends` after now (by default running:
+    begun 5 s ago, 10 minutes to go)."""
+    now = timezone.now()
+    return arena_services.create_arena(
+        name=name, rules_key="wrap-closed", starts_at=now + starts, ends_at=now + ends
+    )

@@ -14,14 +14,10 @@ A miss names the page and the text, so a new untranslated string fails here at o
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from typing import Any
 
-from django.utils import timezone
-
 from tests.frontend.conftest import DESKTOP, api_post, sign_up
-from tests.frontend.helpers import open_game
-from tripeaks.arenas import services as arenas
+from tests.frontend.helpers import an_arena, open_game
 
 PLAYER = "walker_wanda"
 ARENA = "Hourly arena"  # the default schedule's name: the page shows it in the language
@@ -70,13 +66,7 @@ def _setup(page: Any) -> dict[str, str]:
     move = {"seq": started["seq"], "action": "draw"}
     assert api_post(page, f"/api/games/{started['id']}/moves", move).ok
     assert api_post(page, "/api/games", body).status == 201  # the first one counts as lost
-    now = timezone.now()
-    arena = arenas.create_arena(
-        name=ARENA,
-        rules_key="wrap-closed",
-        starts_at=now - timedelta(seconds=5),
-        ends_at=now + timedelta(minutes=10),
-    )
+    arena = an_arena(ARENA)
     race = api_post(page, "/api/races", {"rules": {"wrap": True}}).json()
     return {"arena": str(arena.id), "race": str(race.get("id", ""))}
 

@@ -8,11 +8,10 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from tests.frontend.a11y_walk import Screen, axe_every_way, player, signed_in
 from tests.frontend.conftest import Pages, api_post, needs_chromium
-from tripeaks.arenas import services
+from tests.frontend.helpers import an_arena
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
@@ -25,19 +24,8 @@ def _pool(a_proven_deal_ready: None) -> None:
 def test_axe_finds_nothing_on_the_arena_screens_in_three_languages_light_and_dark(
     pages: Pages,
 ) -> None:
-    now = timezone.now()
-    arena = services.create_arena(
-        name="Daily arena",
-        rules_key="wrap-closed",
-        starts_at=now - timedelta(seconds=5),
-        ends_at=now + timedelta(minutes=30),
-    )
-    services.create_arena(
-        name="Hourly arena",
-        rules_key="wrap-closed",
-        starts_at=now + timedelta(hours=1),
-        ends_at=now + timedelta(hours=1, minutes=10),
-    )
+    arena = an_arena("Daily arena", -timedelta(seconds=5), timedelta(minutes=30))
+    an_arena("Hourly arena", timedelta(hours=1), timedelta(hours=1, minutes=10))
     ann = signed_in(pages, player("axa_ann"))
     ann.goto("/")
     assert api_post(ann, f"/api/arenas/{arena.pk}/join", {}).status in (200, 201)

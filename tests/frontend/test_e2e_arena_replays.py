@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from tests.frontend.conftest import PHONE, needs_chromium, shot
+from tests.frontend.helpers import an_arena
 from tests.frontend.test_e2e_review import in_thread, signed_up
 from tests.review.helpers import deal, played
 from tripeaks.arenas import services
@@ -27,13 +28,7 @@ def ended_arena(players: list[Any]) -> tuple[Arena, dict[str, list[Game]]]:
     """An arena its players joined and played in (two games each), then ended."""
 
     def make() -> tuple[Arena, dict[str, list[Game]]]:
-        now = timezone.now()
-        arena = services.create_arena(
-            name="Replayed arena",
-            rules_key="wrap-closed",
-            starts_at=now - timedelta(minutes=5),
-            ends_at=now + timedelta(minutes=5),
-        )
+        arena = an_arena("Replayed arena", -timedelta(minutes=5), timedelta(minutes=5))
         games: dict[str, list[Game]] = {}
         for player in players:
             services.join(arena_id=arena.pk, user=player)
@@ -41,7 +36,7 @@ def ended_arena(players: list[Any]) -> tuple[Arena, dict[str, list[Game]]]:
                 played(player, deal("random"), contest=arena.group) for _ in range(2)
             ]
         Arena.objects.filter(pk=arena.pk).update(
-            ends_at=now - timedelta(seconds=1), state=Phase.FINISHED
+            ends_at=timezone.now() - timedelta(seconds=1), state=Phase.FINISHED
         )
         return arena, games
 

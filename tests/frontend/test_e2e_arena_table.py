@@ -9,11 +9,9 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from tests.frontend.conftest import api_post, needs_chromium, shot, sign_up
-from tests.frontend.helpers import click_move, view, wait_seq
-from tripeaks.arenas import services
+from tests.frontend.helpers import an_arena, click_move, view, wait_seq
 from tripeaks.play.models import Game
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
@@ -30,19 +28,8 @@ def _pool(a_proven_deal_ready: None) -> None:
 
 def arenas_now() -> tuple[Any, Any]:
     """One arena running for ten minutes, one starting in an hour."""
-    now = timezone.now()
-    running = services.create_arena(
-        name="Running arena",
-        rules_key="wrap-closed",
-        starts_at=now - timedelta(seconds=5),
-        ends_at=now + timedelta(minutes=10),
-    )
-    coming = services.create_arena(
-        name="Coming arena",
-        rules_key="wrap-closed",
-        starts_at=now + timedelta(hours=1),
-        ends_at=now + timedelta(hours=1, minutes=10),
-    )
+    running = an_arena("Running arena")
+    coming = an_arena("Coming arena", timedelta(hours=1), timedelta(hours=1, minutes=10))
     return running, coming
 
 

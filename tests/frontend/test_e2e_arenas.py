@@ -4,16 +4,14 @@ from its page, the standings render, and another player's join arrives over the 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.utils import timezone
 
 from tests.frontend.conftest import PHONE, needs_chromium, shot, sign_up
-from tests.frontend.helpers import wait_seq
+from tests.frontend.helpers import an_arena, wait_seq
 from tripeaks.arenas import services
 from tripeaks.play.models import Game
 
@@ -21,13 +19,7 @@ pytestmark = [pytest.mark.e2e, needs_chromium]
 
 
 def test_a_player_joins_a_running_arena_on_a_phone(pages: Any) -> None:
-    now = timezone.now()
-    arena = services.create_arena(
-        name="Phone arena",
-        rules_key="wrap-closed",
-        starts_at=now - timedelta(seconds=5),
-        ends_at=now + timedelta(minutes=10),
-    )
+    arena = an_arena("Phone arena")
     page = pages.new(viewport=PHONE)
     sign_up(page, "arena_ann", "Ann")
     page.goto("/arenas/")

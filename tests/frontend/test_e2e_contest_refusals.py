@@ -13,10 +13,9 @@ from django.utils import timezone
 
 from tests.frontend.conftest import PHONE, needs_chromium
 from tests.frontend.game_checks import GAME_SOCKETS
-from tests.frontend.helpers import wait_seq
+from tests.frontend.helpers import an_arena, wait_seq
 from tests.frontend.test_e2e_review import signed_up
 from tests.play.contests import begun_race
-from tripeaks.arenas import services
 from tripeaks.arenas.models import Arena
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
@@ -80,13 +79,7 @@ def test_a_race_move_refused_as_race_over_is_said_in_the_pages_language(
 
 @pytest.mark.parametrize("locale", list(ARENA_OVER))
 def test_a_refused_arena_join_is_said_in_the_pages_language(pages: Any, locale: str) -> None:
-    now = timezone.now()
-    arena = services.create_arena(
-        name="Closing arena",
-        rules_key="wrap-closed",
-        starts_at=now - timedelta(minutes=5),
-        ends_at=now + timedelta(minutes=5),
-    )
+    arena = an_arena("Closing arena", -timedelta(minutes=5), timedelta(minutes=5))
     page = pages.new(viewport=PHONE, locale=locale)
     signed_up(page, "late_lena")
     page.goto(f"/#/arenas/{arena.pk}")

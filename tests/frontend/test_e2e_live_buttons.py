@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 
 from tests.frontend.conftest import PHONE, needs_chromium
+from tests.frontend.helpers import an_arena
 from tests.frontend.test_e2e_review import in_thread, signed_up
 from tripeaks.arenas import services as arenas
 from tripeaks.engine.rules import Rules
@@ -25,13 +25,7 @@ def still_there(handle: Any) -> bool:
 
 
 def test_an_arena_frame_leaves_the_join_button_in_place(pages: Any) -> None:
-    now = timezone.now()
-    arena = arenas.create_arena(
-        name="Busy arena",
-        rules_key="wrap-closed",
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=10),
-    )
+    arena = an_arena("Busy arena", -timedelta(minutes=1), timedelta(minutes=10))
     page = pages.new(viewport=PHONE)
     signed_up(page, "steady_sam")
     page.goto(f"/#/arenas/{arena.pk}")
