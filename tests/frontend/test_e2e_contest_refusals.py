@@ -14,6 +14,7 @@ from django.utils import timezone
 from tests.frontend.conftest import PHONE, needs_chromium
 from tests.frontend.game_checks import GAME_SOCKETS
 from tests.frontend.helpers import an_arena, wait_seq
+from tests.frontend.test_e2e_contest_table import pump_until
 from tests.frontend.test_e2e_review import signed_up
 from tests.play.contests import begun_race
 from tripeaks.arenas.models import Arena
@@ -82,9 +83,23 @@ def test_a_refused_arena_join_is_said_in_the_pages_language(pages: Any, locale: 
     arena = an_arena("Closing arena", -timedelta(minutes=5), timedelta(minutes=5))
     page = pages.new(viewport=PHONE, locale=locale)
     signed_up(page, "late_lena")
+    heard: list[str] = []
+    page.on(
+        "websocket",
+        lambda socket: (
+            socket.on("framereceived", lambda frame: heard.append(frame))
+            if "/ws/arenas/" in socket.url
+            else None
+        ),
+    )
     page.goto(f"/#/arenas/{arena.pk}")
     join = page.locator("button[data-act=join]")
     join.wait_for()
+    # The arena socket's first frame (the arena as it is when the socket opens) taken first: one
+    # sent after the arena ended below told the page so, and the page rightly took its Join away
+    # before the click (CI, twice: the button "detached from the DOM" for 10 s).
+    pump_until(page, lambda: bool(heard))
+    assert heard, "the arena socket sent nothing on opening"
     # It ends while the page shows it: the server refuses the join (409 `refused`).
     Arena.objects.filter(pk=arena.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
     # Forced: on a loaded machine Playwright found the panel's button "not stable" for its whole
