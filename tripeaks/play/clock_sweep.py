@@ -115,9 +115,9 @@ def beat_of_a_move(game: Game) -> bool:
 
 def shown_by_request(game_id: str, *, read: bool = False) -> None:
     """A REST request of the game's player shows its cards now (its start, a read: play/api.py;
-    a move stored after a lapse, `beat_of_a_move`): noted as the game's beat, as a server beats for its sockets. A read
-    renews no lapsed beat (`clock_presence.note_request`): that clock is the sweep's to stop
-    (reads never write a game)."""
+    a move stored after a lapse, `beat_of_a_move`): noted as the game's beat, as a server beats
+    for its sockets. A read renews no lapsed beat (`clock_presence.note_request`): that clock is
+    the sweep's to stop (reads never write a game)."""
     try:
         if read:
             clock_presence.note_request(game_id)
