@@ -6,7 +6,8 @@ the member lapses: `LEASE_S` after it was added or last renewed (a socket renews
 every `RENEW_S`, as frames come). A server that dies with sockets open leaves no member behind for
 longer than that. `admit` adds a socket to every holder at once, or to none when one of them is
 at its cap, in one script (the limiter's holdings: tripeaks/infra/limiter.py); `release` takes
-it out again.
+it out again. A socket's own opening and closing use their `_async` twins, on the event loop's
+Redis client: a worker thread's hop costs more than the call.
 
 Redis unreachable: every socket is admitted and counts as open (a warning is logged): the caps
 protect the service, they must not take it down with Redis.
@@ -45,6 +46,17 @@ def admit(member: str, holders: Sequence[tuple[str, int]]) -> int:
         return 0
 
 
+async def admit_async(member: str, holders: Sequence[tuple[str, int]]) -> int:
+    """`admit` from an event loop."""
+    if not holders:
+        return 0
+    try:
+        return await limiter.hold_async(member, holders, LEASE_S)
+    except Exception:
+        log.warning("could not count a socket", extra={"socket": member}, exc_info=True)
+        return 0
+
+
 def release(member: str, keys: Sequence[str]) -> None:
     """The socket `member` is closed (or no longer counts for these holders)."""
     if not keys:
@@ -55,11 +67,30 @@ def release(member: str, keys: Sequence[str]) -> None:
         log.warning("could not uncount a socket", extra={"socket": member}, exc_info=True)
 
 
+async def release_async(member: str, keys: Sequence[str]) -> None:
+    """`release` from an event loop."""
+    if not keys:
+        return
+    try:
+        await limiter.let_go_async(member, keys)
+    except Exception:
+        log.warning("could not uncount a socket", extra={"socket": member}, exc_info=True)
+
+
 def open_count(key: str) -> int | None:
     """How many sockets the holder has open now, by every server process; None when Redis
     cannot say."""
     try:
         return limiter.held(key)
+    except Exception:
+        log.warning("could not count sockets", extra={"holder": key}, exc_info=True)
+        return None
+
+
+async def open_count_async(key: str) -> int | None:
+    """`open_count` from an event loop."""
+    try:
+        return await limiter.held_async(key)
     except Exception:
         log.warning("could not count sockets", extra={"holder": key}, exc_info=True)
         return None
