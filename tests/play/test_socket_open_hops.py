@@ -5,11 +5,14 @@ thread takes (a hop to the database, with its pool checkout) and every statement
 An opening reads the session and the user once (after joining the session's group, so that read
 is also the check against a sign-out meanwhile) and the game once: two hops, three statements. A
 socket over its game's cap is refused before any of it. A closing socket whose game another
-screen still shows leaves the database alone; the last one stops the clock."""
+screen still shows leaves the database alone; the last one stops the clock. Neither waits for the
+process's one sync thread."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -138,3 +141,21 @@ async def test_a_closing_socket_leaves_the_database_alone_while_another_shows_th
     assert work.hops == 1
     game = await sync_to_async(Game.objects.get)(pk=game_id)
     assert game.running_since is None  # the last screen gone: its clock stopped
+
+
+async def test_a_socket_opens_and_closes_while_the_sync_thread_is_busy(
+    player_and_game: Any,
+) -> None:
+    _, game_id, cookie = player_and_game
+    release = threading.Event()
+    # Thread-sensitive: the process's one sync thread, held until released.
+    busy = asyncio.ensure_future(sync_to_async(release.wait)())
+    try:
+        socket = await opened(game_id, cookie)
+        # (Before: Channels' close queued a hop to that thread and waited for it, until the
+        # communicator gave up and cancelled the socket's application.)
+        await socket.disconnect(timeout=3)
+        assert socket.future.done() and not socket.future.cancelled()
+    finally:
+        release.set()
+        await busy
