@@ -124,6 +124,25 @@ async def test_a_socket_over_its_games_cap_is_refused_before_any_database_work(
     await first.disconnect()
 
 
+async def test_a_burst_of_opens_beyond_its_games_cap_is_refused_before_any_database_work(
+    player_and_game: Any, settings: Any
+) -> None:
+    _, game_id, cookie = player_and_game
+    settings.SOCKETS_PER_GAME = 2
+    sockets = [game_socket(game_id, cookie) for _ in range(6)]
+    with database_work() as work:  # all at once, as a flood's burst comes
+        await asyncio.gather(*(socket.connect() for socket in sockets))
+        answers = [await socket.receive_output(timeout=5) for socket in sockets]
+    closed = [a.get("code") for a in answers if a["type"] == "websocket.close"]
+    assert closed == [CLOSE_TOO_MANY] * 4, answers
+    # Two sessions and users read, two games: the four over the cap read nothing. (Before: each
+    # found room in Redis, whose counts come after the reads, and read its session and user.)
+    assert work.hops == 4, work.statements
+    assert len(work.statements) == 6, work.statements
+    for socket in sockets:
+        await socket.disconnect()
+
+
 async def test_a_closing_socket_leaves_the_database_alone_while_another_shows_the_game(
     player_and_game: Any,
 ) -> None:

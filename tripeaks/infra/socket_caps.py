@@ -9,14 +9,23 @@ at its cap, in one script (the limiter's holdings: tripeaks/infra/limiter.py); `
 it out again. A socket's own opening and closing use their `_async` twins, on the event loop's
 Redis client: a worker thread's hop costs more than the call.
 
+Before it is counted, a socket being opened is noted in its process (`opening`): a burst of opens
+on one holder (a flood's, all at once) is refused beyond the holder's cap as it arrives, with no
+Redis call and before any of it reads its session, where the sockets' counts in Redis, all made
+after those reads, would each have found room.
+
 Redis unreachable: every socket is admitted and counts as open (a warning is logged): the caps
 protect the service, they must not take it down with Redis.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Sequence
+import weakref
+from collections import Counter
+from collections.abc import Iterator, Sequence
 
 from django.core.cache import cache
 
@@ -26,6 +35,30 @@ log = logging.getLogger("tripeaks.events")
 
 LEASE_S = 600
 RENEW_S = LEASE_S // 2
+
+
+# Each event loop's sockets being opened, by holder: from `opening` to their count (`admit`).
+_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Counter[str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@contextlib.contextmanager
+def opening(key: str, cap: int) -> Iterator[bool]:
+    """A socket of the holder `key` being opened (until the block ends: the socket counted by
+    `admit`, or refused): True, or False when `cap` of the holder's sockets (0: no cap) are being
+    opened in this event loop already."""
+    underway = _opening.setdefault(asyncio.get_running_loop(), Counter())
+    if cap and underway[key] >= cap:
+        yield False
+        return
+    underway[key] += 1
+    try:
+        yield True
+    finally:
+        underway[key] -= 1
+        if underway[key] <= 0:
+            del underway[key]
 
 
 def holder(kind: str, name: object) -> str:

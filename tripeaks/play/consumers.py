@@ -39,7 +39,7 @@ from tripeaks.play.serializers import (
     StartGameInput,
     StartGameSerializer,
 )
-from tripeaks.play.socket_moves import SocketGame, game_full
+from tripeaks.play.socket_moves import SocketGame, game_full, opening_on
 
 log = logging.getLogger("tripeaks.events")
 
@@ -124,24 +124,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         if self.signs_nobody_in():
             await self._refuse(CLOSE_UNAUTHORIZED)
             return
-        # A socket over its game's cap costs one Redis call: no database work, no group.
-        if await game_full(self.game_id):
-            await self._refuse(CLOSE_TOO_MANY)
-            return
-        # The user is read here (`reads_own_user`), in the session's group: signing out closes
-        # this socket (tripeaks/infra/socket_sessions.py).
-        if not await self.join_session_groups():
-            return
-        user = self.scope["user"]
-        if not user.is_authenticated:
-            await self._refuse(CLOSE_UNAUTHORIZED)
-            return
-        client = self.scope.get("client") or [None]
-        self.moves = SocketGame(self.game_id, _resolved(user), self.channel_name, client[0])
-        # Counted for its game, account and address, or for none of them when one is full.
-        if not await self.moves.admit():
-            await self.leave_session_groups()
-            await self._refuse(CLOSE_TOO_MANY)
+        if not await self._admitted():
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
@@ -155,6 +138,31 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         await self.accept()
         await self._send({"type": "view", "game": view})
+
+    async def _admitted(self) -> bool:
+        """Signed in and counted for its game, account and address; else refused, and False."""
+        # A socket over its game's cap is refused with no database work and in no group: at
+        # once in a burst of opens on this server, else after one Redis call.
+        with opening_on(self.game_id) as room:
+            if not room or await game_full(self.game_id):
+                await self._refuse(CLOSE_TOO_MANY)
+                return False
+            # The user is read here (`reads_own_user`), in the session's group: signing out
+            # closes this socket (tripeaks/infra/socket_sessions.py).
+            if not await self.join_session_groups():
+                return False
+            user = self.scope["user"]
+            if not user.is_authenticated:
+                await self._refuse(CLOSE_UNAUTHORIZED)
+                return False
+            client = self.scope.get("client") or [None]
+            self.moves = SocketGame(self.game_id, _resolved(user), self.channel_name, client[0])
+            # Counted for its game, account and address, or for none of them when one is full.
+            if not await self.moves.admit():
+                await self.leave_session_groups()
+                await self._refuse(CLOSE_TOO_MANY)
+                return False
+        return True
 
     async def _refuse(self, code: int) -> None:
         """Closed as it opens, counted nowhere, in no group: signed out (4401) or over a cap

@@ -24,6 +24,7 @@ which starts it.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -111,6 +112,12 @@ def socket_holders(game_id: str, user_id: int, address: str | None) -> list[tupl
     if address:
         holders.append((socket_caps.holder("address", address), settings.SOCKETS_PER_ADDRESS))
     return holders
+
+
+def opening_on(game_id: str) -> contextlib.AbstractContextManager[bool]:
+    """A socket being opened on the game (`socket_caps.opening`, with the game's cap): False when
+    as many as the game may have are being opened in this process already."""
+    return socket_caps.opening(screens.key(game_id), settings.SOCKETS_PER_GAME)
 
 
 async def game_full(game_id: str) -> bool:
