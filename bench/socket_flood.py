@@ -1,7 +1,7 @@
 """One account opens hundreds of game sockets (issue #35): does another player's move stay fast?
 
     .venv/bin/python -m bench.socket_flood [--sockets 500] [--seconds 15] [--port 8797] [--retry]
-        [--victims 3] [--rounds 2] [--attacker-address 127.0.0.2]
+        [--victims 3] [--rounds 2] [--attacker-address 127.0.0.2] [--open-cost N]
 
 One server (the production profile: its socket caps `SOCKETS_PER_GAME`, `_ACCOUNT`, `_ADDRESS`
 and the front gate's rates as configured), `--victims` players and an attacker. Each victim plays
@@ -24,6 +24,9 @@ Last, `BURSTS` (5) times, a fresh address opens `--sockets` once, with no victim
 first burst is answered, and the server's CPU for it over idle; then as many from addresses whose
 window of the open rate is spent already (none of the burst reaches the consumer: what the
 refusals alone cost).
+With `--open-cost N`, last, a game socket is opened and closed N times one after the other (each
+from an address of its own among 250: the gate's rates stay production's), alone on its game,
+beside one kept open, and over the game's cap: the server's CPU over idle for each open and close.
 `--connection-cost N` only times the server's refusals: its CPU for N handshakes from an address
 the gate knows is over, closed as they connect and answered 429 at the upgrade, alternating.
 Before the caps the issue measured the victim's median going from 70 to 446 ms
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -336,6 +340,61 @@ def first_bursts(
     return bursts
 
 
+async def open_and_close(
+    port: int, session: str, game_id: str, count: int, hold: int
+) -> Counter[str]:
+    """`hold` sockets opened on the game and kept, then `count` opened and closed one after the
+    other, each from an address of its own among 250 (the gate's open rate is production's);
+    how the `count` were answered."""
+    import websockets
+
+    headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
+    url = f"ws://127.0.0.1:{port}/ws/games/{game_id}/"
+    outcomes: Counter[str] = Counter()
+    async with contextlib.AsyncExitStack() as held:
+        for n in range(hold):
+            address = f"127.0.6.{n + 1}"
+            kept = await held.enter_async_context(
+                websockets.connect(url, additional_headers=headers, local_addr=(address, 0))
+            )
+            await kept.recv()
+        for n in range(count):
+            address = f"127.0.7.{n % 250 + 1}"
+            try:
+                async with websockets.connect(
+                    url, additional_headers=headers, local_addr=(address, 0)
+                ) as connection:
+                    await connection.recv()
+                    outcomes["opened"] += 1
+            except websockets.ConnectionClosed as closed:
+                outcomes[f"closed {closed.rcvd.code if closed.rcvd else '?'}"] += 1
+            await asyncio.sleep(0.01)  # the server's close done before the next open
+    return outcomes
+
+
+def open_cost(port: int, server: int, session: str, game_id: str, count: int) -> dict[str, Any]:
+    """The server's CPU over idle for a game socket opened and closed, `count` times one after
+    the other: the game's only socket (its clock started and stopped each time), beside one
+    socket kept open on it (the clock runs), and over the game's cap (closed 4409)."""
+    from django.conf import settings
+
+    modes = {"alone": 0, "beside another": 1, "over the game's cap": settings.SOCKETS_PER_GAME}
+    out: dict[str, Any] = {}
+    for mode, hold in modes.items():
+        idle = cpu_seconds(server)
+        time.sleep(2.0)
+        idle_per_s = (cpu_seconds(server) - idle) / 2.0
+        cpu, began = cpu_seconds(server), time.monotonic()
+        outcomes = asyncio.run(open_and_close(port, session, game_id, count, hold))
+        used = cpu_seconds(server) - cpu - idle_per_s * (time.monotonic() - began)
+        out[mode] = {
+            "server CPU ms an open and close": round(used * 1000 / count, 2),
+            "answers": dict(outcomes),
+        }
+    out["load average"] = round(os.getloadavg()[0], 1)
+    return out
+
+
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sockets", type=int, default=500)
@@ -361,6 +420,14 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         metavar="N",
         help="only measure the server's CPU for N refused handshakes, closed at connect and"
         " answered 429, in this process (3 runs each, alternating)",
+    )
+    parser.add_argument(
+        "--open-cost",
+        type=int,
+        default=0,
+        metavar="N",
+        help="last, the server's CPU for a game socket opened and closed, N times one after the"
+        " other: alone on its game, beside one kept open, over the game's cap",
     )
     return parser.parse_args(argv)
 
@@ -411,6 +478,9 @@ def main(argv: list[str] | None = None) -> int:
         alone = phase(args.port, None, cost_s, server, lambda until: flood(until, True))
         burst_s = min(BURST_PHASE_S, args.seconds)
         first = first_bursts(args.port, server, flood, burst_s)
+        if args.open_cost:
+            time.sleep(1.0)  # the last burst's sockets closed
+            costs = open_cost(args.port, server, attacker_session, game["id"], args.open_cost)
     finally:
         stop_servers(servers)
     report: dict[str, Any] = {"rounds": rounds, "all rounds": pooled(rounds)}
@@ -429,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
         }
         for kind, bursts in first.items()
     }
+    if args.open_cost:
+        report["a socket opened and closed"] = costs
     print(json.dumps(report, indent=1))
     statuses = {s for r in rounds for p in r.values() for s in p["victim's REST moves"]["statuses"]}
     return 0 if statuses <= {200, 201} else 1

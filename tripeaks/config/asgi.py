@@ -22,6 +22,7 @@ django_asgi_app = ReusedThreadsASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import URLPattern, URLResolver  # noqa: E402
 
 from tripeaks.config.routing import websocket_urlpatterns  # noqa: E402
 from tripeaks.infra.front_gate import FrontGate  # noqa: E402
@@ -29,13 +30,27 @@ from tripeaks.infra.socket_outage import OutageGuard  # noqa: E402
 from tripeaks.infra.socket_sessions import socket_session_stack  # noqa: E402
 from tripeaks.infra.socket_threads import ThreadedAuthMiddleware  # noqa: E402
 
+
+def with_users(routes: list[URLPattern | URLResolver]) -> list[URLPattern]:
+    """Each socket route behind the auth middleware, which reads the socket's user in the
+    handshake, unless its consumer reads its own (`reads_own_user`: the game socket, which first
+    refuses a socket over its game's cap, with no database work)."""
+    wrapped = []
+    for route in routes:
+        if not isinstance(route, URLPattern):
+            raise TypeError(f"{route}: socket routes are path()s")
+        consumer = getattr(route.callback, "consumer_class", None)
+        read = not getattr(consumer, "reads_own_user", False)
+        app = ThreadedAuthMiddleware(route.callback, read=read)
+        wrapped.append(URLPattern(route.pattern, app, route.default_args, route.name))
+    return wrapped
+
+
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            OutageGuard(
-                socket_session_stack(ThreadedAuthMiddleware(URLRouter(websocket_urlpatterns)))
-            )
+            OutageGuard(socket_session_stack(URLRouter(with_users(websocket_urlpatterns))))
         ),
     }
 )

@@ -460,15 +460,26 @@ return 0
 """
 
 
+def _hold_args(
+    member: str, holders: Sequence[tuple[str, int]], lease_s: int
+) -> list[str | int | float]:
+    now = time.time()
+    return [now, now + lease_s, member, *(cap for _, cap in holders), lease_s]
+
+
 def hold(member: str, holders: Sequence[tuple[str, int]], lease_s: int) -> int:
     """Add `member` to each holder's `(key, cap)` set (cap 0: none) for `lease_s` seconds, all or
     none: 0, else the 1-based index of the first holder at its cap. A member held already is held
     again (a renewal). Redis unreachable: raises."""
-    now = time.time()
     script = redis_client.client().register_script(HOLD_SCRIPT)
-    args: list[str | int | float] = [now, now + lease_s, member]
-    args += [cap for _, cap in holders] + [lease_s]
-    return int(script(keys=[key for key, _ in holders], args=args))
+    return int(script(keys=[key for key, _ in holders], args=_hold_args(member, holders, lease_s)))
+
+
+async def hold_async(member: str, holders: Sequence[tuple[str, int]], lease_s: int) -> int:
+    """`hold` from an event loop, on its own client: no worker thread."""
+    script = redis_client.async_client().register_script(HOLD_SCRIPT)
+    keys = [key for key, _ in holders]
+    return int(await script(keys=keys, args=_hold_args(member, holders, lease_s)))
 
 
 def let_go(member: str, keys: Sequence[str]) -> None:
@@ -479,6 +490,19 @@ def let_go(member: str, keys: Sequence[str]) -> None:
         pipe.execute()
 
 
+async def let_go_async(member: str, keys: Sequence[str]) -> None:
+    """`let_go` from an event loop."""
+    async with redis_client.async_client().pipeline(transaction=False) as pipe:
+        for key in keys:
+            pipe.zrem(key, member)
+        await pipe.execute()
+
+
 def held(key: str) -> int:
     """How many members the holder holds now (leases not yet lapsed)."""
     return int(redis_client.client().zcount(key, time.time(), "+inf"))
+
+
+async def held_async(key: str) -> int:
+    """`held` from an event loop."""
+    return int(await redis_client.async_client().zcount(key, time.time(), "+inf"))

@@ -1,8 +1,9 @@
 """Sockets that hand each message straight to its handler.
 
 Channels' consumers close stale database connections before every message: a hop to the one sync
-thread for each frame and each channel-layer event. A socket that reaches the database only
-through `database_sync_to_async` (which does that itself around each call) can skip the hop.
+thread for each frame and each channel-layer event, and once more as the socket closes. A socket
+that reaches the database only through `database_sync_to_async` (which does that itself around
+each call) can skip the hop.
 
 They also wait for their two sources (the socket's frames and the channel layer's events) without
 Channels' `await_many_dispatch`, which makes a task of every `receive` and waits on both with
@@ -77,6 +78,7 @@ async def dispatch_both(frames: Receive, events: Receive, dispatch: Dispatch) ->
 class DirectDispatch:
     channel_layer_alias: str
     scope: Scope
+    disconnect: Callable[[int], Awaitable[None]]  # the consumer's
 
     async def __call__(self, scope: Scope, receive: Receive, send: Callable[..., Any]) -> None:
         """Channels' `AsyncConsumer.__call__`, waiting for frames and events by `dispatch_both`."""
@@ -92,6 +94,15 @@ class DirectDispatch:
             await dispatch_both(receive, self.channel_receive, self.dispatch)
         except StopConsumer:
             pass
+
+    async def websocket_disconnect(self, message: Message) -> None:
+        """Channels' `AsyncWebsocketConsumer.websocket_disconnect` but for its closing of stale
+        connections: a hop to the process's one sync thread, which every closing socket queued
+        on (a flood's refused sockets too)."""
+        for group in getattr(self, "groups", ()):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def dispatch(self, message: dict[str, object]) -> None:
         """The message's handler, found once a class and type (a frame's type is always

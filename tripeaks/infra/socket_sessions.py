@@ -18,22 +18,25 @@ Sockets authenticate with the session cookie only (API tokens open no socket), s
 token has no socket to close.
 
 Consumers use ``SessionSocket``: ``await self.join_session_groups()`` once signed in (it also
-closes the race with a sign-out that happened while the socket was opening), ``await
-self.leave_session_groups()`` in ``disconnect``.
+closes the race with a sign-out that happened while the socket was opening: it looks the session
+up again once it has joined), ``await self.leave_session_groups()`` in ``disconnect``. A consumer
+that reads its own user (``reads_own_user``, tripeaks/infra/socket_threads.py) has it read by
+``join_session_groups``, after it has joined its session's group: the one read of the session is
+also the look after the join.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 
-from tripeaks.infra.socket_threads import in_a_thread
+from tripeaks.infra.socket_threads import in_a_thread, read_user, user_unread
 
 log = logging.getLogger("tripeaks.sockets")
 
@@ -95,6 +98,13 @@ def close_sockets_of_user(user_id: int, *, except_session: str | None = None) ->
     _send(user_group(user_id), event)
 
 
+def _session_key(scope: Mapping[str, Any]) -> str | None:
+    """The session key the socket's cookie names (no database read)."""
+    session = scope.get("session")
+    key = getattr(session, "session_key", None) if session is not None else None
+    return key if isinstance(key, str) and key else None
+
+
 class SessionSocket:
     """Mixin for an ``AsyncWebsocketConsumer`` whose sockets end with their session."""
 
@@ -105,14 +115,26 @@ class SessionSocket:
     _session_groups: tuple[str, ...] = ()
     _session_digest: str | None = None
 
+    def signs_nobody_in(self) -> bool:
+        """Whether the socket is anonymous for sure, with no database read: its user is read and
+        anonymous, or it is still to be read (`reads_own_user`) and no session cookie came."""
+        if user_unread(self.scope):
+            return not _session_key(self.scope)
+        user = self.scope.get("user")
+        return user is None or not user.is_authenticated
+
     async def join_session_groups(self) -> bool:
         """Join the socket's session and player groups. False (and the socket closed) when the
-        session ended while the socket was opening."""
+        session ended while the socket was opening. A consumer that reads its own user
+        (`reads_own_user`) reads it here, in its session's group already (`_sign_in`)."""
+        if user_unread(self.scope):
+            await self._sign_in()
+            return True
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             return True
         session = self.scope.get("session")
-        key = getattr(session, "session_key", None) if session is not None else None
+        key = _session_key(self.scope)
         groups = [user_group(user.pk)]
         if key:
             groups.append(session_group(key))
@@ -126,6 +148,29 @@ class SessionSocket:
             await self.close(code=CLOSE_SESSION_ENDED)
             return False
         return True
+
+    async def _sign_in(self) -> None:
+        """The user read from the session once this socket is in the session's group: a
+        sign-out before the join leaves no session to read (anonymous), one after it is heard
+        here. So the session is read once, and not looked up again as `join_session_groups`
+        does for a user read in the handshake. Anonymous: in no group."""
+        key = _session_key(self.scope)
+        if key is None:
+            await read_user(self.scope)  # no session to read: anonymous
+            return
+        group = session_group(key)
+        await self.channel_layer.group_add(group, self.channel_name)
+        signed_in = False
+        try:  # a database error refuses the socket (OutageGuard): in no group
+            await read_user(self.scope)
+            signed_in = self.scope["user"].is_authenticated
+        finally:
+            if not signed_in:
+                await self.channel_layer.group_discard(group, self.channel_name)
+        if signed_in:
+            self._session_digest = session_digest(key)
+            await self.channel_layer.group_add(user_group(self.scope["user"].pk), self.channel_name)
+            self._session_groups = (group, user_group(self.scope["user"].pk))
 
     async def leave_session_groups(self) -> None:
         for group in self._session_groups:

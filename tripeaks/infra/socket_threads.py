@@ -13,12 +13,13 @@ the end of a request.
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
 from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
 from django.db import close_old_connections
+from django.utils.functional import LazyObject, empty
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -51,8 +52,28 @@ def in_a_thread(call: Callable[P, R]) -> Callable[P, Awaitable[R]]:
 _user_of = in_a_thread(get_user.func)
 
 
+def user_unread(scope: Mapping[str, Any]) -> bool:
+    """Whether the socket's user is still to be read (`read_user`): its consumer reads its own."""
+    user = scope.get("user")
+    return isinstance(user, LazyObject) and getattr(user, "_wrapped", None) is empty
+
+
+async def read_user(scope: dict[str, Any]) -> None:
+    """The scope's user read from its session (the session's row, then the user's), in a worker
+    thread."""
+    scope["user"]._wrapped = await _user_of(scope)
+
+
 class ThreadedAuthMiddleware(AuthMiddleware):  # type: ignore[misc]
-    """Channels' `AuthMiddleware`, reading the user in a worker thread (`in_a_thread`)."""
+    """Channels' `AuthMiddleware`, reading the user in a worker thread (`in_a_thread`). With
+    `read=False` the user is left unread for the consumer to read in its own opening
+    (`read_user`), once it has checked what needs no database: the game socket refuses a socket
+    over its game's cap first."""
+
+    def __init__(self, inner: Any, *, read: bool = True) -> None:
+        super().__init__(inner)
+        self.read = read
 
     async def resolve_scope(self, scope: dict[str, Any]) -> None:
-        scope["user"]._wrapped = await _user_of(scope)
+        if self.read:
+            await read_user(scope)

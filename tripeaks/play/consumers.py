@@ -39,7 +39,7 @@ from tripeaks.play.serializers import (
     StartGameInput,
     StartGameSerializer,
 )
-from tripeaks.play.socket_moves import SocketGame
+from tripeaks.play.socket_moves import SocketGame, game_full, opening_on
 
 log = logging.getLogger("tripeaks.events")
 
@@ -97,6 +97,8 @@ def _plain_start(message: JSONObject) -> StartGameInput | None:
 
 
 class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
+    # Its user is read in `connect` (tripeaks/infra/socket_threads.py), after the game's cap.
+    reads_own_user = True
     game_id: str
     group: str
     moves: SocketGame
@@ -105,7 +107,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     last_view: ViewPayload | None = None
     # Whether another socket has the game open; alone, a socket has nobody to tell of its moves.
     peers = False
-    # Whether the socket was over a cap (closed 4409 at once).
+    # Whether the socket was refused as it opened (closed 4401 or 4409 at once).
     refused = False
     # Whether this server beats for the socket's game (play/clock_presence.py).
     beating = False
@@ -117,23 +119,12 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         self.limits: dict[str, list[throttling.Limit]] = {}
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
         self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])
         self.group = game_group(self.game_id)
-        if user is None or not user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHORIZED)
+        if self.signs_nobody_in():
+            await self._refuse(CLOSE_UNAUTHORIZED)
             return
-        client = self.scope.get("client") or [None]
-        self.moves = SocketGame(self.game_id, _resolved(user), self.channel_name, client[0])
-        # Counted first: a socket over a cap costs one Redis call, and joins no group.
-        if not await self.moves.admit():
-            self.refused = True
-            # Accepted first, so that the page hears why: it stops reconnecting and says so.
-            await self.accept()
-            await self.close(code=CLOSE_TOO_MANY)
-            return
-        # Signing out closes this socket (tripeaks/infra/socket_sessions.py).
-        if not await self.join_session_groups():
+        if not await self._admitted():
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
@@ -147,6 +138,40 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         await self.accept()
         await self._send({"type": "view", "game": view})
+
+    async def _admitted(self) -> bool:
+        """Signed in and counted for its game, account and address; else refused, and False."""
+        # A socket over its game's cap is refused with no database work and in no group: at
+        # once in a burst of opens on this server, else after one Redis call.
+        with opening_on(self.game_id) as room:
+            if not room or await game_full(self.game_id):
+                await self._refuse(CLOSE_TOO_MANY)
+                return False
+            # The user is read here (`reads_own_user`), in the session's group: signing out
+            # closes this socket (tripeaks/infra/socket_sessions.py).
+            if not await self.join_session_groups():
+                return False
+            user = self.scope["user"]
+            if not user.is_authenticated:
+                await self._refuse(CLOSE_UNAUTHORIZED)
+                return False
+            client = self.scope.get("client") or [None]
+            self.moves = SocketGame(self.game_id, _resolved(user), self.channel_name, client[0])
+            # Counted for its game, account and address, or for none of them when one is full.
+            if not await self.moves.admit():
+                await self.leave_session_groups()
+                await self._refuse(CLOSE_TOO_MANY)
+                return False
+        return True
+
+    async def _refuse(self, code: int) -> None:
+        """Closed as it opens, counted nowhere, in no group: signed out (4401) or over a cap
+        (4409)."""
+        self.refused = True
+        if code == CLOSE_TOO_MANY:
+            # Accepted first, so that the page hears why: it stops reconnecting and says so.
+            await self.accept()
+        await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
         if self.refused:

@@ -24,6 +24,7 @@ which starts it.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -98,8 +99,6 @@ def _show(
     return live, game_payload(live.game, live.state, timezone.now())
 
 
-_admit = in_a_thread(socket_caps.admit)
-_release = in_a_thread(socket_caps.release)
 _hide_game = in_a_thread(services.hide_game)
 
 
@@ -113,6 +112,20 @@ def socket_holders(game_id: str, user_id: int, address: str | None) -> list[tupl
     if address:
         holders.append((socket_caps.holder("address", address), settings.SOCKETS_PER_ADDRESS))
     return holders
+
+
+def opening_on(game_id: str) -> contextlib.AbstractContextManager[bool]:
+    """A socket being opened on the game (`socket_caps.opening`, with the game's cap): False when
+    as many as the game may have are being opened in this process already."""
+    return socket_caps.opening(screens.key(game_id), settings.SOCKETS_PER_GAME)
+
+
+async def game_full(game_id: str) -> bool:
+    """Whether the game has all the sockets it may have open, by one Redis call: a socket over
+    the cap is refused before its user is read. (`SocketGame.admit` counts it, or not, after.)"""
+    cap = settings.SOCKETS_PER_GAME
+    count = await socket_caps.open_count_async(screens.key(game_id)) if cap else None
+    return count is not None and count >= cap
 
 
 @in_a_thread
@@ -276,7 +289,7 @@ class SocketGame:
     async def admit(self) -> bool:
         """Count the socket for its game, its account and its address, unless one of them has
         all the sockets it may have (`infra/socket_caps.py`): then nothing is counted."""
-        self.admitted = await _admit(self.screen, self.holders) == 0
+        self.admitted = await socket_caps.admit_async(self.screen, self.holders) == 0
         return self.admitted
 
     async def hide(self) -> None:
@@ -285,13 +298,18 @@ class SocketGame:
         finished game's clock does not stop (or has stopped): only the counts change."""
         if not self.admitted:
             return
-        await _release(self.screen, [key for key, _ in self.holders])
+        await socket_caps.release_async(self.screen, [key for key, _ in self.holders])
         game = self.live.game if self.live is not None else None
-        if game is None or not (game.contest or game.finished):
-            await _hide_game(game_id=self.game_id, user=self.user)
+        if game is not None and (game.contest or game.finished):
+            return
+        # Another screen still shows it (or Redis cannot say): `hide_game` would find so under
+        # the game's lock and leave the clock running. The last screen to go finds none.
+        if await socket_caps.open_count_async(screens.key(self.game_id)) != 0:
+            return
+        await _hide_game(game_id=self.game_id, user=self.user)
 
     async def renew(self) -> None:
         """Keep the socket counted among the game's screens (at most once every RENEW_S)."""
         if time.monotonic() >= self.renew_at:
             self.renew_at = time.monotonic() + screens.RENEW_S
-            await _admit(self.screen, self.holders)
+            await socket_caps.admit_async(self.screen, self.holders)

@@ -1,0 +1,180 @@
+"""What a game socket's opening and closing cost the database (issue #35: a flood of opens from
+one account must slow nobody). Counted over the real application: every connection a worker
+thread takes (a hop to the database, with its pool checkout) and every statement run on one.
+
+An opening reads the session and the user once (after joining the session's group, so that read
+is also the check against a sign-out meanwhile) and the game once: two hops, three statements. A
+socket over its game's cap is refused before any of it. A closing socket whose game another
+screen still shows leaves the database alone; the last one stops the clock. Neither waits for the
+process's one sync thread."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.signals import connection_created
+from django.test import Client
+
+from tests.play.helpers import client_for, start_custom, winnable_code
+from tripeaks.config.asgi import application
+from tripeaks.play.consumers import CLOSE_TOO_MANY
+from tripeaks.play.models import Game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@dataclass
+class Work:
+    hops: int = 0
+    statements: list[str] = field(default_factory=list)
+
+    def tables(self) -> list[str]:
+        return [sql.split(" FROM ", 1)[1].split()[0].strip('"') for sql in self.statements]
+
+
+@contextlib.contextmanager
+def database_work() -> Iterator[Work]:
+    """The connections taken meanwhile, in any thread, and the statements run on them."""
+    work = Work()
+    wrapped: list[BaseDatabaseWrapper] = []
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        work.statements.append(sql)
+        return execute(sql, params, many, context)
+
+    def taken(sender: object, connection: BaseDatabaseWrapper, **kwargs: object) -> None:
+        work.hops += 1
+        if count not in connection.execute_wrappers:
+            connection.execute_wrappers.append(count)
+            wrapped.append(connection)
+
+    connection_created.connect(taken)
+    try:
+        yield work
+    finally:
+        connection_created.disconnect(taken)
+        for connection in wrapped:
+            connection.execute_wrappers.remove(count)
+
+
+@pytest.fixture
+def player_and_game(make_player: Any) -> tuple[Any, str, bytes]:
+    """A player, their game, and the session cookie of a browser signed in as them."""
+    user = make_player()
+    code, _ = winnable_code()
+    game_id = str(start_custom(client_for(user), code)["id"])
+    browser = Client()
+    browser.force_login(user)
+    return user, game_id, f"sessionid={browser.cookies['sessionid'].value}".encode()
+
+
+def game_socket(game_id: str, cookie: bytes) -> WebsocketCommunicator:
+    return WebsocketCommunicator(
+        application,
+        f"/ws/games/{game_id}/",
+        headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)],
+    )
+
+
+async def opened(game_id: str, cookie: bytes) -> WebsocketCommunicator:
+    socket = game_socket(game_id, cookie)
+    connected, _ = await socket.connect()
+    assert connected
+    assert (await socket.receive_json_from(timeout=5))["type"] == "view"
+    return socket
+
+
+async def test_an_opening_reads_the_session_the_user_and_the_game_once_each(
+    player_and_game: Any,
+) -> None:
+    _, game_id, cookie = player_and_game
+    first = await opened(game_id, cookie)  # the game shown: its clock runs
+    with database_work() as work:
+        second = await opened(game_id, cookie)
+    # (Before: three hops, the session read twice: in the handshake and once joined.)
+    assert work.hops == 2, work.statements
+    assert sorted(work.tables()) == ["accounts_user", "django_session", "play_game"]
+    await second.disconnect()
+    await first.disconnect()
+
+
+async def test_a_socket_over_its_games_cap_is_refused_before_any_database_work(
+    player_and_game: Any, settings: Any
+) -> None:
+    _, game_id, cookie = player_and_game
+    settings.SOCKETS_PER_GAME = 1
+    first = await opened(game_id, cookie)
+    with database_work() as work:
+        over = game_socket(game_id, cookie)
+        connected, _ = await over.connect()
+        assert connected  # accepted, so that the page hears why
+        assert (await over.receive_output(timeout=5))["code"] == CLOSE_TOO_MANY
+    # (Before: its session and user read, one hop and two statements, then refused.)
+    assert (work.hops, work.statements) == (0, [])
+    await over.disconnect()
+    await first.disconnect()
+
+
+async def test_a_burst_of_opens_beyond_its_games_cap_is_refused_before_any_database_work(
+    player_and_game: Any, settings: Any
+) -> None:
+    _, game_id, cookie = player_and_game
+    settings.SOCKETS_PER_GAME = 2
+    sockets = [game_socket(game_id, cookie) for _ in range(6)]
+    with database_work() as work:  # all at once, as a flood's burst comes
+        await asyncio.gather(*(socket.connect() for socket in sockets))
+        answers = [await socket.receive_output(timeout=5) for socket in sockets]
+    closed = [a.get("code") for a in answers if a["type"] == "websocket.close"]
+    assert closed == [CLOSE_TOO_MANY] * 4, answers
+    # Two sessions and users read, two games: the four over the cap read nothing. (Before: each
+    # found room in Redis, whose counts come after the reads, and read its session and user.)
+    assert work.hops == 4, work.statements
+    assert len(work.statements) == 6, work.statements
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_closing_socket_leaves_the_database_alone_while_another_shows_the_game(
+    player_and_game: Any,
+) -> None:
+    _, game_id, cookie = player_and_game
+    first = await opened(game_id, cookie)
+    second = await opened(game_id, cookie)
+    with database_work() as work:
+        await second.disconnect()
+    # (Before: one hop, the game locked to find it still shown.)
+    assert (work.hops, work.statements) == (0, [])
+    game = await Game.objects.aget(pk=game_id)
+    assert game.running_since is not None  # still on a screen: its clock runs
+    with database_work() as work:
+        await first.disconnect()
+    assert work.hops == 1
+    game = await sync_to_async(Game.objects.get)(pk=game_id)
+    assert game.running_since is None  # the last screen gone: its clock stopped
+
+
+async def test_a_socket_opens_and_closes_while_the_sync_thread_is_busy(
+    player_and_game: Any,
+) -> None:
+    _, game_id, cookie = player_and_game
+    release = threading.Event()
+    # Thread-sensitive: the process's one sync thread, held until released.
+    busy = asyncio.ensure_future(sync_to_async(release.wait)())
+    try:
+        socket = await opened(game_id, cookie)
+        # (Before: Channels' close queued a hop to that thread and waited for it, until the
+        # communicator gave up and cancelled the socket's application.)
+        await socket.disconnect(timeout=3)
+        assert socket.future.done() and not socket.future.cancelled()
+    finally:
+        release.set()
+        await busy
