@@ -253,6 +253,23 @@ async def test_a_listener_is_subscribed_in_redis_once_listen_returns() -> None:
         await spy.aclose()  # type: ignore[no-untyped-call]
 
 
+@pytest.mark.asyncio
+async def test_a_message_that_is_not_the_feeds_is_dropped_and_the_subscription_goes_on() -> None:
+    """Anything published on a contest's channel that is not JSON (another program, a bug) is
+    dropped with a warning; the news after it still arrives. (Before, the loop's reader died on
+    it and the loop's listeners heard nothing more.)"""
+    here = Ear()
+    await contest_feed.listen("race-garbage-1", here)
+    publisher = redis.asyncio.Redis.from_url(django_settings.REDIS_URL)
+    try:
+        await publisher.publish(contest_feed.channel_of("race-garbage-1"), b"\xffnot json")
+        await publisher.publish(contest_feed.channel_of("race-garbage-1"), orjson.dumps({"seq": 1}))
+        assert await here.next() == {"seq": 1}
+    finally:
+        await publisher.aclose()  # type: ignore[no-untyped-call]
+        await contest_feed.stop("race-garbage-1", here)
+
+
 async def _kill(wire: Any) -> None:
     """Redis drops the feed's connection `wire` (a restart, a timeout would)."""
     host, port = wire.transport.get_extra_info("sockname")[:2]

@@ -229,7 +229,11 @@ class _Subscriber:
             _, channel, data = reply
             if data.startswith(self.own):
                 return  # this loop's own news: its listeners had it without the hop
-            news = orjson.loads(data)
+            try:
+                news = orjson.loads(data)
+            except ValueError:  # not the feed's: dropped here, not the subscription with it
+                log.warning("contest feed: a message that is not JSON on %r", channel)
+                return
             news.pop("from", None)
             self.deliver(channel.decode(), news)
         elif kind == b"subscribe":
@@ -300,6 +304,7 @@ class _Publisher:
         self.waiting: list[bytes] = []
         self.flushing = False
         self.connecting: asyncio.Task[None] | None = None
+        self.closing: asyncio.Future[None] | None = None
 
     def publish(self, channel: str, data: bytes) -> None:
         self.waiting.append(_command(b"PUBLISH", channel.encode(), data))
@@ -328,14 +333,17 @@ class _Publisher:
         self._flush()
 
     def _reply(self, reply: Any) -> None:
-        log.warning("contest feed: Redis said %r", reply)  # none is asked for: an error
+        # None is asked for but errors (a server that refuses CLIENT REPLY answers every PUBLISH:
+        # those counts are no news).
+        if isinstance(reply, hiredis.ReplyError):
+            log.warning("contest feed: Redis refused a command: %s", reply)
 
     def _lost(self, wire: _Wire) -> None:
         if wire is self.wire:
             self.wire = None
             log.warning("contest feed: the publishing connection was lost; news may be lost")
-            # Its connection goes back to its pool, closed.
-            asyncio.ensure_future(wire.close(self.client.connection_pool))
+            # Its connection goes back to its pool, closed (the task held until it is done).
+            self.closing = asyncio.ensure_future(wire.close(self.client.connection_pool))
 
 
 # An event loop's subscribers and publishers, by Redis server (URL).
