@@ -78,6 +78,7 @@ TINY = {
         "--channel-redis",  # the channel layer and the contest feed over two Redis servers
         "2",
     ],
+    "race_feed.py": ["-m", "bench.race_feed", "--moves", "50"],
     # One quiet and one flood phase: a second round repeats both.
     "socket_flood.py": [
         "-m",

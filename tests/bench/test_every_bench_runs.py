@@ -47,3 +47,8 @@ def test_solver_worst_case() -> None:
 def test_soak() -> None:
     out = run_bench(TINY["soak.py"])
     assert "differ" in out
+
+
+def test_race_feed(private_redis: str) -> None:
+    out = run_bench(TINY["race_feed.py"], BENCH_REDIS_URL=private_redis)
+    assert "the mover's server" in out and "the other server" in out
