@@ -21,7 +21,8 @@ import functools
 from collections.abc import Sequence
 
 import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Field, Model
 
@@ -31,13 +32,19 @@ def update_rows(rows: Sequence[Model], fields: Sequence[str]) -> None:
     if not rows:
         return
     sql, columns = _statement(type(rows[0]), tuple(fields), len(rows))
+    db = _connection()
     values = [
-        field.get_db_prep_save(getattr(row, field.attname), connection)
-        for row in rows
-        for field in columns
+        field.get_db_prep_save(getattr(row, field.attname), db) for row in rows for field in columns
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
+
+
+def _connection() -> BaseDatabaseWrapper:
+    """This thread's connection itself: every attribute read through Django's `connection`
+    proxy looks the connection up again (asgiref's Local), and a field's `get_db_prep_save`
+    reads several: a finish's rows cost some 90 look-ups."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def _field(model: type[Model], name: str) -> Field[object, object]:
@@ -72,11 +79,12 @@ def bound_cursor() -> CursorWrapper:
     """A cursor of Django's connection (its wrappers, its error classes, its query log) that
     binds on the server: psycopg prepares a statement on each connection after a few runs, where
     Django's own cursor (client-side binding) has PostgreSQL parse and plan it again every time."""
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        raw = psycopg.Cursor(connection.connection)
-    wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
-    return wrapper(raw, connection)
+    db = _connection()
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        raw = psycopg.Cursor(db.connection)
+    wrapper = CursorDebugWrapper if db.queries_logged else CursorWrapper
+    return wrapper(raw, db)
 
 
 def insert_row(row: Model) -> None:
@@ -84,7 +92,8 @@ def insert_row(row: Model) -> None:
     statement made once for its model: its fields' `pre_save` run (an `auto_now_add` is set), and
     the columns the database makes (an auto-incremented key) are read back onto it."""
     sql, written, returned = _insert_statement(type(row))
-    values = [field.get_db_prep_save(field.pre_save(row, True), connection) for field in written]
+    db = _connection()
+    values = [field.get_db_prep_save(field.pre_save(row, True), db) for field in written]
     with bound_cursor() as cursor:
         cursor.execute(sql, values)
         if returned:
@@ -93,7 +102,7 @@ def insert_row(row: Model) -> None:
             for field, value in zip(returned, made, strict=True):
                 setattr(row, field.attname, value)
     row._state.adding = False
-    row._state.db = connection.alias
+    row._state.db = db.alias
 
 
 @functools.cache
