@@ -230,6 +230,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     games: set[str] = field(default_factory=set)
     moves_in_all = 0  # warm-up included: what the servers' CPU time was spent on
+    ends_in_all = 0  # of those, the moves that ended a game
     # Players whose first game is on screen: the burst of first starts over REST is served.
     playing = 0
     # Round trips answered from this moment on are measured (the warm-up's are not).
@@ -244,6 +245,7 @@ class Tally:
 
     def move(self, started: float, ended: bool) -> None:
         self.moves_in_all += 1
+        self.ends_in_all += ended
         if self.measuring():
             self.latencies.append((time.perf_counter() - started) * 1000)
             self.ended.append(ended)
@@ -470,6 +472,9 @@ class Steady:
     cpu: Callable[[], float]
     cpu_used: float = 0.0
     moves: int = 0
+    # Of those moves, the ones that ended a game: a game's end and the next start cost many
+    # moves' CPU, so runs that ended a different share of games do not compare.
+    ends: int = 0
 
     def cpu_ms(self) -> float:
         return self.cpu_used / self.moves * 1000 if self.moves else float("nan")
@@ -477,9 +482,10 @@ class Steady:
     async def watch(self, tally: Tally, players: int, until: float) -> None:
         while tally.playing < players and time.monotonic() < until:
             await asyncio.sleep(0.05)
-        cpu, moves = self.cpu(), tally.moves_in_all
+        cpu, moves, ends = self.cpu(), tally.moves_in_all, tally.ends_in_all
         await asyncio.sleep(max(0.0, until - time.monotonic()))
         self.cpu_used, self.moves = self.cpu() - cpu, tally.moves_in_all - moves
+        self.ends = tally.ends_in_all - ends
 
 
 async def run_players(
@@ -783,7 +789,8 @@ def _print_echo(args: argparse.Namespace, run: _Measured) -> None:
             f"{echo.cpu_ms():.3f} ms a message; refused {echo.errors}"
         )
     print(
-        f"server CPU a move once every player is playing ({steady.moves} moves{pace}): "
+        f"server CPU a move once every player is playing ({steady.moves} moves, "
+        f"{steady.ends} of them ending a game{pace}): "
         f"{steady.cpu_ms():.3f} ms; 1 player alone ({base.moves} moves): {base.cpu_ms():.3f} ms"
     )
     print(

@@ -17,7 +17,7 @@ import random
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 TIMED_ACTIONS = frozenset({"play", "draw", "undo", "restart"})
 
@@ -32,14 +32,30 @@ P90_FLOOR_MS = 550.0  # with at least P90_MIN_MOVES moves: no move ever needed a
 P90_MIN_MOVES = 20
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def microseconds(at: datetime) -> int:
+    """An aware time as whole microseconds since the epoch (exact: a time has no finer part)."""
+    return (at - _EPOCH) // _MICROSECOND
+
+
 def think_times(shown_at: datetime, log: Iterable[tuple[str, datetime]]) -> list[float]:
     """Each timed move's think time in ms, from the game's start (`shown_at`) and its move log
     (action, server time) in seq order."""
+    return think_times_us(microseconds(shown_at), ((a, microseconds(at)) for a, at in log))
+
+
+def think_times_us(shown_at: int, log: Iterable[tuple[str, int]]) -> list[float]:
+    """`think_times` with the times as microseconds since the epoch (the finishing path reads
+    the move log's times so: PostgreSQL's times as datetimes cost it 5-10 us of CPU each)."""
     times = []
     shown = shown_at
     for action, at in log:
         if action in TIMED_ACTIONS:
-            times.append(max(0.0, (at - shown).total_seconds() * 1000))
+            # As `timedelta.total_seconds() * 1000` works it out: the same float to the last bit.
+            times.append(max(0.0, (at - shown) / 10**6 * 1000))
             shown = at
         elif action == "resume":
             shown = at

@@ -26,7 +26,7 @@ there is logged and never fails the finishing move.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import transaction
 
@@ -45,11 +45,14 @@ from leaderboard.services import record_row
 from leaderboard.services import stats as stats_rows
 from leaderboard.services.board_cache import warm_board_cache
 from leaderboard.services.rows import player_line
+from tripeaks.infra.bulk_rows import insert_row
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
 
 log = logging.getLogger("tripeaks.events")
+
+_Line = TypeVar("_Line", DealBest, FirstTry)
 
 
 def record_result(*, game: Game, by_contest: bool = False) -> Result:
@@ -70,7 +73,7 @@ def record_result(*, game: Game, by_contest: bool = False) -> Result:
             extra={"game": str(game.pk), "user": game.player_id, "reason": facts.flag_reason},
         )
     attempt, hold_reason = _attempt_and_hold(game, ranked, facts)
-    result = Result.objects.create(
+    result = Result(
         player_id=game.player_id,
         game=game,
         deal_id=game.deal_id,
@@ -96,6 +99,7 @@ def record_result(*, game: Game, by_contest: bool = False) -> Result:
         in_stats=not by_contest,
         line_digest=line_digest(facts.line) if game.status == "won" else "",
     )
+    insert_row(result)
     if not ranked:
         return result
     counted = stats_rows.count_in_stats(result, stats) if result.in_stats else None
@@ -103,13 +107,7 @@ def record_result(*, game: Game, by_contest: bool = False) -> Result:
     if result.mode in BOARD_MODES and result.on_boards:
         if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY:
             # Its live update goes out with the best line's, once the record has its version.
-            result.standing.first_try = FirstTry.objects.create(
-                player_id=result.player_id,
-                deal_id=result.deal_id,
-                mode=result.mode,
-                rules_key=result.rules_key,
-                **_line_fields(result),
-            )
+            result.standing.first_try = _new_line(FirstTry, result)
         _rank(result, result.standing, game)
     return result
 
@@ -147,6 +145,19 @@ def _line_fields(result: Result) -> dict[str, Any]:
     }
 
 
+def _new_line(board: type[_Line], result: Result) -> _Line:
+    """The result's new line on a board (its first try, its best run), stored."""
+    line = board(
+        player_id=result.player_id,
+        deal_id=result.deal_id,
+        mode=result.mode,
+        rules_key=result.rules_key,
+        **_line_fields(result),
+    )
+    insert_row(line)
+    return line
+
+
 def _rank(result: Result, standing: Standing, game: Game) -> None:
     """Update the player's line on the deal's board and the deal's record; tell the player."""
     mode = result.mode
@@ -156,13 +167,7 @@ def _rank(result: Result, standing: Standing, game: Game) -> None:
     new_line = best is None
     improved = best is None or improves(mode, result, best)
     if best is None:
-        best = DealBest.objects.create(
-            player_id=result.player_id,
-            deal_id=result.deal_id,
-            mode=mode,
-            rules_key=result.rules_key,
-            **_line_fields(result),
-        )
+        best = _new_line(DealBest, result)
     elif improved:
         for name, value in _line_fields(result).items():
             setattr(best, name, value)

@@ -7,7 +7,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 from django.db.models.expressions import Col
 
@@ -23,13 +23,14 @@ def select_rows(
     more: an instance of each row with the values of the rest, all converted as the ORM would.
     Hand-written SQL, as on the finishing path the ORM's compile costs more CPU than the round
     trip."""
-    ops = connection.ops
+    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: the proxy looks it up each read
+    ops = db.ops
     converters = [
         (i, column, funcs)
         for i, column in enumerate(columns)
-        if (funcs := ops.get_db_converters(column) + column.get_db_converters(connection))
+        if (funcs := ops.get_db_converters(column) + column.get_db_converters(db))
     ]
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     names = [field.attname for field in model._meta.concrete_fields]
@@ -38,8 +39,8 @@ def select_rows(
         values = list(row)
         for i, column, funcs in converters:
             for convert in funcs:
-                values[i] = convert(values[i], column, connection)
-        instance = model.from_db(connection.alias, names, values[: len(names)])
+                values[i] = convert(values[i], column, db)
+        instance = model.from_db(db.alias, names, values[: len(names)])
         selected.append((instance, tuple(values[len(names) :])))
     return selected
 

@@ -25,6 +25,8 @@ def test_play_load(private_redis: str) -> None:
         r"server CPU a move vs a bare echo message: [\d.]+x.*1 player alone vs 1 echo socket: [\d.]+x",
         out,
     ), out
+    # The share of the measured moves that ended a game, which the CPU a move depends on.
+    assert re.search(r"once every player is playing \(\d+ moves, \d+ of them ending a game", out)
     assert re.search(r"1 sockets, a frame every [\d.]+ ms: \d+ messages", out), out
     assert re.search(r"2 sockets, a frame every [\d.]+ ms: \d+ messages", out), out
     # At a tiny run's few frames a second the echo's CPU may stay within one 10 ms tick: nan.

@@ -1,10 +1,18 @@
-"""Several rows of one model updated in one statement, for little CPU.
+"""Rows of a model written by statements made once, for little CPU: several rows updated in one
+statement (`update_rows`), a new row inserted (`insert_row`).
 
 `QuerySet.bulk_update` is one statement too, but it builds a `CASE WHEN` expression for every
 field of every row, and compiling those took more CPU than the rest of a race's end (its seats
 and its players' ratings, profiled under bench/race_load.py) and several times that of saving a
 finished game's statistics row by row (leaderboard/services.py). `UPDATE ... FROM (VALUES ...)`
 writes the same columns by primary key, as `bulk_update` does (no field's `pre_save`).
+
+`Model.objects.create` compiles its INSERT anew for every row: on a finish and a next game's
+start (a result row, a board line, a game row) the compiling cost more CPU than the round trip.
+`insert_row` writes what `create` writes (every concrete field, each through its `pre_save` and
+`get_db_prep_save`, the database's own key read back), with a statement made once a model and
+bound on the server (`bound_cursor`), and sends no `pre_save`/`post_save` signal, as
+`bulk_create` does not (no receiver in the project listens for one).
 """
 
 from __future__ import annotations
@@ -12,7 +20,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from django.db import connection
+import psycopg
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Field, Model
 
 
@@ -21,13 +32,19 @@ def update_rows(rows: Sequence[Model], fields: Sequence[str]) -> None:
     if not rows:
         return
     sql, columns = _statement(type(rows[0]), tuple(fields), len(rows))
+    db = _connection()
     values = [
-        field.get_db_prep_save(getattr(row, field.attname), connection)
-        for row in rows
-        for field in columns
+        field.get_db_prep_save(getattr(row, field.attname), db) for row in rows for field in columns
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
+
+
+def _connection() -> BaseDatabaseWrapper:
+    """This thread's connection itself: every attribute read through Django's `connection`
+    proxy looks the connection up again (asgiref's Local), and a field's `get_db_prep_save`
+    reads several: a finish's rows cost some 90 look-ups."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def _field(model: type[Model], name: str) -> Field[object, object]:
@@ -56,3 +73,51 @@ def _statement(
         f" WHERE t.{quote(pk.column)} = v.{quote(pk.column)}"
     )
     return sql, columns
+
+
+def bound_cursor() -> CursorWrapper:
+    """A cursor of Django's connection (its wrappers, its error classes, its query log) that
+    binds on the server: psycopg prepares a statement on each connection after a few runs, where
+    Django's own cursor (client-side binding) has PostgreSQL parse and plan it again every time."""
+    db = _connection()
+    db.ensure_connection()
+    with db.wrap_database_errors:
+        raw = psycopg.Cursor(db.connection)
+    wrapper = CursorDebugWrapper if db.queries_logged else CursorWrapper
+    return wrapper(raw, db)
+
+
+def insert_row(row: Model) -> None:
+    """Insert `row`, a new instance, as `row.save()` would (`Model.objects.create`), by one
+    statement made once for its model: its fields' `pre_save` run (an `auto_now_add` is set), and
+    the columns the database makes (an auto-incremented key) are read back onto it."""
+    sql, written, returned = _insert_statement(type(row))
+    db = _connection()
+    values = [field.get_db_prep_save(field.pre_save(row, True), db) for field in written]
+    with bound_cursor() as cursor:
+        cursor.execute(sql, values)
+        if returned:
+            made = cursor.fetchone()
+            assert made is not None
+            for field, value in zip(returned, made, strict=True):
+                setattr(row, field.attname, value)
+    row._state.adding = False
+    row._state.db = db.alias
+
+
+@functools.cache
+def _insert_statement(
+    model: type[Model],
+) -> tuple[str, tuple[Field[object, object], ...], tuple[Field[object, object], ...]]:
+    """The INSERT of one `model` row, the fields whose values it takes, and those it returns."""
+    quote = connection.ops.quote_name
+    meta = model._meta
+    returned = tuple(meta.db_returning_fields)
+    written = tuple(field for field in meta.local_concrete_fields if field not in returned)
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in written)})"
+        f" VALUES ({', '.join(['%s'] * len(written))})"
+    )
+    if returned:
+        sql += f" RETURNING {', '.join(quote(field.column) for field in returned)}"
+    return sql, written, returned

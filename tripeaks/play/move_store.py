@@ -25,11 +25,10 @@ from typing import Any
 from uuid import UUID
 
 import orjson
-import psycopg
 from django.db import connection
-from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Field
 
+from tripeaks.infra.bulk_rows import bound_cursor
 from tripeaks.play.models import Game, Move
 
 
@@ -86,20 +85,11 @@ def write(rows: Sequence[tuple[Game, int, LoggedMove]]) -> set[UUID]:
     Django's connection, in the caller's transaction or as a transaction of its own: the ids of
     the games whose rows were still at their seq, and so stored."""
     records = [batch_record(game, expected_seq, move) for game, expected_seq, move in rows]
-    with _bound_cursor() as cursor:
+    # Bound on the server: prepared on each connection after a few runs (Django's own cursor
+    # had PostgreSQL parse and plan it again for every move).
+    with bound_cursor() as cursor:
         cursor.execute(batch_statement(), batch_arguments(records))
         return {game_id for (game_id,) in cursor.fetchall()}
-
-
-def _bound_cursor() -> CursorWrapper:
-    """A cursor of Django's connection (its wrappers, its error classes) that binds on the
-    server: psycopg prepares the statement on each connection after a few runs, where Django's
-    own cursor (client-side binding) had PostgreSQL parse and plan it again for every move."""
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        raw = psycopg.Cursor(connection.connection)
-    wrapper = CursorDebugWrapper if connection.queries_logged else CursorWrapper
-    return wrapper(raw, connection)
 
 
 def batch_record(game: Game, expected_seq: int, move: LoggedMove) -> dict[str, object]:
