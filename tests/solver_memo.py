@@ -11,6 +11,11 @@ and the search runs for real when they would overrun it. Searches under a deadli
 budget) always run: their outcome depends on the machine.
 
 The engine's own tests call the solver directly and are not affected.
+
+The shipped deals' check (tripeaks/play/seeding.py, `check`: each line replayed to its win) is
+remembered the same way, by the entry: loading the shipped file replays its 2,160 lines (2-3 s of
+CPU), and tests/play/test_seed_deals.py loaded it whole four times. Only a line that won is
+remembered; one that fails is replayed, and refused, every time.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from tripeaks.engine.solver import Budget
-from tripeaks.play import deals
+from tripeaks.play import deals, seeding
 
 Search = Callable[..., Any]
 
@@ -52,11 +57,14 @@ def remembered(search: Search) -> Search:
 
 @contextmanager
 def installed() -> Iterator[None]:
-    """The deal service (tripeaks/play/deals.py) searches through the memo while it lasts."""
+    """The deal service (tripeaks/play/deals.py) searches, and the shipped deals are checked,
+    through the memo while it lasts."""
     service: Any = deals
-    solve, par = service.solve, service.par
+    shipped: Any = seeding
+    solve, par, check = service.solve, service.par, shipped.check
     service.solve, service.par = remembered(solve), remembered(par)
+    shipped.check = functools.cache(check)  # an exception is not cached: a bad line fails anew
     try:
         yield
     finally:
-        service.solve, service.par = solve, par
+        service.solve, service.par, shipped.check = solve, par, check

@@ -36,10 +36,10 @@ def api(player: Any) -> APIClient:
 @pytest.fixture
 def broker(settings: Any) -> Iterator[None]:
     """Tasks go to the real broker (the suite runs them in-process otherwise), its solver queue
-    empty before and after."""
+    empty before and after. Eager Celery is switched off only once the queue is emptied: a purge
+    that failed at setup left it off, and every later test of the process that needs an eager
+    task failed with it (mail, verdicts, analyses, race finishes: 24 tests of one run)."""
     settings.QUEUE_SOLVER_TASKS = True
-    eager = current_app.conf.task_always_eager
-    current_app.conf.task_always_eager = False
 
     def purge() -> None:
         with current_app.pool.acquire(block=True) as connection:
@@ -47,6 +47,8 @@ def broker(settings: Any) -> Iterator[None]:
 
     purge()
     cache.delete_many([solver_queue.verdict_key(n) for n in range(1, 20)])
+    eager = current_app.conf.task_always_eager
+    current_app.conf.task_always_eager = False
     try:
         yield
     finally:

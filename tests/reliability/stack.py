@@ -367,8 +367,14 @@ class Stack:
 
     def redis_up(self) -> bool:
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
-        client = redis.Redis(port=self.redis_port, socket_connect_timeout=1)
+        # One try (redis-py retries three times with backoff by default: a Redis that was down
+        # cost each look 3.7 s); the callers poll.
+        client = redis.Redis(
+            port=self.redis_port, socket_connect_timeout=1, retry=Retry(NoBackoff(), 0)
+        )
         try:
             return bool(client.ping())
         except redis.exceptions.ConnectionError:

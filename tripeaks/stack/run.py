@@ -119,9 +119,16 @@ class EmbeddedRedis:
         self.process: subprocess.Popen[bytes] | None = None
 
     def client(self) -> redis.Redis:
+        """A client that tries once: its callers poll (`answers`) or expect the connection to
+        drop (`stop`). redis-py's default of three retries with backoff made each failed try
+        3.7 s: a start's first look for a server left running, and every stop."""
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
-        return redis.Redis(unix_socket_path=str(self.socket), socket_timeout=2)
+        return redis.Redis(
+            unix_socket_path=str(self.socket), socket_timeout=2, retry=Retry(NoBackoff(), 0)
+        )
 
     def answers(self) -> bool:
         try:
