@@ -126,7 +126,7 @@ def defer_once(key: str, task: str, *args: str | int) -> bool:
         listed = int(script(keys=keys, args=[QUEUED_SECONDS, item, DRAIN_SECONDS]))
         if listed == 1:
             _send(DRAIN_TASK)
-    except Exception:  # as queue_once: the finish must not fail; a listed ask waits for beat
+    except Exception:  # as queue_once: the finish must not fail (a listed ask waits for beat)
         log.warning("could not defer solver work", extra={"task": task, "key": key}, exc_info=True)
         return False
     return listed >= 0
