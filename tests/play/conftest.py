@@ -43,7 +43,10 @@ def broker(settings: Any) -> Iterator[None]:
 
     def purge() -> None:
         with current_app.pool.acquire(block=True) as connection:
-            connection.default_channel.client.delete(solver_queue.SOLVER_QUEUE)
+            # (and the default queue's drains of deferred asks: solver_queue.defer_once)
+            connection.default_channel.client.delete(
+                solver_queue.SOLVER_QUEUE, settings.CELERY_TASK_DEFAULT_QUEUE
+            )
 
     purge()
     cache.delete_many([solver_queue.verdict_key(n) for n in range(1, 20)])

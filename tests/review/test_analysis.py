@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from celery import current_app
+from django.conf import settings
 from django.db import connection, transaction
 from django.test import override_settings
 
@@ -31,6 +32,14 @@ def _queued() -> list[str]:
     messages = [json.loads(item) for item in raw]
     assert all(m["headers"]["task"] == ANALYSE_TASK for m in messages)
     return [m["headers"]["argsrepr"] for m in messages]
+
+
+def _drains_asked() -> list[str]:
+    """The drain tasks waiting in the broker's default queue."""
+    with current_app.pool.acquire(block=True) as conn:
+        raw = conn.default_channel.client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
+    tasks = [json.loads(item)["headers"]["task"] for item in raw]
+    return [task for task in tasks if task == solver_queue.DRAIN_TASK]
 
 
 def _won(player: Any) -> Any:
@@ -151,7 +160,46 @@ def test_two_asks_at_once_queue_one_task(alice: Any, broker: None) -> None:
     for thread in threads:
         thread.join()
     assert answers == [202] * 4
+    solver_queue.send_deferred()  # the finish's own ask, deferred, as the drain sends it
     assert len(_queued()) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_finishes_defer_their_asks_to_one_drain_which_sends_each_once(
+    alice: Any, bob: Any, broker: None
+) -> None:
+    """A game's finish asks for its analysis by one Redis call, not Celery's publish (770 us of a
+    server's CPU): its key is held (the review says pending, a later ask asks nothing) and the
+    first finish asks for one drain, which sends every finish's task to the solver queue."""
+    games = [played(alice, deal("custom")), played(bob, deal("custom"))]
+    assert _queued() == []
+    assert _drains_asked() == [solver_queue.DRAIN_TASK]
+    for player, game in zip((alice, bob), games, strict=True):
+        recent = client_for(player).get("/api/me/games").json()["games"]
+        assert recent[0]["id"] == str(game.pk)
+        assert recent[0]["review"] == {"state": "pending", "losing_move": False}
+        assert client_for(player).get(f"/api/games/{game.pk}/analysis").status_code == 202
+    assert _queued() == []  # the asks found the finishes' keys held
+    with current_app.pool.acquire(block=True) as conn:  # the drain's message lost: beat drains
+        conn.default_channel.client.delete(settings.CELERY_TASK_DEFAULT_QUEUE)
+
+    from tripeaks.play.tasks import send_deferred_asks
+
+    assert send_deferred_asks() == 2
+    assert sorted(_queued()) == sorted(repr((str(game.pk),)) for game in games)
+    assert send_deferred_asks() == 0  # each sent once
+
+
+def test_beat_drains_what_a_lost_drain_message_left(settings: Any) -> None:
+    """A finish's ask outlives its drain's message: beat runs the drain too, off the solver
+    queue (its tasks can take a minute)."""
+    (entry,) = [
+        entry
+        for entry in settings.CELERY_BEAT_SCHEDULE.values()
+        if entry["task"] == solver_queue.DRAIN_TASK
+    ]
+    assert entry["schedule"] <= 60
+    assert solver_queue.DRAIN_TASK not in settings.CELERY_TASK_ROUTES
 
 
 @override_settings(SOLVER_QUEUE_MAX=0)

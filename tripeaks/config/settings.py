@@ -337,6 +337,9 @@ if "tripeaks.play" in PROJECT_APPS:
             "task": "tripeaks.play.tasks.sweep_lapsed_clocks",
             "schedule": 2 * CLOCK_HEARTBEAT_S,
         },
+        # Solver work a hot path deferred (play/solver_queue.py, `defer_once`), left by a lost
+        # drain message; each such ask asks for a drain itself.
+        "send-deferred-asks": {"task": "tripeaks.play.tasks.send_deferred_asks", "schedule": 60},
     }
 
 # Accounts (accounts.guests, accounts.deletion): idle guests and deleted accounts' usernames.

@@ -98,3 +98,10 @@ def sweep_lapsed_clocks() -> int:
     """Stop the clocks whose server died with their socket open (play/clock_sweep.py): beat,
     every two heartbeats. Idle, one Redis command and no query."""
     return clock_sweep.sweep_lapsed_clocks()
+
+
+@shared_task(acks_late=True)
+def send_deferred_asks() -> int:
+    """Send the solver work hot paths deferred (`solver_queue.defer_once`: a game's finish asking
+    for its analysis); asked by the first such ask, and by beat for one a lost message left."""
+    return solver_queue.send_deferred()

@@ -1,5 +1,6 @@
 """The review's Celery task: a finished game's analysis, computed once and stored. On the solver
-queue (settings.CELERY_TASK_ROUTES), asked through `queue.queue_analysis`."""
+queue (settings.CELERY_TASK_ROUTES), asked through `queue.queue_analysis` (a request) or
+`queue.defer_analysis` (a game's finish, sent by play's drain of deferred asks)."""
 
 from __future__ import annotations
 
