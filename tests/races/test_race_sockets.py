@@ -140,13 +140,13 @@ async def test_four_players_race_and_every_one_sees_the_others(make_player: Any)
     ]
     assert all(view["positions"] == views[0]["positions"] for view in views)
 
-    # p2, p3 and p4 each draw; every socket sees every one of them move.
+    # p2, p3 and p4 each draw; every socket sees every other one of them move (a mover's own
+    # socket hears none of its moves).
     for user, frame in zip(users[1:], frames[1:], strict=True):
         await db(rest_move)(user, frame["game"], 0, {"action": "draw"})
-    for socket in sockets:
-        seen = await until(
-            socket, lambda r: all(player(r, name)["moves"] == 1 for name in names[1:])
-        )
+    for me, socket in zip(names, sockets, strict=True):
+        others = [name for name in names[1:] if name != me]
+        seen = await until(socket, lambda r, o=others: all(player(r, n)["moves"] == 1 for n in o))
         assert leaks(seen) == []
     # p4 resigns (through the game): still a race of three.
     await db(rest_move)(users[3], frames[3]["game"], 1, {"action": "resign"})
@@ -196,7 +196,7 @@ async def test_a_moves_progress_is_encoded_once_for_all_the_races_sockets_on_a_s
 
     await db(rest_move)(users[1], frames[1]["game"], 0, {"action": "draw"})
     heard = []
-    for socket in sockets:
+    for socket in sockets[:1] + sockets[2:]:  # the mover's own socket hears none of its moves
         frame = await socket.receive_json_from()
         while frame["type"] != "progress":  # (a change of the race may come first)
             frame = await socket.receive_json_from()
@@ -206,6 +206,32 @@ async def test_a_moves_progress_is_encoded_once_for_all_the_races_sockets_on_a_s
     assert encoder.progress == 1
     for socket in sockets:
         await socket.disconnect()
+
+
+async def test_the_movers_own_race_socket_hears_no_progress_of_its_moves(
+    make_player: Any,
+) -> None:
+    """A move's progress goes to the others' race sockets, not the mover's: its page shows only
+    the others (issue #37: one frame of four a move in a race of four)."""
+    ann, bob = await db(make_player)("o1"), await db(make_player)("o2")
+    race = await db(open_race)(ann)
+    assert (await db(join)(bob, race)).status_code == 200
+    ann_socket, bob_socket = race_socket(ann, race["id"]), race_socket(bob, race["id"])
+    assert (await ann_socket.connect())[0] and (await bob_socket.connect())[0]
+    ann_game = (await until(ann_socket, lambda r: r["state"] == "running"))["game"]
+    bob_game = (await until(bob_socket, lambda r: r["state"] == "running"))["game"]
+
+    # Bob moves, then Ann: the feed keeps their order, so the first progress Bob's socket hears
+    # is Ann's move, and Ann's hears Bob's.
+    await db(rest_move)(bob, bob_game, 0, {"action": "draw"})
+    await db(rest_move)(ann, ann_game, 0, {"action": "draw"})
+    for socket, other in ((bob_socket, "o1"), (ann_socket, "o2")):
+        frame = await socket.receive_json_from()
+        while frame["type"] != "progress":  # (a change of the race may come first)
+            frame = await socket.receive_json_from()
+        assert frame["player"]["username"] == other and frame["player"]["seq"] == 1
+    await ann_socket.disconnect()
+    await bob_socket.disconnect()
 
 
 async def test_a_race_sockets_frames_go_to_the_server_without_reading_the_session(
@@ -228,10 +254,11 @@ async def test_a_race_sockets_frames_go_to_the_server_without_reading_the_sessio
     ann, bob = await db(make_player)("w1"), await db(make_player)("w2")
     race = await db(open_race)(ann)
     assert (await db(join)(bob, race)).status_code == 200
-    socket = race_socket(bob, race["id"])
+    socket = race_socket(ann, race["id"])
     assert (await socket.connect())[0]
-    frame = await until(socket, lambda r: r["state"] == "running")
-    await db(rest_move)(bob, frame["game"], 0, {"action": "draw"})
+    await until(socket, lambda r: r["state"] == "running")
+    bob_game = await db(lambda: Seat.objects.get(race_id=race["id"], user=bob).game_id)()
+    await db(rest_move)(bob, str(bob_game), 0, {"action": "draw"})
     progress = await socket.receive_json_from()
     while progress["type"] != "progress":  # (a change of the race may come first)
         progress = await socket.receive_json_from()

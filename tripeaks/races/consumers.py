@@ -9,11 +9,13 @@ play tells every stored move of the race's games. It sends two kinds of frame:
 - `{"type": "progress", "version": n, "player": {...}}`: one player's progress after a move
   (their counts, `seq`, and `stored_at`, the server's clock when the move was stored), a few
   dozen bytes where the whole race was a kilobyte and a half; `version` is the race's the socket
-  has shown.
+  has shown. Never the socket's own player's: their page shows the others, and their own game
+  (its socket) shows their counts.
 
 Never anyone's cards, positions or moves. `race.version` moves on with each change of the race,
-each player's `seq` with each of their moves: a client that sees either jump sends
-`{"type": "sync"}` and gets the race read again from PostgreSQL.
+each player's `seq` with each of their moves: a client that sees either jump (its own player's
+`seq` aside: it hears none of their moves here) sends `{"type": "sync"}` and gets the race read
+again from PostgreSQL.
 
 The socket also keeps the race's clock: at `starts_at` (and at `ends_at`) its timer asks the
 database to move the race on (`clock.advance_race_clock`, idempotent under the race's row lock,
@@ -270,9 +272,13 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             self.early = news  # nothing may be sent before the accept: the newest change waits
 
     async def progress(self, news: dict[str, Any]) -> None:
-        """A stored move of one of the race's games: that player's counts."""
+        """A stored move of one of the race's games: that player's counts, to every socket but
+        the mover's own (its page shows the others; its own counts come on its game socket)."""
         frame = self.frame
         if frame is None or frame["state"] != "running":
+            return
+        if news.get("player") == self.scope["user"].pk:
+            self._end_if_capped()
             return
         name = self.users.get(str(news.get("player")))
         line = next((p for p in frame["players"] if p["username"] == name), None)
@@ -283,6 +289,9 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         fields, text = progress_of(news, line["username"], frame["version"])
         line.update(fields)
         await self._send_text(text)
+        self._end_if_capped()
+
+    def _end_if_capped(self) -> None:
         capped = self.cap_at is not None and time.time() >= self.cap_at
         if capped and (self.timer is None or self.timer.done()):
             # A move after the cap: the race ends now. Not awaited here: the feed hands the news

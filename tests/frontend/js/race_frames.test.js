@@ -22,6 +22,12 @@ test('a skipped version or a skipped move of a player is taken and read again wh
   assert.deepEqual(raceStep(race(3, 4), race(4, 6)), { take: true, sync: true });
 });
 
+test('the player\'s own seq is no gap: their own moves never come as progress', () => {
+  assert.deepEqual(raceStep(race(3, 4), race(4, 9), 'ann'), { take: true, sync: false });
+  assert.deepEqual(raceStep(race(3, 4), race(4, 9), 'bob'), { take: true, sync: true });
+  assert.deepEqual(raceStep(race(3, 4), race(5, 9), 'ann'), { take: true, sync: true });
+});
+
 test('a player\'s next move changes their line; a move seen already changes nothing', () => {
   const r = race(3, 4);
   assert.deepEqual(progressStep(r, progress(3, 5)), { line: r.players[0], sync: false });

@@ -4,8 +4,9 @@
 // shared table with nothing a contest refuses), then the race's own results. Anyone may watch a
 // public race: the strip, big, in the table's place (counts only: the server sends a watcher no
 // card, docs/races.md). The race comes over /ws/races/<id>/ on every change (`race` frames), each
-// player's progress after each move (`progress` frames: that player's counts); a gap in the race's
-// `version` or in a player's `seq` asks the server for the whole race again (`sync`).
+// other player's progress after each move (`progress` frames: that player's counts; never the
+// player's own); a gap in the race's `version` or in another player's `seq` asks the server for the
+// whole race again (`sync`).
 
 import { api, layoutNamed } from '../api.js';
 import { LiveSocket } from '../socket.js';
@@ -128,7 +129,7 @@ class RaceScreen {
       return;
     }
     if (m.type !== 'race' || !('race' in m)) return;
-    const step = raceStep(this.race, m.race);
+    const step = raceStep(this.race, m.race, this.me);
     if (step.take) this.show(m.race);
     if (step.sync) this.sync();
   }

@@ -1,17 +1,19 @@
 // What the race socket's frames do to the race in hand (pure). The channel layer is best-effort:
 // a gap in the race's `version` or in a player's `seq` asks for the whole race again (`sync`).
+// The player's own moves never come as progress (the server sends a socket only the others':
+// the page shows their own game itself), so their own `seq` is no gap.
 
 /**
  * A whole race: taken unless older than the one in hand.
- * @param {Race} race @param {Race} next
+ * @param {Race} race @param {Race} next @param {string} me the player's username
  * @returns {{take: boolean, sync: boolean}}
  */
-export function raceStep(race, next) {
+export function raceStep(race, next, me) {
   if (next.version < race.version) return { take: false, sync: false };
   const gap = next.version > race.version + 1
     || next.players.some((p) => {
       const old = race.players.find((o) => o.username === p.username);
-      return Boolean(old && old.seq != null && p.seq != null && p.seq > old.seq + 1);
+      return Boolean(p.username !== me && old && old.seq != null && p.seq != null && p.seq > old.seq + 1);
     });
   return { take: true, sync: gap };
 }
