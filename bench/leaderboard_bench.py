@@ -6,8 +6,9 @@
 Needs PostgreSQL and Redis (``DATABASE_URL``/``REDIS_URL``, defaults as in tests/settings.py;
 ``BENCH_REDIS_URL`` overrides the Redis URL whole). It creates its own database,
 ``tripeaks_bench`` (reused on the next run, migrated, unless ``--reseed``; ``--drop`` drops it at
-the end), a copy of the migrated template (bench/database.py), and seeds it in SQL (``generate_series``), every column of a row derived from the
-model (``insert_columns``): a column added later gets its default, so the seeding cannot rot.
+the end), a copy of the migrated template (bench/database.py), and seeds it in SQL
+(``generate_series``), every column of a row derived from the model (``insert_columns``): a
+column added later gets its default, so the seeding cannot rot.
 Redis keys go to database 3 and are deleted at the end. ``make test`` runs it at a tiny size
 (tests/bench).
 
