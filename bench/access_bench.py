@@ -3,7 +3,8 @@
     .venv/bin/python bench/access_bench.py [--requests N] [--rounds N] [--keep]
 
 Needs PostgreSQL and Redis (``DATABASE_URL``/``REDIS_URL``, defaults as in tests/settings.py). It
-creates its own database, ``tripeaks_bench_access`` (dropped at the end unless ``--keep``), and
+creates its own database, ``tripeaks_bench_access``, a copy of the migrated template
+(bench/database.py; dropped at the end unless ``--keep``), and
 uses Redis database 3 under the prefix ``bench-access``. One signed-in player (a session cookie)
 makes ``GET /api/me`` through the whole middleware stack, in-process (Django's test client), in
 alternating rounds: the baseline stack without ``RecordAccess``, and the real one (its row is
@@ -43,12 +44,16 @@ def configure() -> str:
 
 
 def recreate(admin_url: str, *, drop_only: bool = False) -> None:
+    """The bench's database anew, a copy of the migrated template (bench/database.py); or gone."""
     import psycopg
 
+    from bench.database import create_migrated_database
+
+    if not drop_only:
+        create_migrated_database(os.environ["DATABASE_URL"], {})
+        return
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-        if not drop_only:
-            conn.execute(f"CREATE DATABASE {BENCH_DB}")
 
 
 def timed(client: object, requests: int) -> tuple[float, float]:
@@ -78,7 +83,6 @@ def main() -> None:
     django.setup()
     settings.CACHES["default"]["KEY_PREFIX"] = "bench-access"
     settings.ALLOWED_HOSTS = ["testserver"]
-    from django.core.management import call_command
     from django.db import connections
     from django.test import Client
     from django.test.utils import override_settings
@@ -86,7 +90,6 @@ def main() -> None:
     from accounts.models import AccessRecord, User
     from accounts.services import access
 
-    call_command("migrate", verbosity=0)
     user = User.objects.create_user(username="bench_player", password="bench-Password-42")
     client = Client(HTTP_USER_AGENT="Mozilla/5.0 (X11; Linux x86_64) Firefox/139.0")
     client.force_login(user)

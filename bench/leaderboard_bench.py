@@ -5,9 +5,10 @@
 
 Needs PostgreSQL and Redis (``DATABASE_URL``/``REDIS_URL``, defaults as in tests/settings.py;
 ``BENCH_REDIS_URL`` overrides the Redis URL whole). It creates its own database,
-``tripeaks_bench`` (reused on the next run unless ``--reseed``; ``--drop`` drops it at the end),
-migrates it, and seeds it in SQL (``generate_series``), every column of a row derived from the
-model (``insert_columns``): a column added later gets its default, so the seeding cannot rot.
+``tripeaks_bench`` (reused on the next run, migrated, unless ``--reseed``; ``--drop`` drops it at
+the end), a copy of the migrated template (bench/database.py), and seeds it in SQL
+(``generate_series``), every column of a row derived from the model (``insert_columns``): a
+column added later gets its default, so the seeding cannot rot.
 Redis keys go to database 3 and are deleted at the end. ``make test`` runs it at a tiny size
 (tests/bench).
 
@@ -54,16 +55,19 @@ def configure(database: str) -> str:
     return urlunsplit(parts._replace(path="/postgres"))
 
 
-def ensure_database(admin_url: str, database: str, reseed: bool) -> None:
+def ensure_database(admin_url: str, database: str, reseed: bool) -> bool:
+    """The bench's database, made anew (a copy of the migrated template, bench/database.py) when
+    there is none or `reseed` asks for it; whether an existing one is kept (to be migrated)."""
     import psycopg
+
+    from bench.database import create_migrated_database
 
     with psycopg.connect(admin_url, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database]).fetchone()
-        if exists and reseed:
-            conn.execute(f'DROP DATABASE "{database}" WITH (FORCE)')
-            exists = None
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{database}"')
+    if exists and not reseed:
+        return True
+    create_migrated_database(os.environ["DATABASE_URL"], {})
+    return False
 
 
 def drop_database(admin_url: str, database: str) -> None:
@@ -245,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     admin_url = configure(args.database)
-    ensure_database(admin_url, args.database, args.reseed)
+    kept = ensure_database(admin_url, args.database, args.reseed)
     import django
 
     django.setup()
@@ -256,7 +260,8 @@ def main(argv: list[str] | None = None) -> None:
     from leaderboard.models import DealBest, DealRecord
     from leaderboard.selectors import deal_board, rank_of_line
 
-    call_command("migrate", verbosity=0)
+    if kept:
+        call_command("migrate", verbosity=0)
     deal_id = seed(args.results, args.players)
     record = DealRecord.objects.get(deal_id=deal_id)
     rng = random.Random(7)

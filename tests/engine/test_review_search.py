@@ -7,8 +7,8 @@ import random
 
 import pytest
 
+from tests.engine.solver_cases import brute_force_min_draws
 from tests.engine.test_review import positions_of, random_game, replay_from
-from tests.engine.test_solver import brute_force_min_draws
 from tripeaks.engine.deal import from_seed
 from tripeaks.engine.layout import CLASSIC
 from tripeaks.engine.layouts import get_layout

@@ -44,6 +44,21 @@ def test_health_without_a_worker_is_degraded_not_failing(client: Client) -> None
     assert body["status"] == "degraded"
 
 
+def test_the_broker_connections_answer_in_turn_after_a_health_check(client: Client) -> None:
+    # The worker ping's reply queue waits on a blocking pop that outlives the ping's short wait.
+    # Its connection, taken from the Celery pool, went back with that reply still coming: the
+    # pool's next command read it as its own (a DELETE answered None, an LRANGE the DELETE's
+    # count), and a broker test after a health check failed at its setup's purge.
+    from celery import current_app
+
+    client.get("/api/health")
+
+    with current_app.pool.acquire(block=True) as connection:
+        redis = connection.default_channel.client
+        assert redis.delete("health-check-probe") == 0
+        assert redis.lrange("health-check-probe", 0, -1) == []
+
+
 def test_health_says_which_servers_make_run_embedded(client: Client, settings: Any) -> None:
     settings.EMBEDDED_SERVICES = ["database", "redis"]
 

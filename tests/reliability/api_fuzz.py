@@ -3,12 +3,14 @@ with a token: no 500s, every error a JSON body with a readable `detail`, and aft
 database is consistent (every game replays to its stored state, every game's seq is its log's
 length, statistics equal their recomputation).
 
-The operations are fuzzed in three files, so that parallel workers share them (together they took
-40 s on one worker, and the play side alone 32 s in CI): test_api_fuzz_accounts.py the accounts'
-side (`ACCOUNT_PATHS`: /api/me, /api/auth, /api/staff, /api/players, /api/leaderboards),
-test_api_fuzz_contests.py the contests' (`CONTEST_PATHS`: /api/races, /api/arenas,
-/api/quickmatch), test_api_fuzz_play.py every other operation (the schema less those paths, so
-that a new operation is fuzzed without a word here).
+The operations are fuzzed in five files, so that parallel workers share them (together they took
+40 s on one worker, the play side alone 32 s in CI, and the accounts' side with /api/me 57 s of a
+loaded run): test_api_fuzz_me.py the player's own account (`ME_PATHS`: /api/me),
+test_api_fuzz_accounts.py the rest of the accounts' side (`ACCOUNT_PATHS`: /api/auth, /api/staff,
+/api/players, /api/leaderboards), test_api_fuzz_contests.py the contests' (`CONTEST_PATHS`:
+/api/races, /api/arenas, /api/quickmatch), test_api_fuzz_games.py the games (`GAME_PATHS`:
+/api/games), test_api_fuzz_play.py every other operation (the schema less those paths, so that a
+new operation is fuzzed without a word here).
 Both use `check` and the `fuzz_player` fixture (tests/reliability/conftest.py).
 
 Bounded: EXAMPLES per operation; half the cases that name a game name the player's real game, so
@@ -30,8 +32,10 @@ from hypothesis import HealthCheck, settings
 from tests.factories import UserFactory
 
 EXAMPLES = 40
-ACCOUNT_PATHS = r"^/api/(me|auth|staff|players|leaderboards)(/|$)"
+ME_PATHS = r"^/api/me(/|$)"
+ACCOUNT_PATHS = r"^/api/(auth|staff|players|leaderboards)(/|$)"
 CONTEST_PATHS = r"^/api/(races|arenas|quickmatch)(/|$)"
+GAME_PATHS = r"^/api/games(/|$)"
 # Hypothesis' settings of both files' tests.
 FUZZ_SETTINGS = settings(
     max_examples=EXAMPLES,

@@ -6,7 +6,8 @@ Also proven elsewhere: tokens revoked (tests/accounts/test_api.py::
 test_deleting_the_token_revokes_it), strangers' and anonymous sockets turned away
 (tests/play/test_game_socket.py::test_strangers_and_anonymous_sockets_are_turned_away), no view
 ever shows a face-down card (tests/play/test_hidden_cards.py), `check --deploy` clean
-(tests/foundation/test_settings.py::test_production_profile_passes_check_deploy_without_warnings).
+(tests/foundation/test_settings_production.py::
+test_production_profile_passes_check_deploy_without_warnings).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ Names each part and its kind::
 
 - ``database``: ``SELECT 1`` and the server's version; ``redis``: ``PING`` and ``INFO``;
   ``embedded`` says whether ``make run`` started that server itself (``EMBEDDED_SERVICES``).
-- ``worker``: the Celery broker answers (a connection with a short timeout), then a ping
-  broadcast that the first live worker answers (within ``HEALTH_WORKER_PING_SECONDS``).
+- ``worker``: the Celery broker answers (a connection of its own with a short timeout), then a
+  ping broadcast on it that the first live worker answers (within ``HEALTH_WORKER_PING_SECONDS``).
 
 200 with ``"status": "ok"`` when every part is ok; 200 with ``"degraded"`` when only the workers
 are missing (pages and games work, precomputing waits); 503 with ``"failing"`` when the
@@ -66,11 +66,18 @@ def check_redis() -> Part:
 
 def check_worker() -> Part:
     url: str = settings.CELERY_BROKER_URL
-    with celery_app.connection_for_write(url, connect_timeout=TIMEOUT_SECONDS) as conn:
-        conn.ensure_connection(max_retries=0, interval_start=0, timeout=TIMEOUT_SECONDS)
     # The first answer ends the wait; with no worker up, the whole wait is spent.
     wait: float = settings.HEALTH_WORKER_PING_SECONDS
-    answers = celery_app.control.ping(timeout=wait, limit=1)
+    # The ping on a connection of its own, not one of the app's pool: its blocking pop for the
+    # replies (a second, kombu's poll) outlived the wait, and the pool's connection went back with
+    # that reply still to come, for the next command there (a solver queue's LLEN) to read as its
+    # own. Here the pop lasts the wait, so that closing the connection after it takes no longer.
+    polling = {"polling_interval": wait}
+    with celery_app.connection_for_write(
+        url, connect_timeout=TIMEOUT_SECONDS, transport_options=polling
+    ) as conn:
+        conn.ensure_connection(max_retries=0, interval_start=0, timeout=TIMEOUT_SECONDS)
+        answers = celery_app.control.ping(timeout=wait, limit=1, connection=conn)
     part: Part = {"ok": bool(answers), "kind": "celery", "broker": "ok", "workers": len(answers)}
     if not answers:
         part["detail"] = f"no worker answered a ping within {wait} s"
