@@ -32,13 +32,7 @@ import pytest
 from tests.ports import free_port
 
 CHROMIUM = "/usr/bin/chromium-headless-shell"
-# --renderer-process-limit=1: a context's pages and navigations share one renderer process (each
-# context still has its own: Chromium never lends a process to another context, so nothing leaks
-# between tests). Without it a navigation from about:blank to the site started a renderer anew,
-# as most of the browser tests do on every page they open: a walk of 9 pages took 2.2-2.4 s of
-# Chromium's CPU and 1.55-1.6 s with it, side by side (load 8-10).
 CHROMIUM_ARGS = [
-    "--renderer-process-limit=1",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
