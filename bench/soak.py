@@ -46,6 +46,7 @@ SOAK_ENV = {
     "THROTTLE_GAME_STARTS": "30/min",
     "THROTTLE_MOVES_ADDRESS": "100000/s",
     "THROTTLE_GAME_STARTS_ADDRESS": "100000/min",
+    "SOCKETS_PER_ADDRESS": "0",  # hundreds of players, one address (as bench.play_load)
     "LOG_LEVEL": "WARNING",
 }
 

@@ -63,5 +63,11 @@ application = FrontGate(router)
 # process. In the play bench: 1.3-1.6 s of collecting per server in 45 s instead of 2.0 s, and the
 # longest pause 51-125 ms instead of 155-229 ms. (A larger first generation cut collecting to
 # 0.24 s but let cyclic garbage pile up: +5 MB a minute in a soak.)
+#
+# A full collection still walks every socket's objects (79k-127k in a 400-player race run): 113-131
+# ms of the event loop each, one or two a server a run, every move in flight waiting through it,
+# which made the race round trip's p99. Ten times fewer of them (the third threshold 100, not 10):
+# none in a whole 400-player run (bench/README.md, "Stop 47").
 gc.collect()
 gc.freeze()
+gc.set_threshold(700, 10, 100)
