@@ -15,6 +15,7 @@ import orjson
 import pytest
 from django.core.cache import cache
 
+from tests.ports import free_port
 from tripeaks.infra import limiter, rate_leases, redis_client, throttle_async, throttling
 
 pytestmark = pytest.mark.asyncio
@@ -127,3 +128,11 @@ async def test_processes_together_never_get_more_than_the_limit(settings: Any) -
     # A refusal's wait is the limiter's: the window's.
     assert await rate_leases.spend_async([player, address]) == player.left
     assert await limiter.count_async([player, address]) == player.left
+
+
+async def test_frames_go_through_while_redis_cannot_be_reached(settings: Any) -> None:
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    settings.PLAY_THROTTLE_RATES = {"move": "2/hour", "move_address": "2/hour"}
+    limits = throttling.play_limits("move", user_id="lease-outage", address="10.77.0.4")
+    guard = throttle_async.FloodGuard(1)
+    assert [await guard.admit(Socket(), limits) for _ in range(4)] == [True] * 4

@@ -5,13 +5,15 @@ A window's counter in Redis (the limiter's, tripeaks/infra/limiter.py: the same 
 lifetime) holds the tokens granted in it, never more than its limit in all across processes. A
 frame needs a token of each of its windows, all or none. When the process holds none of a
 window's, one script call (batched: the frames that arrive while it is in flight share the next)
-leases up to `lease_size` of them for the frames that asked and later ones; a window that granted
-fewer than asked is dry until it ends, and its frames are refused with its wait without a Redis
-call. A new window starts with no lease. The leases are the event loop's (a server process has
-one), shared by all its sockets: a process leaves at most `lease_size` tokens of a window unspent
-(`lease_size` - 1 once a frame has spent one). A REST count (`limiter.count`) in a window a
-socket holds a lease of counts those unspent tokens as taken: it may be refused up to that many
-early. Redis unreachable: the frames go through, as the limiter's counts do.
+leases what its frames lack and `lease_size` - 1 more, of each of their windows; a window that
+granted fewer than asked is dry until it ends, and its frames are refused with its wait without
+a Redis call. A new window starts with no lease. The leases are the event loop's (a server
+process has one), shared by all its sockets: once a call's frames are served, the process holds
+at most `lease_size` - 1 tokens of a window, more only when some of them were refused by another
+window (their tokens of this one stay in the lease, for the next frames). A REST count
+(`limiter.count`) in a window a socket holds a lease of counts those unspent tokens as taken: it
+may be refused up to that many early. Redis unreachable: the frames go through, as the limiter's
+counts do.
 """
 
 from __future__ import annotations
