@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import schemathesis
@@ -141,3 +141,17 @@ def check(case: Any, player: dict[str, Any]) -> None:
         body = json.loads(response.text)
         assert isinstance(body, dict) and isinstance(body.get("detail"), str), where
         assert body["detail"].strip() and "Traceback" not in response.text, where
+
+
+def fuzz_test(schema: Any) -> Callable[..., None]:
+    """The fuzz test of `schema`'s operations, for a test module to name as its own (the API's
+    operations are shared out among several files, so that parallel workers share them)."""
+
+    @schema.parametrize()
+    @FUZZ_SETTINGS
+    def test_fuzzed_requests_get_no_500_and_readable_json_errors(
+        case: Any, fuzz_player: dict[str, Any]
+    ) -> None:
+        check(case, fuzz_player)
+
+    return test_fuzzed_requests_get_no_500_and_readable_json_errors

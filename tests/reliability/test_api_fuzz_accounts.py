@@ -5,16 +5,8 @@ test_api_fuzz_me.py; the other operations: test_api_fuzz_play.py and test_api_fu
 
 from __future__ import annotations
 
-from typing import Any
-
-from tests.reliability.api_fuzz import ACCOUNT_PATHS, FUZZ_SETTINGS, SCHEMA, check
+from tests.reliability.api_fuzz import ACCOUNT_PATHS, SCHEMA, fuzz_test
 
 schema = SCHEMA.include(path_regex=ACCOUNT_PATHS)
 
-
-@schema.parametrize()
-@FUZZ_SETTINGS
-def test_fuzzed_requests_get_no_500_and_readable_json_errors(
-    case: Any, fuzz_player: dict[str, Any]
-) -> None:
-    check(case, fuzz_player)
+test_fuzzed_requests_get_no_500_and_readable_json_errors = fuzz_test(schema)

@@ -5,16 +5,8 @@ operations outside the accounts' side (test_api_fuzz_play.py: 32 s in CI with th
 
 from __future__ import annotations
 
-from typing import Any
-
-from tests.reliability.api_fuzz import CONTEST_PATHS, FUZZ_SETTINGS, SCHEMA, check
+from tests.reliability.api_fuzz import CONTEST_PATHS, SCHEMA, fuzz_test
 
 schema = SCHEMA.include(path_regex=CONTEST_PATHS)
 
-
-@schema.parametrize()
-@FUZZ_SETTINGS
-def test_fuzzed_requests_get_no_500_and_readable_json_errors(
-    case: Any, fuzz_player: dict[str, Any]
-) -> None:
-    check(case, fuzz_player)
+test_fuzzed_requests_get_no_500_and_readable_json_errors = fuzz_test(schema)

@@ -6,16 +6,8 @@ of a loaded run, the slowest file)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from tests.reliability.api_fuzz import FUZZ_SETTINGS, GAME_PATHS, SCHEMA, check
+from tests.reliability.api_fuzz import GAME_PATHS, SCHEMA, fuzz_test
 
 schema = SCHEMA.include(path_regex=GAME_PATHS)
 
-
-@schema.parametrize()
-@FUZZ_SETTINGS
-def test_fuzzed_requests_get_no_500_and_readable_json_errors(
-    case: Any, fuzz_player: dict[str, Any]
-) -> None:
-    check(case, fuzz_player)
+test_fuzzed_requests_get_no_500_and_readable_json_errors = fuzz_test(schema)

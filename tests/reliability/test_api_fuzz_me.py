@@ -5,16 +5,8 @@ side (with test_api_fuzz_accounts.py: 57 s on one worker of a loaded run)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from tests.reliability.api_fuzz import FUZZ_SETTINGS, ME_PATHS, SCHEMA, check
+from tests.reliability.api_fuzz import ME_PATHS, SCHEMA, fuzz_test
 
 schema = SCHEMA.include(path_regex=ME_PATHS)
 
-
-@schema.parametrize()
-@FUZZ_SETTINGS
-def test_fuzzed_requests_get_no_500_and_readable_json_errors(
-    case: Any, fuzz_player: dict[str, Any]
-) -> None:
-    check(case, fuzz_player)
+test_fuzzed_requests_get_no_500_and_readable_json_errors = fuzz_test(schema)

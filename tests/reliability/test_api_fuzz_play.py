@@ -6,16 +6,13 @@ match: test_api_fuzz_contests.py; /api/games: test_api_fuzz_games.py."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.reliability.api_fuzz import (
     ACCOUNT_PATHS,
     CONTEST_PATHS,
-    FUZZ_SETTINGS,
     GAME_PATHS,
     ME_PATHS,
     SCHEMA,
-    check,
+    fuzz_test,
 )
 
 schema = (
@@ -25,10 +22,4 @@ schema = (
     .exclude(path_regex=GAME_PATHS)
 )
 
-
-@schema.parametrize()
-@FUZZ_SETTINGS
-def test_fuzzed_requests_get_no_500_and_readable_json_errors(
-    case: Any, fuzz_player: dict[str, Any]
-) -> None:
-    check(case, fuzz_player)
+test_fuzzed_requests_get_no_500_and_readable_json_errors = fuzz_test(schema)
