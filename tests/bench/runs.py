@@ -79,7 +79,6 @@ TINY = {
         "2",
     ],
     "race_feed.py": ["-m", "bench.race_feed", "--moves", "50"],
-    "frame_rates.py": ["-m", "bench.frame_rates", "--frames", "20", "--rounds", "1"],
     # One quiet and one flood phase: a second round repeats both.
     "socket_flood.py": [
         "-m",

@@ -52,8 +52,3 @@ def test_soak() -> None:
 def test_race_feed(private_redis: str) -> None:
     out = run_bench(TINY["race_feed.py"], BENCH_REDIS_URL=private_redis)
     assert "the mover's server" in out and "the other server" in out
-
-
-def test_frame_rates(private_redis: str) -> None:
-    out = run_bench(TINY["frame_rates.py"], BENCH_REDIS_URL=private_redis)
-    assert "1 socket(s), 20 frames each" in out and "8 socket(s)" in out and "0 refused" in out

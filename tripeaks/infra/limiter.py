@@ -2,10 +2,9 @@
 
 - **Rates** in fixed windows (`window`, `parse_rate`): a request adds one to each of its windows'
   counters, all in one atomic script (`count`, or `count_async` from an event loop, where the
-  counts that arrive while one is in flight are counted together in the next call). DRF's
-  throttles, the play limits and the sockets' messages (tripeaks/infra/throttling.py and
-  throttle_async.py) count this way; the sockets' frames spend the same counters' tokens by
-  leases instead, a few at a time a process (tripeaks/infra/rate_leases.py). `count_async(..., remember_refusals=True)` keeps, in the
+  frames that arrive while a count is in flight are counted together in the next call). DRF's
+  throttles, the play limits and the sockets' frames (tripeaks/infra/throttling.py and
+  throttle_async.py) count this way. `count_async(..., remember_refusals=True)` keeps, in the
   process, the windows Redis said were over their limit until they end, and refuses a count that
   falls in one of them without asking Redis: a flood's refusals cost no Redis call (the front
   gate, tripeaks/infra/front_gate.py); a window the process's own counts have filled is known

@@ -1,11 +1,9 @@
 """`throttling.check` for the sockets, from their event loop; and the flood guard the game and
 board sockets share (`FloodGuard`).
 
-A socket's messages other than its frames (a game start, a board's connect) are counted against
-their rates by the limiter's batched count (`check_async`, `limiter.count_async`: one Redis call
-for the counts that arrive while one is in flight), with the counters and answers of
-`throttling.check` (the REST side). Its frames (`FloodGuard`) spend the same counters' tokens by
-leases (tripeaks/infra/rate_leases.py): a Redis call for a few frames of a window, not one a frame.
+Every socket frame is counted against the player's and the address's move rate, by the limiter's
+batched count (`limiter.count_async`: one Redis call for the frames that arrive while a count is
+in flight). The counters and answers are the same as `throttling.check` (the REST side).
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ from typing import Any
 import orjson
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tripeaks.infra import limiter, rate_leases, throttling
+from tripeaks.infra import limiter, throttling
 from tripeaks.infra.json_types import JSONObject
 
 log = logging.getLogger("tripeaks.throttle")
@@ -78,9 +76,8 @@ class FloodGuard:
         return self._windows
 
     async def admit(self, socket: AsyncWebsocketConsumer, limits: list[throttling.Limit]) -> bool:
-        """Spend a token of each rate on a frame; whether the socket may handle it (if not, the
-        socket has been told)."""
-        wait = await rate_leases.spend_async(self._windows_of(limits))
+        """Count a frame; whether the socket may handle it (if not, the socket has been told)."""
+        wait = await limiter.count_async(self._windows_of(limits))
         if wait is None:
             self.refused_in_a_row = 0
             return True
