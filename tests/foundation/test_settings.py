@@ -72,6 +72,26 @@ def test_embedded_defaults_are_postgresql_and_redis_on_sockets_in_var(tmp_path: 
     assert got["deal_secret_type"] == "bytes"
 
 
+def test_log_level_sets_how_much_every_logger_writes_the_request_log_included(
+    tmp_path: Path,
+) -> None:
+    code = (
+        "import json, logging, logging.config\n"
+        "from django.conf import settings as s\n"
+        "logging.config.dictConfig(s.LOGGING)\n"
+        "names = ('tripeaks.requests', 'tripeaks.events', 'tripeaks.play')\n"
+        "print(json.dumps({n: logging.getLogger(n).isEnabledFor(logging.INFO) for n in names}))"
+    )
+    env = {"DEBUG": "1", "VAR_DIR": str(tmp_path / "var")}
+
+    quiet = run_python(code, {**env, "LOG_LEVEL": "WARNING"})
+    usual = run_python(code, env)
+
+    assert quiet.returncode == 0, quiet.stderr
+    assert json.loads(quiet.stdout) == dict.fromkeys(json.loads(usual.stdout), False)
+    assert set(json.loads(usual.stdout).values()) == {True}
+
+
 @pytest.mark.slow
 def test_a_development_run_makes_random_secrets_once_and_keeps_them(tmp_path: Path) -> None:
     env = {"DEBUG": "1", "VAR_DIR": str(tmp_path / "var")}

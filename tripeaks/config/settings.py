@@ -673,7 +673,5 @@ LOGGING: dict[str, object] = {
         # One line per request comes from tripeaks.requests; these would repeat it.
         "django.server": {"level": "WARNING"},
         "django.request": {"level": "ERROR"},
-        "tripeaks.requests": {"level": "INFO"},
-        "tripeaks.events": {"level": "INFO"},
     },
 }
