@@ -117,6 +117,11 @@ class Window:
     end: float
     players: int
     pids: list[int]
+    # (epoch seconds) the first race's start instant: the servers' CPU until then is the race
+    # sockets' opens (and their countdown frames), from then to every game on screen the starts
+    # (games made, game sockets opened, first views) and the first moves.
+    first_start: float = 0.0
+    opening: list[float] = field(default_factory=list)
     start: float = float("inf")
     ready: int = 0
     all_ready: asyncio.Event = field(default_factory=asyncio.Event)
@@ -128,12 +133,22 @@ class Window:
         if self.ready == self.players:
             self.all_ready.set()
 
+    moves_in_starts: int = 0
+    moves_by_ready: int = 0
+
     def count(self, now: float) -> None:
         if self.start <= now <= self.end:
             self.moves += 1
+        if not self.all_ready.is_set():
+            self.moves_in_starts += 1
 
     async def sample(self) -> None:
+        self.opening.append(sum(cpu_seconds(pid) for pid in self.pids))
+        await asyncio.sleep(max(0.0, self.first_start - time.time()))
+        self.opening.append(sum(cpu_seconds(pid) for pid in self.pids))
         await self.all_ready.wait()
+        self.opening.append(sum(cpu_seconds(pid) for pid in self.pids))
+        self.moves_by_ready = self.moves_in_starts
         await asyncio.sleep(STEADY_AFTER_S)
         if time.time() >= self.end:
             return
@@ -787,6 +802,7 @@ def _measure(args: argparse.Namespace, env: dict[str, str]) -> Measured:
         first = 2 + OPEN_S_PER_PLAYER * args.players
         schedule_starts(races, first, args.stagger)
         window = Window(first_cap(first, args.cap), len(races) * SEATS, pids)
+        window.first_start = time.time() + first
         feeds = FeedCount(races)
         meter.start()
         limit = first + args.stagger + args.cap + SLACK_S
@@ -840,6 +856,23 @@ def report_cost(tally: Tally, solo: Solo | None, meter: CpuMeter) -> None:
         print(f"solo phase: {len(solo.errors)} errors:", sorted(set(solo.errors))[:3])
 
 
+def report_opening(tally: Tally) -> None:
+    """The servers' CPU over the race sockets' opens (before the first start), and from the first
+    start to every game on screen (the starts, the game sockets' opens and the first moves)."""
+    window = tally.window
+    if window is None or len(window.opening) < 3:
+        return
+    before, first, ready = window.opening
+    players = window.players
+    print(
+        f"servers' CPU before the first start (the {players} race sockets' opens): "
+        f"{first - before:.2f} s, {(first - before) / players * 1000:.2f} ms a racer; from the "
+        f"first start to every game on screen (the {players // SEATS} starts, the game sockets' "
+        f"opens, first views and {window.moves_by_ready} moves): {ready - first:.2f} s, "
+        f"{(ready - first) / (players // SEATS) * 1000:.1f} ms a race"
+    )
+
+
 def _report_all(args: argparse.Namespace, measured: Measured) -> int:
     (baseline, baseline_elapsed), (tally, elapsed) = measured.baseline, measured.loaded
     print(
@@ -853,6 +886,7 @@ def _report_all(args: argparse.Namespace, measured: Measured) -> int:
     report_phases(tally)
     measured.meter.print()
     measured.feeds.print()
+    report_opening(tally)
     report_cost(tally, measured.solo, measured.meter)
     for what, values, base in (
         ("move round trip", tally.moves, baseline.moves),

@@ -16,3 +16,4 @@ def test_race_load(private_redis: str) -> None:
     assert out.count("progress frames missed (a gap in a player's seq): 0\n") == 2  # both runs
     assert "over 2 Redis server(s)" in out
     assert "servers' CPU a solo move" in out and "race / solo" in out
+    assert "servers' CPU before the first start" in out

@@ -10,9 +10,11 @@ that no test file takes more than 30 s on one worker. The short ones are here.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from tests.bench.runs import NOT_BENCHES, ROOT, TINY, run_bench
+from tests.bench.runs import NOT_BENCHES, ROOT, TINY, drop_database, run_bench, urlsplit_path
 
 pytestmark = pytest.mark.slow
 
@@ -47,6 +49,13 @@ def test_solver_worst_case() -> None:
 def test_soak() -> None:
     out = run_bench(TINY["soak.py"])
     assert "differ" in out
+
+
+def test_race_opening(private_redis: str) -> None:
+    url = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_race_opening_{os.getpid()}")
+    out = run_bench(TINY["race_opening.py"], BENCH_DATABASE_URL=url, BENCH_REDIS_URL=private_redis)
+    drop_database(url)
+    assert "round 1: a race socket's opening" in out and "a start" in out
 
 
 def test_race_feed(private_redis: str) -> None:

@@ -22,7 +22,8 @@ closes the race with a sign-out that happened while the socket was opening: it l
 up again once it has joined), ``await self.leave_session_groups()`` in ``disconnect``. A consumer
 that reads its own user (``reads_own_user``, tripeaks/infra/socket_threads.py) has it read by
 ``join_session_groups``, after it has joined its session's group: the one read of the session is
-also the look after the join.
+also the look after the join. One that serves something it reads as it opens (the race socket,
+its race) reads it in the same worker thread's hop (``sign_in_reading``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -39,6 +40,8 @@ from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionM
 from tripeaks.infra.socket_threads import in_a_thread, read_user, user_unread
 
 log = logging.getLogger("tripeaks.sockets")
+
+R = TypeVar("R")
 
 
 class SocketSessionMiddleware(SessionMiddleware):  # type: ignore[misc]
@@ -149,20 +152,39 @@ class SessionSocket:
             return False
         return True
 
-    async def _sign_in(self) -> None:
+    async def sign_in_reading(self, read: Callable[[Any], R]) -> tuple[bool, R | None]:
+        """`join_session_groups`, then `read(user)` in a worker thread once signed in: whether
+        the socket is signed in, and what `read` found. A consumer that reads its own user
+        (`reads_own_user`) reads both in one hop, its user's read's (`_sign_in`). Not signed in:
+        the socket closed (4401), in no group."""
+        if user_unread(self.scope):
+            found = await self._sign_in(read)
+        elif await self.join_session_groups():
+            user = self.scope.get("user")
+            signed_in = user is not None and user.is_authenticated
+            found = await in_a_thread(read)(user) if signed_in else None
+        else:
+            return False, None  # its session ended while it opened: closed already
+        if not self.scope["user"].is_authenticated:
+            await self.close(code=CLOSE_SESSION_ENDED)
+            return False, None
+        return True, found
+
+    async def _sign_in(self, then: Callable[[Any], R] | None = None) -> R | None:
         """The user read from the session once this socket is in the session's group: a
         sign-out before the join leaves no session to read (anonymous), one after it is heard
         here. So the session is read once, and not looked up again as `join_session_groups`
-        does for a user read in the handshake. Anonymous: in no group."""
+        does for a user read in the handshake; `then(user)` in the same hop once signed in (its
+        result, else None). Anonymous: in no group."""
         key = _session_key(self.scope)
         if key is None:
             await read_user(self.scope)  # no session to read: anonymous
-            return
+            return None
         group = session_group(key)
         await self.channel_layer.group_add(group, self.channel_name)
         signed_in = False
         try:  # a database error refuses the socket (OutageGuard): in no group
-            await read_user(self.scope)
+            found = await read_user(self.scope, then)
             signed_in = self.scope["user"].is_authenticated
         finally:
             if not signed_in:
@@ -171,6 +193,7 @@ class SessionSocket:
             self._session_digest = session_digest(key)
             await self.channel_layer.group_add(user_group(self.scope["user"].pk), self.channel_name)
             self._session_groups = (group, user_group(self.scope["user"].pk))
+        return found
 
     async def leave_session_groups(self) -> None:
         for group in self._session_groups:

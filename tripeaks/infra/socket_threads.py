@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
@@ -49,7 +49,12 @@ def in_a_thread(call: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     return threaded
 
 
-_user_of = in_a_thread(get_user.func)
+def _user_then(scope: Mapping[str, Any], then: Callable[[Any], Any] | None) -> tuple[Any, Any]:
+    user = get_user.func(scope)
+    return user, (then(user) if then is not None and user.is_authenticated else None)
+
+
+_user_then_of = in_a_thread(_user_then)
 
 
 def user_unread(scope: Mapping[str, Any]) -> bool:
@@ -58,10 +63,13 @@ def user_unread(scope: Mapping[str, Any]) -> bool:
     return isinstance(user, LazyObject) and getattr(user, "_wrapped", None) is empty
 
 
-async def read_user(scope: dict[str, Any]) -> None:
+async def read_user(scope: dict[str, Any], then: Callable[[Any], R] | None = None) -> R | None:
     """The scope's user read from its session (the session's row, then the user's), in a worker
-    thread."""
-    scope["user"]._wrapped = await _user_of(scope)
+    thread; and, once signed in, `then(user)` in the same thread (one hop for both: what a socket
+    serves read with its user): its result, else None."""
+    user, found = await _user_then_of(scope, then)
+    scope["user"]._wrapped = user
+    return cast("R | None", found)
 
 
 class ThreadedAuthMiddleware(AuthMiddleware):  # type: ignore[misc]

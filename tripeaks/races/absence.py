@@ -42,11 +42,17 @@ def claim_wait_s(sign: datetime, now: datetime) -> float:
     return presence.absent_after_s() - (now - sign).total_seconds()
 
 
-def claim_waits(race: Race, seats: Sequence[Seat], now: datetime) -> dict[int, float]:
+def claim_waits(
+    race: Race, seats: Sequence[Seat], now: datetime, *, begun: bool = False
+) -> dict[int, float]:
     """For each racer of the running race (a seat still playing), by user id: seconds until a
-    claim against them is accepted, 0 when it would be now. Nobody else can be claimed against."""
+    claim against them is accepted, 0 when it would be now. Nobody else can be claimed against.
+    `begun`: the race was begun by the caller's own transaction, so no racer has a sign but its
+    start (their games are its own, with no move; their sockets note them once they hear of
+    it): nothing to read."""
     racing = [seat for seat in seats if seat.status == SeatStatus.PLAYING]
     if race.state != State.RUNNING or not racing:
         return {}
-    signs = last_signs(race, racing)
+    start = race.starts_at or race.created_at
+    signs = {seat.user_id: start for seat in racing} if begun else last_signs(race, racing)
     return {user: max(0.0, claim_wait_s(sign, now)) for user, sign in signs.items()}

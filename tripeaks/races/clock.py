@@ -108,7 +108,7 @@ def _begin(race_id: uuid.UUID, *, wait: bool) -> bool:
     update_rows(seats, ["game", "status", "cards_left", "time_ms"])
     race.state = State.RUNNING
     race.ends_at = ends_at
-    changed(race)
+    changed(race, begun=seats)
     transaction.on_commit(partial(schedule_clock, race.pk, race.ends_at))
     log.info("race started", extra={"race": str(race.pk), "players": len(seats)})
     return True

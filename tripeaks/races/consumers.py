@@ -41,7 +41,7 @@ import time
 import weakref
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qs
 
 import orjson
@@ -89,11 +89,6 @@ def _read(
     if race is None or (user is not None and not services.may_enter(race, user, code)):
         return None
     return selectors.race_event_of(race)
-
-
-@in_a_thread
-def _open(race_id: str, user: Visitor, code: str | None) -> selectors.RaceEvent | None:
-    return _read(race_id, user, code)
 
 
 @in_a_thread
@@ -158,7 +153,16 @@ def progress_of(news: dict[str, Any], name: str, version: int) -> Shown:
     return shown
 
 
+class _SignedOut:
+    """The race socket's opening found nobody signed in (and closed it)."""
+
+
+SIGNED_OUT = _SignedOut()
+
+
 class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
+    # Its user is read in `connect` with its race, in one hop (tripeaks/infra/socket_threads.py).
+    reads_own_user = True
     race_id: str
     group: str = ""
     code: str | None = None
@@ -177,12 +181,9 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         self.flood = throttle_async.FloodGuard(MAX_THROTTLED_IN_A_ROW)
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
         self.race_id = str(self.scope["url_route"]["kwargs"]["race_id"])
-        if user is None or not user.is_authenticated:
+        if self.signs_nobody_in():
             await self.close(code=CLOSE_UNAUTHORIZED)
-            return
-        if not await self.join_session_groups():
             return
         query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
         self.code = (query.get("code") or [None])[0]
@@ -191,18 +192,30 @@ class RaceConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         # Listening before the race is read, so a change committed meanwhile still reaches it.
         await contest_feed.listen(self.group, self.news)
         self.listening = True
-        event = await read_on_open(
-            self, lambda: _open(self.race_id, user, self.code), leave=self._leave
-        )
-        if event is None:
-            return
+        found = await read_on_open(self, self._signed_in_read, leave=self._leave)
+        if found is None or found is SIGNED_OUT:
+            return  # closed: 4404 or 1013 (read_on_open), or 4401
+        event = cast("selectors.RaceEvent", found)
         await self.accept()
         self.accepted = True
         await self._race(event)
         if self.early is not None:
             await self._race(self.early)  # dropped there if the read was newer
         self.noted = True
-        await racers_here.opened(self, racers_here.Racer(self.race_id, int(user.pk), self._racing))
+        user_id = int(self.scope["user"].pk)
+        await racers_here.opened(self, racers_here.Racer(self.race_id, user_id, self._racing))
+
+    async def _signed_in_read(self) -> selectors.RaceEvent | _SignedOut | None:
+        """The race as the socket first shows it, read with its user in one worker thread's hop
+        (`reads_own_user`: the session read once, after joining its group); None when there is
+        none for them; `SIGNED_OUT` (the socket closed 4401) when nobody is signed in."""
+        signed_in, event = await self.sign_in_reading(
+            lambda user: _read(self.race_id, user, self.code)
+        )
+        if not signed_in:
+            await self._leave()
+            return SIGNED_OUT
+        return event
 
     async def disconnect(self, code: int) -> None:
         if self.timer is not None:

@@ -35,11 +35,16 @@ def lock_race(race_id: object, *, wait: bool = True) -> Race:
     return race
 
 
-def changed(race: Race) -> None:
-    """Save the race with its version moved on; its sockets hear of it after the commit."""
+def changed(race: Race, *, begun: list[Seat] | None = None) -> None:
+    """Save the race with its version moved on; its sockets hear of it after the commit.
+    `begun`: the race was begun here, these its seats with their games: they are told of it
+    from these rows, with no read after the commit (`broadcast.publish_begun`)."""
     race.version += 1
     race.save()
-    transaction.on_commit(partial(broadcast.publish_race, race.pk))
+    if begun is None:
+        transaction.on_commit(partial(broadcast.publish_race, race.pk))
+    else:
+        transaction.on_commit(partial(broadcast.publish_begun, race, begun))
 
 
 def active_seats(race: Race) -> list[Seat]:

@@ -3,6 +3,7 @@ anyone: the players' progress is counts), the lobby, a player's history."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import NotRequired, TypedDict
 from uuid import UUID
@@ -149,18 +150,31 @@ def _seats(race: Race) -> list[Seat]:
     return seats
 
 
+def _begun_seats(race: Race, seats: Sequence[Seat]) -> list[Seat]:
+    """`_seats` of a race just begun, from the seats the start holds (each with its user and its
+    game, made with the race's deal), and its host from among them."""
+    ordered = sorted(seats, key=lambda seat: (seat.joined_at, seat.pk))
+    host = next((seat.user for seat in ordered if seat.user_id == race.host_id), None)
+    if host is not None:
+        race.host = host  # (else read, as any race's host)
+    return ordered
+
+
 def race_payload(
     race: Race,
     *,
     viewer_id: int | None = None,
     seats: list[Seat] | None = None,
     with_claims: bool = True,
+    begun: bool = False,
 ) -> RacePayload:
     """The race as a player sees it. `with_claims`: whether each racer may be claimed against
-    (a Redis command and a query for a running race); the lobby's races to watch go without."""
+    (a Redis command and a query for a running race); the lobby's races to watch go without.
+    `begun`: the race and its seats as the transaction that began it left them
+    (`absence.claim_waits`)."""
     now = timezone.now()
     seats = _seats(race) if seats is None else seats
-    waits = absence.claim_waits(race, seats, now) if with_claims else {}
+    waits = absence.claim_waits(race, seats, now, begun=begun) if with_claims else {}
     mine = next((seat for seat in seats if seat.user_id == viewer_id), None)
     # A rematch is opened only once its race is finished: no query for a race still going.
     rematch = (
@@ -205,10 +219,12 @@ def race_event(race_id: UUID | str) -> RaceEvent | None:
     return None if race is None else race_event_of(race)
 
 
-def race_event_of(race: Race) -> RaceEvent:
-    """`race_event` of a race row already read (with its host)."""
-    seats = _seats(race)
-    payload = race_payload(race, seats=seats)
+def race_event_of(race: Race, begun: Sequence[Seat] | None = None) -> RaceEvent:
+    """`race_event` of a race row already read (with its host). `begun`: the seats of a race
+    just begun, with their games, as the start made them (the start's event is made of the rows
+    it holds, not read again: `clock._begin`)."""
+    seats = _seats(race) if begun is None else _begun_seats(race, begun)
+    payload = race_payload(race, seats=seats, begun=begun is not None)
     return {
         "type": RACE_EVENT,
         "race": payload,
