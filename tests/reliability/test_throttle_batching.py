@@ -4,9 +4,11 @@ for all the frames that arrive while a count is in flight, with the same counts 
 from __future__ import annotations
 
 import asyncio
+from contextvars import Context
 from typing import Any
 
 import pytest
+from django.core.cache import caches
 
 from tripeaks.infra import limiter, throttle_async, throttling
 
@@ -32,3 +34,24 @@ async def test_frames_counted_together_get_the_answers_one_by_one_would(settings
     assert limiter._counters[asyncio.get_running_loop()].calls < 60
     # The counters are those the REST side reads: the next frame of player a is over its limit.
     assert await asyncio.to_thread(throttling.check, one) is not None
+
+
+async def test_counts_make_no_cache_backend(settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A count's task may start from a context where Django's `caches` holds no backend (a new
+    socket's): its keys are made without building one for every count."""
+    settings.PLAY_THROTTLE_RATES = {"move": "100/min", "move_address": None}
+    limits = throttling.play_limits("move", user_id="fresh", address=None)
+    assert await throttle_async.check_async(limits) is None  # the loop's counter made
+    made: list[object] = []
+    backend = type(caches["default"])
+    made_by = backend.__init__
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(self)
+        made_by(self, *args, **kwargs)
+
+    monkeypatch.setattr(backend, "__init__", counted)
+    for _ in range(5):
+        fresh = asyncio.create_task(throttle_async.check_async(limits), context=Context())
+        assert await fresh is None
+    assert made == []
