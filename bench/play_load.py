@@ -333,7 +333,11 @@ async def play_session(
         f"ws://127.0.0.1:{port}/ws/games/{game['id']}/", additional_headers=headers
     ) as connection:
         async with asyncio.timeout(REPLY_TIMEOUT_S):
-            view = json.loads(await connection.recv())["game"]
+            first = json.loads(await connection.recv())
+        if first.get("type") != "view":  # refused as it opened (overloaded, throttled): counted
+            tally.errors.append(f"socket open: {first.get('detail', first.get('type', '?'))}")
+            return
+        view = first["game"]
         tally.timed(tally.opens, started)
         tally.playing += 1
         while True:
