@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any, TypeVar
 
 import pytest
@@ -117,23 +117,82 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-# Seconds each test file took, summed over its tests' phases (under xdist, as the workers report).
+# Seconds each test file took, summed over its tests' phases (under xdist, as the workers report),
+# and the CPU seconds its test process spent on them (`cpu_seconds`, below).
 _FILE_SECONDS: collections.Counter[str] = collections.Counter()
+_FILE_CPU: collections.Counter[str] = collections.Counter()
+# Where the CPU of each worker's last teardown goes: the session's fixtures end there, and with
+# them the processes the worker waits for only then (the browser, the forked servers).
+AT_THE_END = "(each worker's last teardown: the session's browser and servers)"
+
+
+class _CpuMark:
+    """The test process's CPU when the last phase of a test was reported (or the test began)."""
+
+    seconds = 0.0
+    last_teardown = False
+
+
+def cpu_seconds() -> float:
+    """CPU of this process and of the children it has waited for (a bench's subprocesses, a
+    module's server once stopped; not a process still running)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def pytest_runtest_logstart() -> None:
+    _CpuMark.seconds = cpu_seconds()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    _CpuMark.last_teardown = nextitem is None
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Each phase's report carries the CPU the phase took (`cpu_seconds`): xdist sends a report's
+    extra attributes to the controller with it."""
+    report = yield
+    now = cpu_seconds()
+    extra: Any = report
+    extra.cpu_seconds = now - _CpuMark.seconds
+    extra.cpu_at_the_end = call.when == "teardown" and _CpuMark.last_teardown
+    _CpuMark.seconds = now
+    return report
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    _FILE_SECONDS[report.nodeid.split("::", 1)[0]] += report.duration
+    path = report.nodeid.split("::", 1)[0]
+    _FILE_SECONDS[path] += report.duration
+    at_the_end = getattr(report, "cpu_at_the_end", False)
+    _FILE_CPU[AT_THE_END if at_the_end else path] += getattr(report, "cpu_seconds", 0.0)
+
+
+def slowest_files(
+    seconds: collections.Counter[str], cpu: collections.Counter[str], count: int
+) -> list[str]:
+    """The report of `--file-durations=N`: the `count` files that took longest, then the `count`
+    that took the most CPU of their test processes, and that CPU in all."""
+    lines = [f"{s:7.2f}s {cpu[path]:7.2f}s CPU  {path}" for path, s in seconds.most_common(count)]
+    lines.append(f"most CPU (the test processes', {sum(cpu.values()):.0f} s in all):")
+    lines += [f"{s:7.2f}s CPU  {path}" for path, s in cpu.most_common(count)]
+    return lines
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     """`--file-durations=N`: the goal is no test file over 30 s on one worker (issue #36); a file
-    that grows past it is split, or its setup shared, before it slows every run down."""
+    that grows past it is split, or its setup shared, before it slows every run down. Beside the
+    time, the CPU: on two cores shared by three workers, a file's time is mostly the others'."""
     count = config.getoption("file_durations")
     if not count or not _FILE_SECONDS:
         return
     terminalreporter.write_sep("=", f"slowest {count} test files")
-    for path, seconds in _FILE_SECONDS.most_common(count):
-        terminalreporter.write_line(f"{seconds:7.2f}s {path}")
+    for line in slowest_files(_FILE_SECONDS, _FILE_CPU, count):
+        terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")
