@@ -66,6 +66,9 @@ def waits_for_a_connection_slot(connect: Callable[..., T]) -> Callable[..., T]:
 def pytest_configure(config: pytest.Config) -> None:
     from django.db.backends.postgresql.base import DatabaseWrapper
 
+    controller = config.getoption("numprocesses", None) and not hasattr(config, "workerinput")
+    _CpuMark.measures = not controller
+
     wrapper: Any = DatabaseWrapper
     wrapper.get_new_connection = waits_for_a_connection_slot(wrapper.get_new_connection)
 
@@ -157,7 +160,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 # Seconds each test file took, summed over its tests' phases (under xdist, as the workers report),
-# and the CPU seconds its test process spent on them (`cpu_seconds`, below).
+# and the CPU seconds spent on them by its test process and the processes under it (below).
 _FILE_SECONDS: collections.Counter[str] = collections.Counter()
 _FILE_CPU: collections.Counter[str] = collections.Counter()
 # Where the CPU of each worker's last teardown goes: the session's fixtures end there, and with
@@ -166,26 +169,70 @@ AT_THE_END = "(each worker's last teardown: the session's browser and servers)"
 
 
 class _CpuMark:
-    """The test process's CPU when the last phase of a test was reported (or the test began)."""
+    """Where the test process's CPU stood: its own (`own`) and with the children it waited for
+    (`seconds`) when the last phase was reported (or the test began); its running descendants'
+    (the browser, forked servers) when the file being run began, and which file that was."""
 
+    measures = True  # not in xdist's controller: its children are the workers
     seconds = 0.0
+    own = 0.0
+    live = 0.0
+    file = ""
+    live_report: tuple[str, float] | None = None  # a file's, sent with a report to come
     last_teardown = False
 
 
-def cpu_seconds() -> float:
+def cpu_seconds(children: bool = True) -> float:
     """CPU of this process and of the children it has waited for (a bench's subprocesses, a
     module's server once stopped; not a process still running)."""
     times = os.times()
-    return times.user + times.system + times.children_user + times.children_system
+    own = times.user + times.system
+    return own + times.children_user + times.children_system if children else own
 
 
-def pytest_runtest_logstart() -> None:
-    _CpuMark.seconds = cpu_seconds()
+def live_children_cpu() -> float:
+    """CPU so far of this process's descendants still running (and of the children each of them
+    waited for): read at each change of file only, a scan of /proc being 2 ms."""
+    import psutil
+
+    total = 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            times = child.cpu_times()
+        except psutil.Error:  # gone meanwhile: its parent has its CPU now
+            continue
+        total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
+def _file_ends(new_file: str) -> None:
+    """What the running descendants spent since the last file began was that file's."""
+    live = live_children_cpu()
+    if _CpuMark.file:
+        _CpuMark.live_report = (_CpuMark.file, live - _CpuMark.live)
+    _CpuMark.file, _CpuMark.live = new_file, live
+
+
+def _mark_cpu() -> None:
+    _CpuMark.seconds, _CpuMark.own = cpu_seconds(), cpu_seconds(children=False)
+
+
+def pytest_runtest_logstart(nodeid: str) -> None:
+    if not _CpuMark.measures:
+        return
+    _mark_cpu()
+    path = nodeid.split("::", 1)[0]
+    if path != _CpuMark.file:
+        _file_ends(path)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Before a worker's last teardown ends its session (the browser, the forked servers, some
+    of them reaped by processes other than this one), the last file's share of their CPU."""
     _CpuMark.last_teardown = nextitem is None
+    if _CpuMark.last_teardown and _CpuMark.measures:
+        _file_ends(AT_THE_END)
     return (yield)
 
 
@@ -193,14 +240,19 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """Each phase's report carries the CPU the phase took (`cpu_seconds`): xdist sends a report's
-    extra attributes to the controller with it."""
+    """Each phase's report carries the CPU the phase took (`cpu_seconds`) and a file's running
+    descendants' when one ended (`cpu_live`): xdist sends a report's extra attributes to the
+    controller with it. A worker's last teardown counts the test process's own CPU only: the
+    processes stopped there are counted up to their stop."""
     report = yield
-    now = cpu_seconds()
     extra: Any = report
-    extra.cpu_seconds = now - _CpuMark.seconds
     extra.cpu_at_the_end = call.when == "teardown" and _CpuMark.last_teardown
-    _CpuMark.seconds = now
+    if extra.cpu_at_the_end:
+        extra.cpu_seconds = cpu_seconds(children=False) - _CpuMark.own
+    else:
+        extra.cpu_seconds = cpu_seconds() - _CpuMark.seconds
+    extra.cpu_live, _CpuMark.live_report = _CpuMark.live_report, None
+    _mark_cpu()
     return report
 
 
@@ -209,15 +261,19 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     _FILE_SECONDS[path] += report.duration
     at_the_end = getattr(report, "cpu_at_the_end", False)
     _FILE_CPU[AT_THE_END if at_the_end else path] += getattr(report, "cpu_seconds", 0.0)
+    live = getattr(report, "cpu_live", None)
+    if live:
+        _FILE_CPU[live[0]] += live[1]
 
 
 def slowest_files(
     seconds: collections.Counter[str], cpu: collections.Counter[str], count: int
 ) -> list[str]:
     """The report of `--file-durations=N`: the `count` files that took longest, then the `count`
-    that took the most CPU of their test processes, and that CPU in all."""
+    that took the most CPU (their test processes' and the processes' under them), and that CPU in
+    all."""
     lines = [f"{s:7.2f}s {cpu[path]:7.2f}s CPU  {path}" for path, s in seconds.most_common(count)]
-    lines.append(f"most CPU (the test processes', {sum(cpu.values()):.0f} s in all):")
+    lines.append(f"most CPU (with the processes under them, {sum(cpu.values()):.0f} s in all):")
     lines += [f"{s:7.2f}s CPU  {path}" for path, s in cpu.most_common(count)]
     return lines
 
