@@ -52,6 +52,11 @@ PASSWORD = "tri-peaks-Solitaire-42"
 # win's cascade plays 2.5 s before the results. The browser tests took 130 s against 159 s in one
 # process here, and 143 s of the machine's CPU against 148 s.
 ANIMATION_RATE = 10
+# How long a browser test waits for what it waits on (Playwright's default for a page's actions
+# and waits, and for `expect`): a page that answers is taken as soon as it answers, so the cap only
+# decides how soon one that never comes fails the test. At 10 s (5 s for `expect`) tests failed on
+# two cores at load 14-20, their page there a moment later (a fresh server's first page, a sign-up).
+WAIT_MS = 30_000
 
 needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason="needs Debian's chromium-headless-shell"
@@ -274,7 +279,10 @@ def _chromium() -> Iterator[tuple[Any, asyncio.AbstractEventLoop]]:
 
 @pytest.fixture(scope="module")
 def browser(_chromium: tuple[Any, asyncio.AbstractEventLoop]) -> Iterator[Any]:
+    from playwright.sync_api import expect
+
     chromium, loop = _chromium
+    expect.set_options(timeout=WAIT_MS)
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     asyncio._set_running_loop(loop)
     try:
@@ -310,7 +318,7 @@ class Pages:
         )
         self.contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(WAIT_MS)
         context.new_cdp_session(page).send(
             "Animation.setPlaybackRate", {"playbackRate": ANIMATION_RATE}
         )

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from tests.frontend.conftest import WAIT_MS
 from tests.play.helpers import api_moves
 from tripeaks.arenas import services as arena_services
 from tripeaks.arenas.models import Arena
@@ -67,7 +68,7 @@ def open_game(page: Any) -> dict[str, Any]:
     return wait_seq(page, 0)
 
 
-def wait_new_game(page: Any, old_id: str, timeout_ms: float = 10_000) -> dict[str, Any]:
+def wait_new_game(page: Any, old_id: str, timeout_ms: float = WAIT_MS) -> dict[str, Any]:
     """Wait until the page plays a game other than `old_id` (in place or on a page built afresh)."""
     page.wait_for_function(
         "(old) => window.__tpGame && window.__tpGame.view().id !== old",

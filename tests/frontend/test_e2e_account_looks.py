@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.frontend.axe import in_each_theme
-from tests.frontend.conftest import PASSWORD, needs_chromium, shot, sign_up
+from tests.frontend.conftest import PASSWORD, WAIT_MS, needs_chromium, shot, sign_up
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
@@ -26,7 +26,7 @@ def _phone(pages: Any, browser: Any, size: str, locale: str, zone: str) -> Any:
     )
     pages.contexts.append(context)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(WAIT_MS)
     page.on("console", lambda m: pages.errors.append(m.text) if m.type == "error" else None)
     return page
 
