@@ -1,4 +1,4 @@
-"""`--file-durations=N` (tests/conftest.py): the slowest files, and the CPU their test processes
+"""`--file-durations=N` (tests/file_durations.py): the slowest files, and the CPU their test processes
 spent, the children they waited for included (a bench's subprocesses), and the processes still
 running under them (the browser, the forked servers)."""
 
@@ -8,7 +8,7 @@ import collections
 import subprocess
 import sys
 
-from tests.conftest import AT_THE_END, cpu_seconds, live_children_cpu, slowest_files
+from tests.file_durations import AT_THE_END, cpu_seconds, live_children_cpu, slowest_files
 
 # A child that spends 0.3 s of CPU.
 BURN = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass"
