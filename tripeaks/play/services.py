@@ -10,7 +10,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from django.contrib.auth import get_user_model
@@ -170,7 +170,7 @@ def _new_games(
     stored = dump_state(state)
     games = [
         Game(
-            player=user,
+            player=cast(Any, user),  # the project's user model, typed by its base in the callers
             deal=deal,
             state=stored,
             cards_left=state.cards_left,
