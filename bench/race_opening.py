@@ -1,6 +1,6 @@
 """A race's first seconds, in one process: what a race socket's opening and a race's start cost.
 
-    .venv/bin/python -m bench.race_opening [--races 25] [--rounds 3]
+    .venv/bin/python -m bench.race_opening [--races 25] [--rounds 3] [--calls]
 
 It makes its own PostgreSQL database (tripeaks_bench_race_opening, or `BENCH_DATABASE_URL`) and
 uses Redis database 5 (or `BENCH_REDIS_URL`), opens `--races` races of 4 (their countdowns
@@ -9,8 +9,10 @@ begun), then, each round: opens every racer's race socket through the whole sock
 another, and closes them; then begins each race as a socket's timer does
 (`advance_race_clock(wait=False)`, its broadcast after the commit included). Printed per open and
 per start: this process's CPU (every thread's: the event loop's and the worker threads'), the
-worker-thread hops (connections taken) and the SQL statements. The counts do not depend on the
-machine's load; the CPU does less than a wall clock (the machine's other work slows caches).
+worker-thread hops (connections taken) and the SQL statements; with `--calls`, the Python and C
+function calls a start makes (counted by a profile hook, which slows the starts: read the CPU of
+a run without it). The counts do not depend on the machine's load; the CPU does less than a wall
+clock (the machine's other work slows caches).
 """
 
 from __future__ import annotations
@@ -94,8 +96,30 @@ async def open_sockets(races: list[str], sessions: list[str]) -> tuple[float, Wo
     return used, work
 
 
-def start_races(races: list[str]) -> tuple[float, Work]:
-    """Each race begun as a socket's timer begins it, its broadcast included; CPU."""
+class Calls:
+    """Python and C function calls made on this thread meanwhile (`sys.setprofile`): a count the
+    machine's load does not move, unlike the CPU time (which the profiling itself inflates)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled, self.count = enabled, 0
+
+    def _called(self, frame: object, event: str, arg: object) -> None:
+        if event in ("call", "c_call"):
+            self.count += 1
+
+    def __enter__(self) -> Calls:
+        if self.enabled:
+            sys.setprofile(self._called)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            sys.setprofile(None)
+
+
+def start_races(races: list[str], calls: Calls | None = None) -> tuple[float, Work]:
+    """Each race begun as a socket's timer begins it, its broadcast included; CPU (and, with
+    `calls`, the function calls made)."""
     from django.db import connection
     from django.utils import timezone
 
@@ -103,7 +127,7 @@ def start_races(races: list[str]) -> tuple[float, Work]:
     from tripeaks.races.models import Race
 
     Race.objects.filter(pk__in=races).update(starts_at=timezone.now())
-    with Work() as work:
+    with Work() as work, calls or Calls(False):
         work.watch(connection)
         began = time.process_time()
         for race_id in races:
@@ -133,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--races", type=int, default=25)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--calls", action="store_true", help="count the starts' function calls (slows them)"
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.races <= 100 or not 1 <= args.rounds <= 10:
         parser.error("keep it bounded: 1-100 races, 1-10 rounds")
@@ -158,13 +185,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"race_opening: {args.races} races of {SEATS}, load average {os.getloadavg()[0]:.1f}")
     for round_ in range(1, args.rounds + 1):
         opened, opens = asyncio.run(open_sockets(races, sessions))
-        started, starts = start_races(races)
+        calls = Calls(args.calls)
+        started, starts = start_races(races, calls)
         reset(races)
         print(
             f"round {round_}: a race socket's opening {opened / count * 1000:.2f} ms of CPU, "
             f"{opens.hops / count:.2f} hops, {opens.statements / count:.2f} statements; a start "
             f"{started / args.races * 1000:.2f} ms of CPU, {starts.hops / args.races:.2f} hops, "
             f"{starts.statements / args.races:.2f} statements"
+            + (f", {calls.count / args.races:.0f} function calls" if args.calls else "")
         )
     return 0
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 from leaderboard.models import DealBest, FirstTry, Result
 from tests.play.helpers import solution
 from tripeaks.engine.rules import Rules
-from tripeaks.infra.bulk_rows import insert_row
+from tripeaks.infra.bulk_rows import insert_row, insert_rows
 from tripeaks.play import deals, services
 from tripeaks.play.dealday import deal_day
 from tripeaks.play.models import Game
@@ -114,3 +114,41 @@ def test_an_inserted_row_is_the_row_create_stores(make_player: Any) -> None:
     assert Result.objects.get(pk=by_insert.pk).game_id == inserted.pk
     but = ("player_id", "game_id")
     assert _columns(by_insert, but=but) == _columns(by_create, but=but)
+
+
+def test_rows_inserted_together_each_get_their_own_key_back(make_player: Any) -> None:
+    """`insert_rows`: one statement for several rows, each reading back the key the database made
+    for it (RETURNING gives them in the order of the VALUES)."""
+    users = [make_player(f"many{i}") for i in range(3)]
+    deal = deals.numbered_deal(2, Rules(), "classic")
+    games = services.start_games(users=users, mode="numbered", rules=Rules(), deal=deal)
+    now = timezone.now()
+    results = [
+        Result(
+            player=game.player,
+            game=game,
+            deal=deal,
+            mode="numbered",
+            rules_key=deal.rules_key,
+            layout="classic",
+            won=False,
+            cards_left=28 - i,
+            moves=i,
+            time_ms=1_000 * i,
+            score=0,
+            assisted=False,
+            ranked=False,
+            finished_at=now,
+        )
+        for i, game in enumerate(games)
+    ]
+    insert_rows(results)
+    assert len({result.pk for result in results}) == 3
+    for result in results:
+        stored = Result.objects.get(pk=result.pk)
+        assert (stored.game_id, stored.player_id, stored.cards_left) == (
+            result.game_id,
+            result.player_id,
+            result.cards_left,
+        )
+        assert not result._state.adding

@@ -1,5 +1,5 @@
 """Rows of a model written by statements made once, for little CPU: several rows updated in one
-statement (`update_rows`), a new row inserted (`insert_row`).
+statement (`update_rows`), new rows inserted in one (`insert_rows`; `insert_row` for one).
 
 `QuerySet.bulk_update` is one statement too, but it builds a `CASE WHEN` expression for every
 field of every row, and compiling those took more CPU than the rest of a race's end (its seats
@@ -88,35 +88,47 @@ def bound_cursor() -> CursorWrapper:
 
 
 def insert_row(row: Model) -> None:
-    """Insert `row`, a new instance, as `row.save()` would (`Model.objects.create`), by one
-    statement made once for its model: its fields' `pre_save` run (an `auto_now_add` is set), and
-    the columns the database makes (an auto-incremented key) are read back onto it."""
-    sql, written, returned = _insert_statement(type(row))
+    """Insert `row`, a new instance, as `row.save()` would (`Model.objects.create`): `insert_rows`
+    of one row."""
+    insert_rows([row])
+
+
+def insert_rows(rows: Sequence[Model]) -> None:
+    """Insert `rows`, new instances of one model, in one statement made once for their model and
+    count: each field's `pre_save` runs (an `auto_now_add` is set), and the columns the database
+    makes (an auto-incremented key) are read back onto each row, in the order of its VALUES."""
+    if not rows:
+        return
+    sql, written, returned = _insert_statement(type(rows[0]), len(rows))
     db = _connection()
-    values = [field.get_db_prep_save(field.pre_save(row, True), db) for field in written]
+    values = [
+        field.get_db_prep_save(field.pre_save(row, True), db) for row in rows for field in written
+    ]
     with bound_cursor() as cursor:
         cursor.execute(sql, values)
-        if returned:
-            made = cursor.fetchone()
-            assert made is not None
-            for field, value in zip(returned, made, strict=True):
-                setattr(row, field.attname, value)
-    row._state.adding = False
-    row._state.db = db.alias
+        made = cursor.fetchall() if returned else [()] * len(rows)
+    assert len(made) == len(rows)
+    for row, columns in zip(rows, made, strict=True):
+        for field, value in zip(returned, columns, strict=True):
+            setattr(row, field.attname, value)
+        row._state.adding = False
+        row._state.db = db.alias
 
 
 @functools.cache
 def _insert_statement(
-    model: type[Model],
+    model: type[Model], count: int
 ) -> tuple[str, tuple[Field[object, object], ...], tuple[Field[object, object], ...]]:
-    """The INSERT of one `model` row, the fields whose values it takes, and those it returns."""
+    """The INSERT of `count` rows of `model`, the fields whose values it takes from each, and those
+    it returns."""
     quote = connection.ops.quote_name
     meta = model._meta
     returned = tuple(meta.db_returning_fields)
     written = tuple(field for field in meta.local_concrete_fields if field not in returned)
+    row = f"({', '.join(['%s'] * len(written))})"
     sql = (
         f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in written)})"
-        f" VALUES ({', '.join(['%s'] * len(written))})"
+        f" VALUES {', '.join([row] * count)}"
     )
     if returned:
         sql += f" RETURNING {', '.join(quote(field.column) for field in returned)}"

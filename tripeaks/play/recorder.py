@@ -5,7 +5,7 @@ module of the project to that).
 Every move is worked out into a step (`play/steps.py`) and stored by `record_moves`, whatever
 route it came by: the REST API and a socket's locked path (`services.apply_move`), a socket's
 game-ending move (`services.finish_copy`), the resignation of a player's unfinished game when
-they start another (`services.start_game`), a race's end resigning its games (which takes
+they start another (`services.start_games`), a race's end resigning its games (which takes
 `apply_move`), and the group commit of sockets' moves (`play/move_writer.py`: a batch is many
 steps handed to `record_moves` at once, on Django's connection from its pool). Each step is
 stored only where its game row is still at the seq it was worked out from and unfinished
@@ -19,13 +19,12 @@ import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 
 from leaderboard.models import Result
 from leaderboard.services import record_result
-from tripeaks.infra.bulk_rows import insert_row
+from tripeaks.infra.bulk_rows import insert_rows
 from tripeaks.play import move_store
 from tripeaks.play.clock import Clock
 from tripeaks.play.models import Game
@@ -78,12 +77,10 @@ def record_move(*, game: Game, step: Step) -> Recorded:
     return recorded
 
 
-def create_game(**fields: Any) -> Game:
-    """A new game row (`services.start_game`, under the player's lock), inserted by a statement
-    made once (`insert_row`: the ORM's `create` compiled it for every game)."""
-    game = Game(**fields)
-    insert_row(game)
-    return game
+def create_games(games: Sequence[Game]) -> None:
+    """New game rows (`services.start_games`, under their players' locks), inserted by one
+    statement made once (`insert_rows`: the ORM's `create` compiled it for every game)."""
+    insert_rows(games)
 
 
 def bank_clock(game: Game, now: datetime) -> None:

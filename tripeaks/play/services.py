@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any, cast
 from uuid import UUID
 
 from django.contrib.auth import get_user_model
@@ -94,12 +96,46 @@ def start_game(
     contest: str = "",
     deadline: datetime | None = None,
 ) -> Game:
-    """Start a game; the player's unfinished game, if any, is resigned first (a loss once it has begun).
+    """Start a game: `start_games` for one player."""
+    (game,) = start_games(
+        users=[user],
+        mode=mode,
+        rules=rules,
+        layout=layout,
+        number=number,
+        code=code,
+        device=device,
+        address=address,
+        deal=deal,
+        contest=contest,
+        deadline=deadline,
+    )
+    return game
 
-    The game's clock starts now: the deal is shown with the answer (docs/fair-play.md, "One
+
+def start_games(
+    *,
+    users: Sequence[AbstractBaseUser],
+    mode: str,
+    rules: Rules,
+    layout: str = "classic",
+    number: int | None = None,
+    code: str | None = None,
+    device: str = "",
+    address: str | None = None,
+    deal: Deal | None = None,
+    contest: str = "",
+    deadline: datetime | None = None,
+) -> list[Game]:
+    """Start a game on one deal for each of `users` (a race's start: all its racers at once); each
+    player's unfinished game, if any, is resigned first (a loss once it has begun).
+
+    The games' clocks start now: the deal is shown with the answer (docs/fair-play.md, "One
     clock"). `device` and `address` say where it was started from (fair play: second accounts).
     A live contest passes its `deal` (the same for every player), its `contest` group and its
-    end, the `deadline` from which the game takes no move but a resignation."""
+    end, the `deadline` from which the game takes no move but a resignation. The players are
+    locked, their unfinished games read and the games inserted by one statement each, however
+    many: the starting position is worked out and encoded once."""
     try:
         get_layout(layout)
     except ValueError as error:
@@ -108,41 +144,63 @@ def start_game(
     # Making a deal (a daily one not yet precomputed) can take a moment: before taking any lock.
     if deal is None:
         deal = _deal_for(mode=mode, rules=rules, layout=layout, number=number, code=code, now=now)
-    with transaction.atomic():
-        _resign_unfinished(user.pk, now)
-        state = engine.new_game(deals.engine_deal(deal), rules)
-        shown = timezone.now()  # under the player's lock: their later start is later
-        game = recorder.create_game(
-            player=user,
+    # No savepoint of its own in a caller's transaction (a race's start): an error undoes all.
+    with transaction.atomic(savepoint=False):
+        _resign_unfinished([user.pk for user in users], now)
+        games = _new_games(
+            users,
+            deal,
+            rules,
+            contest=contest,
+            deadline=deadline,
+            device=device[:64],
+            address=ip_or_none(address),
+        )
+    _started(games, deal, mode, rules)
+    return games
+
+
+def _new_games(
+    users: Sequence[AbstractBaseUser], deal: Deal, rules: Rules, **fields: Any
+) -> list[Game]:
+    """The games of `users` on `deal`, inserted: one starting position, shown to all at once."""
+    state = engine.new_game(deals.engine_deal(deal), rules)
+    shown = timezone.now()  # under the players' locks: their later start is later
+    # One dict for every row: a move stores a new one (`dump_next_state`), none changes it.
+    stored = dump_state(state)
+    games = [
+        Game(
+            player=cast(Any, user),  # the project's user model, typed by its base in the callers
             deal=deal,
-            state=dump_state(state),
+            state=stored,
             cards_left=state.cards_left,
             score=score(state, 0),
             created_at=shown,
             running_since=shown,
-            ranking="unranked" if contest else _ranking(user.pk, deal),
-            device=device[:64],
-            address=ip_or_none(address),
-            contest=contest,
-            deadline=deadline,
+            ranking="unranked" if fields["contest"] else _ranking(user.pk, deal),
+            **fields,
         )
-    _started(game, deal, mode, rules)
-    return game
+        for user in users
+    ]
+    recorder.create_games(games)
+    return games
 
 
-def _started(game: Game, deal: Deal, mode: str, rules: Rules) -> None:
-    """After a start: a deal whose verdict is unknown is queued for the solver; the start logged."""
+def _started(games: Sequence[Game], deal: Deal, mode: str, rules: Rules) -> None:
+    """After a start: a deal whose verdict is unknown is queued for the solver (once); each game's
+    start logged."""
     if deal.winnable is None:
         transaction.on_commit(lambda: solver_queue.queue_verdict(deal.pk))
-    log.info(
-        "game started",
-        extra={"game": str(game.id), "user": game.player_id, "mode": mode, "rules": rules.key},
-    )
+    for game in games:
+        log.info(
+            "game started",
+            extra={"game": str(game.id), "user": game.player_id, "mode": mode, "rules": rules.key},
+        )
 
 
-def _resign_unfinished(player_id: int, now: datetime) -> None:
-    """Lock the player (their starts are serialized) and resign their unfinished game, if any."""
-    unfinished = _lock_player_for_start(player_id)
+def _resign_unfinished(player_ids: Sequence[int], now: datetime) -> None:
+    """Lock the players (their starts are serialized) and resign their unfinished games, if any."""
+    unfinished = _lock_players_for_start(player_ids)
     if unfinished:
         for old in Game.objects.select_for_update().filter(
             pk__in=unfinished, finished_at__isnull=True
@@ -158,7 +216,7 @@ def _ranking(player_id: int, deal: Deal) -> str:
     ``record_result`` decides the same from the results when the game ends."""
     if deal.source == Source.CUSTOM or deal.shipped:
         return "unranked"
-    with connection.cursor() as cursor:  # in plain SQL, as `_lock_player_for_start`'s
+    with connection.cursor() as cursor:  # in plain SQL, as `_lock_players_for_start`'s
         cursor.execute(_start_statements()[2], [player_id, deal.pk])
         hinted, played = cursor.fetchone() or (0, 0)
     if hinted or _answer_seen(player_id, deal):
@@ -172,26 +230,30 @@ def _answer_seen(player_id: int, deal: Deal) -> bool:
     return deal.source == Source.NUMBERED and deal.answers_seen.filter(player_id=player_id).exists()
 
 
-def _lock_player_for_start(player_id: int) -> list[UUID]:
-    """Lock the player's row, the lock that serializes their game starts, then list their
-    unfinished games (in plain SQL: the ORM's compiling costs more CPU than these round trips).
-    Two statements: the second must see a game that a start holding the lock before committed."""
+def _lock_players_for_start(player_ids: Sequence[int]) -> list[UUID]:
+    """Lock the players' rows, the locks that serialize their game starts (in the order of their
+    keys, as every start takes them: two starts wait, never deadlock), then list their unfinished
+    games (in plain SQL: the ORM's compiling costs more CPU than these round trips). Two
+    statements: the second must see a game that a start holding a lock before committed."""
     users, games, _ = _start_statements()
+    ids = list(player_ids)
     with connection.cursor() as cursor:
-        cursor.execute(users, [player_id])
-        cursor.execute(games, [player_id])
+        cursor.execute(users, [ids])
+        cursor.execute(games, [ids])
         return [game_id for (game_id,) in cursor.fetchall()]
 
 
 @functools.cache
 def _start_statements() -> tuple[str, str, str]:
-    """The player's lock, their unfinished games, and their earlier games on a deal: how many had a
-    hint, how many were begun (`_ranking`)."""
+    """The players' locks, their unfinished games, and a player's earlier games on a deal: how
+    many had a hint, how many were begun (`_ranking`)."""
     quote = connection.ops.quote_name
-    games = quote(Game._meta.db_table)
+    games, users = quote(Game._meta.db_table), get_user_model()._meta
+    assert users.pk is not None
+    ids = f"ANY(%s::{users.pk.db_type(connection)}[])"
     return (
-        f"SELECT 1 FROM {quote(get_user_model()._meta.db_table)} WHERE id = %s{for_update()}",
-        f"SELECT id FROM {games} WHERE player_id = %s AND finished_at IS NULL",
+        f"SELECT 1 FROM {quote(users.db_table)} WHERE id = {ids} ORDER BY id{for_update()}",
+        f"SELECT id FROM {games} WHERE player_id = {ids} AND finished_at IS NULL",
         "SELECT count(*) FILTER (WHERE hints > 0), count(*) FILTER (WHERE started_at IS NOT NULL)"
         f" FROM {games} WHERE player_id = %s AND deal_id = %s",
     )

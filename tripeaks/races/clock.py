@@ -92,17 +92,17 @@ def _begin(race_id: uuid.UUID, *, wait: bool) -> bool:
         return True
     rules = Rules.from_key(race.rules_key)
     ends_at = timezone.now() + timedelta(seconds=race.cap_s)  # each game refuses moves from then
-    for seat in seats:
-        # Made now, under the race's lock: nobody's cards exist before the start instant.
-        game = play.start_game(
-            user=seat.user,
-            mode="random",
-            rules=rules,
-            layout=race.layout,
-            deal=race.deal,
-            contest=race.group,
-            deadline=ends_at,
-        )
+    # Made now, under the race's lock: nobody's cards exist before the start instant.
+    games = play.start_games(
+        users=[seat.user for seat in seats],
+        mode="random",
+        rules=rules,
+        layout=race.layout,
+        deal=race.deal,
+        contest=race.group,
+        deadline=ends_at,
+    )
+    for seat, game in zip(seats, games, strict=True):
         seat.game, seat.status = game, SeatStatus.PLAYING
         seat.cards_left, seat.time_ms = game.cards_left, 0
     update_rows(seats, ["game", "status", "cards_left", "time_ms"])
