@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
@@ -26,6 +27,7 @@ from django.test import Client
 
 from tests.play.helpers import client_for, start_custom, winnable_code
 from tripeaks.config.asgi import application
+from tripeaks.play.broadcast import game_group
 from tripeaks.play.consumers import CLOSE_TOO_MANY
 from tripeaks.play.models import Game
 
@@ -178,3 +180,43 @@ async def test_a_socket_opens_and_closes_while_the_sync_thread_is_busy(
     finally:
         release.set()
         await busy
+
+
+@contextlib.contextmanager
+def group_sends() -> Iterator[list[str]]:
+    """The groups the channel layer is asked to send to meanwhile."""
+    layer = get_channel_layer()
+    assert layer is not None
+    sent: list[str] = []
+    send = layer.group_send
+
+    async def counted(group: str, message: dict[str, Any]) -> None:
+        sent.append(group)
+        await send(group, message)
+
+    layer.group_send = counted  # type: ignore[method-assign]
+    try:
+        yield sent
+    finally:
+        del layer.group_send
+
+
+async def test_a_socket_alone_on_its_game_announces_itself_to_nobody(
+    player_and_game: Any,
+) -> None:
+    _, game_id, cookie = player_and_game
+    with group_sends() as sent:
+        first = await opened(game_id, cookie)
+    # (Before: announced to its game's group, where it alone heard it: four Redis round trips.)
+    assert sent == []
+    with group_sends() as sent:
+        second = await opened(game_id, cookie)
+    assert sent == [game_group(game_id)]  # the first socket is told of the second
+    # Each now tells the other of its moves: the first's draw reaches the second.
+    await first.send_json_to({"seq": 0, "action": "draw"})
+    mine = await first.receive_json_from(timeout=5)
+    theirs = await second.receive_json_from(timeout=5)
+    assert mine["type"] == theirs["type"] == "view"
+    assert theirs["game"]["seq"] == mine["game"]["seq"] == 1
+    await second.disconnect()
+    await first.disconnect()

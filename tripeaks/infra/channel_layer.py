@@ -17,7 +17,8 @@ popping for ever, and hold the closing loop with it.
 Its `group_add` sends the library's two commands (the channel added to the group's sorted set,
 the set's expiry renewed) in one round trip, not two: a game socket joins three groups as it
 opens (its session's, its player's, its game's), 6 of its opening's 17.5 round trips to Redis
-(bench/game_opening.py).
+(bench/game_opening.py). `group_join` also says how many the group then holds: a socket alone
+on its game has no other socket to announce itself to.
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
 
     async def group_add(self, group: str, channel: str) -> None:
         """The library's `group_add` (its checks, its shard, its commands) in one round trip."""
+        await self.group_join(group, channel)
+
+    async def group_join(self, group: str, channel: str) -> int:
+        """`group_add`, and how many channels the group holds then (this one included, and any
+        that lapsed without leaving), in the same round trip."""
         assert self.require_valid_group_name(group), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
         key = self._group_key(group)
@@ -61,4 +67,6 @@ class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
         async with connection.pipeline(transaction=False) as pipe:
             pipe.zadd(key, {channel: time.time()})
             pipe.expire(key, self.group_expiry)
-            await pipe.execute()
+            pipe.zcard(key)
+            _added, _expiring, members = await pipe.execute()
+        return int(members)
