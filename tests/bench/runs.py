@@ -79,6 +79,7 @@ TINY = {
         "2",
     ],
     "race_feed.py": ["-m", "bench.race_feed", "--moves", "50"],
+    "game_opening.py": ["-m", "bench.game_opening", "--players", "2", "--rounds", "2"],
     "race_opening.py": ["-m", "bench.race_opening", "--races", "1", "--rounds", "1"],
     # One quiet and one flood phase: a second round repeats both.
     "socket_flood.py": [

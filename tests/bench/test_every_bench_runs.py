@@ -51,6 +51,14 @@ def test_soak() -> None:
     assert "differ" in out
 
 
+def test_game_opening(private_redis: str) -> None:
+    url = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_game_opening_{os.getpid()}")
+    out = run_bench(TINY["game_opening.py"], BENCH_DATABASE_URL=url, BENCH_REDIS_URL=private_redis)
+    drop_database(url)
+    assert "round 1 (clocks running): a game socket's opening" in out
+    assert "round 2 (clocks stopped)" in out and "Redis round trips" in out
+
+
 def test_race_opening(private_redis: str) -> None:
     url = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_race_opening_{os.getpid()}")
     out = run_bench(TINY["race_opening.py"], BENCH_DATABASE_URL=url, BENCH_REDIS_URL=private_redis)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import redis.utils
 from django.conf import settings
+from redis.asyncio.connection import AbstractConnection as AsyncConnection
 
 from tripeaks.infra.channel_layer import LibraryLayer, RedisChannelLayer
 
@@ -100,3 +101,30 @@ async def test_connections_the_layer_opens_read_no_package_metadata(
     await asyncio.gather(*(layer.group_add("burst", channel) for channel in channels))
     await layer.flush()
     assert looked_up == []
+
+
+async def test_a_group_join_is_one_round_trip_to_redis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library's join sent its two commands one after another: two round trips. A game
+    socket joins three groups as it opens."""
+    layer = _layer("join-test")
+    channel, other = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("warm", other)  # (the pool's connection opened, its handshake done)
+    sent: list[object] = []
+    send = AsyncConnection.send_packed_command
+
+    async def counted(self: AsyncConnection, command: object, check_health: bool = True) -> None:
+        sent.append(command)
+        await send(self, command, check_health)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(AsyncConnection, "send_packed_command", counted)
+    await layer.group_add("joined", channel)
+    monkeypatch.undo()
+    assert len(sent) == 1
+    # Joined, and the group's set lapses as the library's does.
+    key = layer._group_key("joined")
+    connection = layer.connection(layer.consistent_hash("joined"))
+    assert await connection.zscore(key, channel) is not None
+    assert 0 < await connection.ttl(key) <= layer.group_expiry
+    await layer.group_send("joined", {"type": "hello"})
+    assert (await layer.receive(channel))["type"] == "hello"
+    await layer.flush()

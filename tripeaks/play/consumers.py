@@ -126,9 +126,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         if not await self._admitted():
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
         # Announced before the game is read, so a move stored meanwhile still reaches this socket.
-        await announce_peer(self.game_id, self.channel_name)
+        await self._join_game()
         # A live server shows the game (the clock's heartbeat), noted before the game is read.
         await clock_sweep.shown_here(self.game_id)
         self.beating = True
@@ -185,6 +184,14 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
                 await self.moves.hide()  # the last screen gone: the clock stops
             except DatabaseError:  # the clock then runs on, as it did before screens counted
                 log.warning("could not stop a game's clock", extra={"game": self.game_id})
+
+    async def _join_game(self) -> None:
+        """In the game's group, and announced to the game's other sockets (`game_peer`). A socket
+        alone in the group (nearly every one: a tab a game) has nobody to announce itself to: the
+        announcement came back to it alone, four Redis round trips and a frame for nothing. Of two
+        sockets joining at once, the later to count the group counts both, and announces."""
+        if await self.channel_layer.group_join(self.group, self.channel_name) > 1:
+            await announce_peer(self.game_id, self.channel_name)
 
     async def _leave_game(self) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -263,8 +270,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         self.moves, self.game_id = moves, moves.game_id
         self.group = game_group(self.game_id)
         self.seen_seq, self.last_view, self.peers = -1, None, False
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await announce_peer(self.game_id, self.channel_name)
+        await self._join_game()
         await self._send({"type": "started", "game": view})
         await self.moves.send_board_updates()
 
