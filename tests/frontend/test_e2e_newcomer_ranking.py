@@ -1,7 +1,8 @@
 """Issue 38, items 1 and 2, in a real browser at a phone's size and a desktop's (the newcomer's first
 screen: test_e2e_newcomer.py): every way to a deal offers the guest way first, and what the page
 says about ranking is what the server does, for a guest's run and for an account's daily, whose
-results say why it did not rank or its rank."""
+results say why it did not rank (an account's daily and its rank: test_e2e_newcomer_daily_rank.py,
+apart so that parallel workers share them)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from accounts.models import User
 from tests.frontend.axe import assert_no_violations
-from tests.frontend.conftest import api_post, needs_chromium, sign_up
+from tests.frontend.conftest import api_post, needs_chromium
 from tests.frontend.helpers import click_move, line_for, open_game, wait_seq
 from tests.frontend.test_e2e_newcomer import SIZES
 from tripeaks.play.models import Deal, Game
@@ -70,19 +71,3 @@ def test_every_way_to_a_deal_offers_the_guest_way_first_and_a_guests_win_says_wh
     assert "never rank on a leaderboard" in why.inner_text()
     assert why.get_by_role("link", name="Sign up").is_visible()
     assert_no_violations(page, "results: a guest's win")
-
-
-@pytest.mark.parametrize("viewport", SIZES)
-def test_an_accounts_daily_says_ranked_before_and_its_rank_after(
-    pages: Any, viewport: dict[str, int]
-) -> None:
-    page = pages.new(viewport=viewport)
-    sign_up(page, f"ranked_{viewport['width']}")
-    assert api_post(page, "/api/games", {"mode": "daily"}).status == 201
-    game = open_game(page)
-    assert (game["ranks"], game["ranking_code"]) == (True, "first-try")
-    assert page.get_by_test_id("ranking").inner_text() == "Ranked: first try"
-    code = Deal.objects.get(pk=Game.objects.get(pk=game["id"]).deal_id).code
-    results = results_after_the_last_move(page, game, code)
-    assert results.get_by_test_id("result-rank").inner_text() == "#1 of 1"
-    assert results.get_by_test_id("why-not-ranked").count() == 0
