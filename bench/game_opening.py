@@ -23,18 +23,15 @@ import contextlib
 import cProfile
 import os
 import pstats
-import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from bench.database import create_migrated_database
-from bench.play_load import ROOT, bench_env, make_players
-from bench.race_opening import Work
+from bench.play_load import make_players
+from bench.race_load import private_redis
+from bench.race_opening import Work, set_up_django
 
 BENCH_DB = "tripeaks_bench_game_opening"
 LAYER_CALLS = ("group_add", "group_join", "group_discard", "group_send", "send")
@@ -58,14 +55,8 @@ def own_redis() -> Iterator[str]:
     if os.environ.get("BENCH_REDIS_URL"):
         yield os.environ["BENCH_REDIS_URL"]
         return
-    from tripeaks.stack.run import EmbeddedRedis
-
-    with tempfile.TemporaryDirectory(prefix="game-opening-redis-") as data:
-        server = EmbeddedRedis(Path(data))
-        try:
-            yield server.start()
-        finally:
-            server.stop()
+    with private_redis() as url:
+        yield url
 
 
 def redis_commands(url: str) -> Counter[str]:
@@ -231,20 +222,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("keep it bounded: 1-400 players, 1-10 rounds")
     with own_redis() as redis_url:
         os.environ["BENCH_REDIS_URL"] = redis_url
-        env = bench_env()
-        env["DATABASE_URL"] = os.environ.get(
-            "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
-        )
-        os.environ.update(env)
-        sys.path.insert(0, str(ROOT))
-        create_migrated_database(env["DATABASE_URL"], env)
-        import django
-
-        django.setup()
-        from django.core.cache import cache
+        set_up_django(BENCH_DB)
         from django.db import close_old_connections
 
-        cache.clear()
         sessions, games = start_games(args.players)
         close_old_connections()
         print(f"game_opening: {args.players} players, load average {os.getloadavg()[0]:.1f}")

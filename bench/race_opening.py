@@ -153,6 +153,24 @@ def reset(races: list[str]) -> None:
     Race.objects.filter(pk__in=races).update(state="countdown", starts_at=later, ends_at=None)
 
 
+def set_up_django(bench_db: str) -> None:
+    """This process's Django on a migrated database of the bench's own (`BENCH_DATABASE_URL`, else
+    `bench_db` on the local server), with the bench's settings and an empty cache."""
+    env = bench_env()
+    env["DATABASE_URL"] = os.environ.get(
+        "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{bench_db}"
+    )
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    create_migrated_database(env["DATABASE_URL"], env)
+    import django
+
+    django.setup()
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--races", type=int, default=25)
@@ -163,20 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.races <= 100 or not 1 <= args.rounds <= 10:
         parser.error("keep it bounded: 1-100 races, 1-10 rounds")
-    env = bench_env()
-    env["DATABASE_URL"] = os.environ.get(
-        "BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
-    )
-    os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    create_migrated_database(env["DATABASE_URL"], env)
-    import django
-
-    django.setup()
-    from django.core.cache import cache
+    set_up_django(BENCH_DB)
     from django.db import close_old_connections
 
-    cache.clear()
     count = args.races * SEATS
     sessions = [session for session, _token in make_players(count, "opener")]
     races = open_races([f"opener{i}" for i in range(count)], 60.0)
