@@ -31,7 +31,7 @@ from typing import Any
 
 from bench.play_load import make_players
 from bench.race_load import private_redis
-from bench.race_opening import Work, set_up_django
+from bench.race_opening import Work, set_up_django, signed_in_socket
 
 BENCH_DB = "tripeaks_bench_game_opening"
 LAYER_CALLS = ("group_add", "group_join", "group_discard", "group_send", "send")
@@ -139,8 +139,6 @@ async def open_sockets(
 ) -> Opened:
     """Every player's game socket opened (its first view received), one after another: CPU,
     database work, channel-layer calls, Redis round trips and commands. Then closed."""
-    from channels.testing import WebsocketCommunicator
-
     from tripeaks.config.asgi import application
 
     sockets = []
@@ -150,16 +148,7 @@ async def open_sockets(
         if profile is not None:
             profile.enable()
         for game, session in zip(games, sessions, strict=True):
-            socket = WebsocketCommunicator(
-                application,
-                f"/ws/games/{game}/",
-                headers=[
-                    (b"origin", b"http://127.0.0.1"),
-                    (b"cookie", f"sessionid={session}".encode()),
-                ],
-            )
-            connected, _ = await socket.connect(timeout=30)
-            assert connected, "a game socket was refused"
+            socket = await signed_in_socket(application, f"/ws/games/{game}/", session)
             assert '"view"' in await socket.receive_from(timeout=30)
             sockets.append(socket)
         if profile is not None:

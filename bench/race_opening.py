@@ -68,26 +68,30 @@ class Work:
             self.wrapped.append(connection)
 
 
-async def open_sockets(races: list[str], sessions: list[str]) -> tuple[float, Work]:
-    """Every racer's race socket opened (its first frame received), one after another; CPU."""
+async def signed_in_socket(application: Any, path: str, session: str) -> Any:
+    """A socket of `path` opened through the whole `application` with `session`'s cookie (a
+    Channels `WebsocketCommunicator`, connected)."""
     from channels.testing import WebsocketCommunicator
 
+    socket = WebsocketCommunicator(
+        application,
+        path,
+        headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", f"sessionid={session}".encode())],
+    )
+    connected, _ = await socket.connect(timeout=30)
+    assert connected, f"{path} refused the socket"
+    return socket
+
+
+async def open_sockets(races: list[str], sessions: list[str]) -> tuple[float, Work]:
+    """Every racer's race socket opened (its first frame received), one after another; CPU."""
     from tripeaks.config.asgi import application
 
     sockets = []
     with Work() as work:
         began = time.process_time()
         for i, session in enumerate(sessions):
-            socket = WebsocketCommunicator(
-                application,
-                f"/ws/races/{races[i // SEATS]}/",
-                headers=[
-                    (b"origin", b"http://127.0.0.1"),
-                    (b"cookie", f"sessionid={session}".encode()),
-                ],
-            )
-            connected, _ = await socket.connect(timeout=30)
-            assert connected, "a race socket was refused"
+            socket = await signed_in_socket(application, f"/ws/races/{races[i // SEATS]}/", session)
             await socket.receive_from(timeout=30)
             sockets.append(socket)
         used = time.process_time() - began
