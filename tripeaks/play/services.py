@@ -161,7 +161,14 @@ def start_games(
 
 
 def _new_games(
-    users: Sequence[AbstractBaseUser], deal: Deal, rules: Rules, **fields: Any
+    users: Sequence[AbstractBaseUser],
+    deal: Deal,
+    rules: Rules,
+    *,
+    contest: str,
+    deadline: datetime | None,
+    device: str,
+    address: str | None,
 ) -> list[Game]:
     """The games of `users` on `deal`, inserted: one starting position, shown to all at once."""
     state = engine.new_game(deals.engine_deal(deal), rules)
@@ -177,8 +184,11 @@ def _new_games(
             score=score(state, 0),
             created_at=shown,
             running_since=shown,
-            ranking="unranked" if fields["contest"] else _ranking(user.pk, deal),
-            **fields,
+            ranking="unranked" if contest else _ranking(user.pk, deal),
+            device=device,
+            address=address,
+            contest=contest,
+            deadline=deadline,
         )
         for user in users
     ]
