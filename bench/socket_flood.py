@@ -250,11 +250,12 @@ def handshakes(port: int, count: int) -> None:
                 pass
 
 
-async def refusal_cpu_us(count: int, flood_refusals: int) -> float:
+async def refusal_cpu_us(count: int, flood_refusals: int, at_upgrade: bool = True) -> float:
     """The server's CPU (user + system, µs) for each of `count` handshakes from an address the
     gate knows is over its open rate: Uvicorn with the stack's options in this process, the gate's
     memory primed, `FRONT_GATE_FLOOD_REFUSALS` as given (0: closed as it connects; a large one:
-    the 429 at the upgrade)."""
+    the 429 at the upgrade, or, not `at_upgrade`, by the gate once a WebSocket is made of it, as
+    a burst's first opens are refused: their upgrades came before the address was known over)."""
     import resource
 
     import uvicorn
@@ -264,6 +265,9 @@ async def refusal_cpu_us(count: int, flood_refusals: int) -> float:
     from tripeaks.stack.serve import uvicorn_options
 
     settings.FRONT_GATE_FLOOD_REFUSALS = flood_refusals
+    checked_at_upgrade = front_gate.known_refused_socket
+    if not at_upgrade:
+        front_gate.known_refused_socket = lambda *_: None  # type: ignore[assignment]
     port = 18800 + os.getpid() % 100
     config = uvicorn.Config(front_gate.FrontGate(lambda *_: None), port=port, **uvicorn_options())
     server = uvicorn.Server(config)
@@ -281,25 +285,34 @@ async def refusal_cpu_us(count: int, flood_refusals: int) -> float:
     after = resource.getrusage(resource.RUSAGE_SELF)
     server.should_exit = True
     await serving
+    front_gate.known_refused_socket = checked_at_upgrade  # type: ignore[assignment]
     used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return used * 1e6 / count
 
 
 def connection_cost(count: int, runs: int) -> dict[str, Any]:
-    """`refusal_cpu_us` closed at connect and answered 429, alternating, `runs` times each."""
+    """`refusal_cpu_us` closed at connect, answered 429 at the upgrade and by the gate, in turn,
+    `runs` times each."""
     import django
     import uvloop
 
     os.environ["THROTTLE_SOCKET_OPENS_ADDRESS"] = "1/hour"
     django.setup()
-    costs: dict[str, list[float]] = {"closed at connect": [], "429 at the upgrade": []}
+    modes = {
+        "closed at connect": (0, True),
+        "429 at the upgrade": (10**9, True),
+        "429 by the gate": (10**9, False),
+    }
+    costs: dict[str, list[float]] = {mode: [] for mode in modes}
     for _ in range(runs):
-        costs["closed at connect"].append(round(uvloop.run(refusal_cpu_us(count, 0)), 1))
-        costs["429 at the upgrade"].append(round(uvloop.run(refusal_cpu_us(count, 10**9)), 1))
-    closed, answered = (sorted(v)[len(v) // 2] for v in costs.values())
+        for mode, (refusals, at_upgrade) in modes.items():
+            used = uvloop.run(refusal_cpu_us(count, refusals, at_upgrade))
+            costs[mode].append(round(used, 1))
+    closed, answered, gated = (sorted(v)[len(v) // 2] for v in costs.values())
     return {
         "server CPU µs a refused handshake": costs,
         "429 / closed, medians": round(answered / closed, 2),
+        "429 by the gate / at the upgrade, medians": round(gated / answered, 2),
         "load average": round(os.getloadavg()[0], 1),
     }
 

@@ -205,3 +205,78 @@ async def test_a_bursts_opens_over_the_rate_are_never_accepted_nor_sent_to_redis
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     window = front_gate.address_open_windows(address)[0]
     assert redis_client.client().get(cache.make_key(window.key)) == b"5"
+
+
+class Held:
+    """An ASGI application that holds each socket's handshake until `go` is set (its address's
+    unless `go_at_once`), noting which handshakes were in it at once."""
+
+    def __init__(self, go_at_once: str = "") -> None:
+        self.go = asyncio.Event()
+        self.go_at_once = go_at_once
+        self.in_it: Counter[str] = Counter()
+        self.most: Counter[str] = Counter()
+        self.entered: list[str] = []
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        address = str(scope["client"][0])
+        await receive()
+        self.entered.append(address)
+        self.in_it[address] += 1
+        self.most[address] = max(self.most[address], self.in_it[address])
+        if address != self.go_at_once:
+            await self.go.wait()
+        self.in_it[address] -= 1
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+
+async def test_a_bursts_allowed_opens_take_turns_and_hold_no_other_address_up(
+    settings: Any,
+) -> None:
+    """The opens of a burst that its address's rate lets through reach the application one at a
+    time, the next as soon as the one before it is answered: a flood's work runs one open after
+    the other, the server's other requests in between (issue #35; before, all at once). Another
+    address's open is not held behind them."""
+    settings.PLAY_THROTTLE_RATES = {"socket_open_address": "5/hour"}
+    limiter.forget_refusals()
+    app = Held(go_at_once="127.0.0.5")
+    try:
+        async with serving(FrontGate(app)) as port:
+            burst = [asyncio.create_task(open_once(port, local="127.0.0.4")) for _ in range(5)]
+            while not app.entered:
+                await asyncio.sleep(0.01)
+            neighbour = await open_once(port, local="127.0.0.5")
+            held = app.in_it["127.0.0.4"]
+            app.go.set()
+            answers = await asyncio.gather(*burst)
+    finally:
+        limiter.forget_refusals()
+    assert neighbour == "open" and held == 1
+    assert answers == ["open"] * 5
+    assert app.most == {"127.0.0.4": 1, "127.0.0.5": 1}
+
+
+async def test_an_open_never_answered_holds_its_address_up_for_a_while_only(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A handshake the application never answers keeps its address's turn for
+    HANDSHAKE_PATIENCE_S at most: the next open of the address then goes on."""
+    settings.PLAY_THROTTLE_RATES = {"socket_open_address": "5/hour"}
+    monkeypatch.setattr(front_gate, "HANDSHAKE_PATIENCE_S", 0.2)
+    limiter.forget_refusals()
+    app = Held()
+    try:
+        async with serving(FrontGate(app)) as port:
+            stuck = asyncio.create_task(open_once(port, local="127.0.0.6"))
+            while not app.entered:
+                await asyncio.sleep(0.01)
+            app.go_at_once = "127.0.0.6"  # the next is answered at once
+            second = await open_once(port, local="127.0.0.6")
+            app.go.set()
+            first = await stuck
+    finally:
+        limiter.forget_refusals()
+    assert (first, second) == ("open", "open")
+    assert app.most["127.0.0.6"] == 2
