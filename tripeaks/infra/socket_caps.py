@@ -30,8 +30,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections import Counter
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
