@@ -29,6 +29,10 @@ from an address of its own among 250: the gate's rates stay production's), alone
 beside one kept open, and over the game's cap: the server's CPU over idle for each open and close.
 `--connection-cost N` only times the server's refusals: its CPU for N handshakes from an address
 the gate knows is over, closed as they connect and answered 429 at the upgrade, alternating.
+Besides the victims' times (wall clock, which the machine's other load moves as much as the flood),
+the victims' server is clocked: for each victim's move, the server's CPU (all its threads) from
+the move's connection to its answer, whatever the server spent it on: the work the move waited
+behind, not the machine's (`--serve-clocked`, the stack's server with a protocol that notes it).
 Before the caps the issue measured the victim's median going from 70 to 446 ms
 with 300 sockets.
 """
@@ -42,6 +46,7 @@ import json
 import multiprocessing
 import os
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -54,6 +59,8 @@ from bench.database import create_migrated_database
 from bench.hint_attack import Tally, call, solver_bench_env
 from bench.play_load import (
     FRONT_GATE_RATES,
+    ROOT,
+    SERVER_START_S,
     choose,
     cpu_seconds,
     percentile,
@@ -179,7 +186,8 @@ def phase(
     tokens = [token] if isinstance(token, str) else list(token or [])
     tally = Tally()
     cpu, client_cpu = cpu_seconds(server), time.process_time()
-    moves, outcomes = play(port, tokens, time.monotonic() + seconds, flood)
+    began = time.monotonic()
+    moves, outcomes = play(port, tokens, began + seconds, flood)
     for seconds_taken, status in moves:
         tally.add(seconds_taken, status)
     out: dict[str, Any] = {
@@ -192,6 +200,7 @@ def phase(
         out["victim's REST moves"] = tally.summary()
         if latencies:
             out["_latencies"] = tally.latencies
+            out["_span"] = (began, began + seconds)
     if outcomes is not None:
         out["attacker's socket opens"] = dict(outcomes)
         opens = sum(outcomes.values())
@@ -408,6 +417,79 @@ def open_cost(port: int, server: int, session: str, game_id: str, count: int) ->
     return out
 
 
+def serve_clocked(port: int, log: str) -> None:
+    """(The victims' server, a process of its own.) The stack's server (tripeaks.stack.serve's
+    options) whose protocol notes, for each move answered (a POST to .../moves), when its
+    connection was made (monotonic) and the process's CPU from then to the answer: a line of
+    `log` each, as it is answered (Uvicorn ends its process with the signal that stops it)."""
+    import uvicorn
+
+    from tripeaks.stack.header_timeout import HeaderTimeoutProtocol
+    from tripeaks.stack.serve import APPLICATION, uvicorn_options
+
+    class Clocked(HeaderTimeoutProtocol):
+        made = (0.0, 0.0)
+
+        def connection_made(self, transport: Any) -> None:
+            self.made = (time.monotonic(), time.process_time())
+            super().connection_made(transport)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.scope["method"] == "POST" and str(self.scope["path"]).endswith("/moves"):
+                used = time.process_time() - self.made[1]
+                lines.write(f"{self.made[0]} {used}\n")
+
+    with Path(log).open("a", buffering=1) as lines:
+        uvicorn.run(APPLICATION, port=port, **{**uvicorn_options(), "http": Clocked})
+
+
+def start_clocked(port: int, env: dict[str, str], log: str) -> Any:
+    """`serve_clocked` on `port`, once it answers."""
+    import subprocess
+    import urllib.request
+
+    command = [str(ROOT / ".venv/bin/python"), "-m", "bench.socket_flood"]
+    command += ["--serve-clocked", str(port), "--clock-log", log]
+    out = (Path(log).parent / "tripeaks-bench-servers.log").open("ab")
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+    deadline = time.monotonic() + SERVER_START_S
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2).read()
+            return server
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit(f"server on port {port} did not come up") from None
+            time.sleep(0.2)
+
+
+def clocked(log: str, rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The server's CPU while each victim's move was in it, quiet and under the flood (each
+    phase's moves by when their connection was made): p50 and p99 pooled, their ratios, and each
+    round's p99 ratio."""
+    moves = [tuple(map(float, line.split())) for line in Path(log).read_text().splitlines()]
+    cpu: dict[str, list[list[float]]] = {"quiet": [], "flood": []}
+    for round_ in rounds:
+        for kind in cpu:
+            began, ended = round_[kind].pop("_span")
+            cpu[kind].append([c for made, c in moves if began <= made <= ended])
+    pooled_cpu = {kind: [c for r in runs for c in r] for kind, runs in cpu.items()}
+    return {
+        "moves quiet / flood": [len(v) for v in pooled_cpu.values()],
+        "p50 / p99 ms quiet": [
+            round(percentile(pooled_cpu["quiet"], q) * 1000, 2) for q in (0.5, 0.99)
+        ],
+        "p50 / p99 ms flood": [
+            round(percentile(pooled_cpu["flood"], q) * 1000, 2) for q in (0.5, 0.99)
+        ],
+        "p99 flood / quiet": ratio(pooled_cpu["flood"], pooled_cpu["quiet"], 0.99),
+        "p99 flood / quiet, each round": [
+            ratio(f, q, 0.99) for q, f in zip(cpu["quiet"], cpu["flood"], strict=True)
+        ],
+    }
+
+
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sockets", type=int, default=500)
@@ -434,6 +516,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="only measure the server's CPU for N refused handshakes, closed at connect and"
         " answered 429, in this process (3 runs each, alternating)",
     )
+    parser.add_argument("--serve-clocked", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--clock-log", help=argparse.SUPPRESS)
     parser.add_argument(
         "--open-cost",
         type=int,
@@ -447,6 +531,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
+    if args.serve_clocked:
+        serve_clocked(args.serve_clocked, args.clock_log)
+        return 0
     env = solver_bench_env(BENCH_DB, "BENCH_SOCKETS_REDIS_URL", "redis://127.0.0.1:6379/2")
     if args.connection_cost:
         os.environ.update(env)
@@ -459,7 +546,10 @@ def main(argv: list[str] | None = None) -> int:
     create_migrated_database(env["DATABASE_URL"], env)
     *victims, (attacker_session, attacker_token) = setup(args.victims)
     tokens = [token for _, token in victims]
-    servers = start_servers(2 if args.elsewhere else 1, args.port, env)
+    clock_log = str(Path(tempfile.mkdtemp(prefix="socket-flood-")) / "moves.json")
+    servers = [start_clocked(args.port, env, clock_log)]
+    if args.elsewhere:
+        servers += start_servers(1, args.port + 1, env)
     target = args.port + 1 if args.elsewhere else args.port
     try:
         status, game = call(args.port, attacker_token, "POST", "/api/games", {"mode": "daily"})
@@ -496,7 +586,8 @@ def main(argv: list[str] | None = None) -> int:
             costs = open_cost(args.port, server, attacker_session, game["id"], args.open_cost)
     finally:
         stop_servers(servers)
-    report: dict[str, Any] = {"rounds": rounds, "all rounds": pooled(rounds)}
+    report: dict[str, Any] = {"server CPU while a move was in it": clocked(clock_log, rounds)}
+    report.update({"rounds": rounds, "all rounds": pooled(rounds)})
     opens = sum(alone["attacker's socket opens"].values())
     alone["server CPU ms per open over idle"] = round(
         (alone["server CPU s"] - idle["server CPU s"]) * 1000 / max(opens, 1), 3
