@@ -21,14 +21,6 @@ reach its limit, so the rest of a burst is not counted in Redis either (the open
 while its first counts are in flight). Redis unreachable: everything goes through (the limiter
 fails open), as the other rates do.
 
-A socket handshake the gate lets through waits for its address's turn (`socket_caps.take_turn`):
-one handshake of an address at a time in the application (`HANDSHAKES_AT_ONCE`), the next let in
-as soon as the one before it is answered (accepted or closed). A flood's first burst used to run
-the ten opens its rate allows all at once, their session reads, caps and group joins, with the
-server's other requests queued behind all of them at every step; now they run one after the
-other, and the other players' requests interleave with one open at a time. A household's tabs
-opening together wait a few milliseconds each; nothing is refused for it.
-
 The server (tripeaks/stack/header_timeout.py) asks the gate twice before the application runs:
 
 - a socket handshake from an address known over its open rate is answered 429 at the upgrade,
@@ -61,21 +53,9 @@ from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from tripeaks.infra import limiter, socket_caps, throttling
+from tripeaks.infra import limiter, throttling
 from tripeaks.infra.addresses import scope_address, scope_header
-from tripeaks.infra.socket_outage import (
-    CLOSE_TRY_AGAIN,
-    Application,
-    Message,
-    Receive,
-    Scope,
-    Send,
-)
-
-# An address's socket handshakes in the application at once (in a process); the others wait in
-# line, each at most HANDSHAKE_PATIENCE_S (then it goes on: one never answered holds no one up).
-HANDSHAKES_AT_ONCE = 1
-HANDSHAKE_PATIENCE_S = 1.0
+from tripeaks.infra.socket_outage import CLOSE_TRY_AGAIN, Application, Receive, Scope, Send
 
 
 def credential(scope: Scope) -> str | None:
@@ -234,22 +214,4 @@ class FrontGate:
                 else:
                     await refuse_request(send, wait, visitor_language(scope))
                 return
-            if scope["type"] == "websocket":
-                await self.in_turn(scope, receive, send)
-                return
         await self.inner(scope, receive, send)
-
-    async def in_turn(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The socket's handshake once its address has a turn, which ends as the application
-        answers it (its first message: accepted, closed or refused) or returns."""
-        key = f"handshake:{scope_address(scope)}"
-        end = await socket_caps.take_turn(key, HANDSHAKES_AT_ONCE, HANDSHAKE_PATIENCE_S)
-
-        async def answer(message: Message) -> None:
-            end()
-            await send(message)
-
-        try:
-            await self.inner(scope, receive, answer)
-        finally:
-            end()

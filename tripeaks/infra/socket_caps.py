@@ -14,12 +14,6 @@ on one holder (a flood's, all at once) is refused beyond the holder's cap as it 
 Redis call and before any of it reads its session, where the sockets' counts in Redis, all made
 after those reads, would each have found room.
 
-A burst of handshakes from one address is also made to take turns (`take_turn`): the front gate
-lets one of them at a time into the application, the next as soon as the one before it is
-answered (accepted or closed), so that a flood's opens that its rate lets through do not all run
-at once: the other players' requests and moves interleave with one open's work at a time, not
-ten's (issue #35). Nothing is refused for it.
-
 Redis unreachable: every socket is admitted and counts as open (a warning is logged): the caps
 protect the service, they must not take it down with Redis.
 """
@@ -30,9 +24,8 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Iterator, Sequence
 
 from django.core.cache import cache
 
@@ -66,67 +59,6 @@ def opening(key: str, cap: int) -> Iterator[bool]:
         underway[key] -= 1
         if underway[key] <= 0:
             del underway[key]
-
-
-@dataclass
-class _Line:
-    """One key's handshakes: how many have their turn, and those waiting for one."""
-
-    under_way: int = 0
-    waiting: deque[asyncio.Future[None]] = field(default_factory=deque)
-
-
-# Each event loop's lines, by key: only while a handshake of the key has its turn or waits.
-_lines: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Line]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-async def take_turn(key: str, at_once: int, patience: float) -> Callable[[], None]:
-    """Wait until fewer than `at_once` handshakes of `key` have their turn in this event loop,
-    the first come first served, and take one: returns the call that ends it (once; more calls do
-    nothing), which hands it to the next in line. One that has waited `patience` seconds goes on
-    without a turn: a handshake that is never answered holds the others up that long at most."""
-    lines = _lines.setdefault(asyncio.get_running_loop(), {})
-    line = lines.setdefault(key, _Line())
-    if line.under_way < at_once:
-        line.under_way += 1
-    else:
-        turn = asyncio.get_running_loop().create_future()
-        line.waiting.append(turn)
-        try:
-            await asyncio.wait_for(turn, patience)
-        except TimeoutError:
-            return _nothing
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():  # handed over as it was cancelled
-                _pass_on(lines, key, line)
-            raise
-    ended = False
-
-    def end() -> None:
-        nonlocal ended
-        if not ended:
-            ended = True
-            _pass_on(lines, key, line)
-
-    return end
-
-
-def _nothing() -> None:
-    return None
-
-
-def _pass_on(lines: dict[str, _Line], key: str, line: _Line) -> None:
-    """A turn of `line` ends: handed to the first still waiting, else given back."""
-    while line.waiting:
-        turn = line.waiting.popleft()
-        if not turn.done():  # (not given up: timed out or cancelled)
-            turn.set_result(None)
-            return
-    line.under_way -= 1
-    if line.under_way <= 0 and lines.get(key) is line:
-        del lines[key]
 
 
 def holder(kind: str, name: object) -> str:
