@@ -30,9 +30,10 @@ beside one kept open, and over the game's cap: the server's CPU over idle for ea
 `--connection-cost N` only times the server's refusals: its CPU for N handshakes from an address
 the gate knows is over, closed as they connect and answered 429 at the upgrade, alternating.
 Besides the victims' times (wall clock, which the machine's other load moves as much as the flood),
-the victims' server is clocked: for each victim's move, the server's CPU (all its threads) from
-the move's connection to its answer, whatever the server spent it on: the work the move waited
-behind, not the machine's (`--serve-clocked`, the stack's server with a protocol that notes it).
+the victims' server is clocked: for each victim's move, the CPU of the server's event loop from
+the move's connection to its answer, whatever the loop spent it on (the move's own part, the
+other requests' and sockets', the flood's): the work the move waited behind, in the server's CPU
+and not the machine's time (`--serve-clocked`, the stack's server with a protocol that notes it).
 Before the caps the issue measured the victim's median going from 70 to 446 ms
 with 300 sockets.
 """
@@ -420,7 +421,8 @@ def open_cost(port: int, server: int, session: str, game_id: str, count: int) ->
 def serve_clocked(port: int, log: str) -> None:
     """(The victims' server, a process of its own.) The stack's server (tripeaks.stack.serve's
     options) whose protocol notes, for each move answered (a POST to .../moves), when its
-    connection was made (monotonic) and the process's CPU from then to the answer: a line of
+    connection was made (monotonic) and the event loop's CPU from then to the answer (its thread's:
+    the protocol's calls are the loop's): a line of
     `log` each, as it is answered (Uvicorn ends its process with the signal that stops it)."""
     import uvicorn
 
@@ -431,13 +433,13 @@ def serve_clocked(port: int, log: str) -> None:
         made = (0.0, 0.0)
 
         def connection_made(self, transport: Any) -> None:
-            self.made = (time.monotonic(), time.process_time())
+            self.made = (time.monotonic(), time.thread_time())
             super().connection_made(transport)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if self.scope["method"] == "POST" and str(self.scope["path"]).endswith("/moves"):
-                used = time.process_time() - self.made[1]
+                used = time.thread_time() - self.made[1]
                 lines.write(f"{self.made[0]} {used}\n")
 
     with Path(log).open("a", buffering=1) as lines:
@@ -465,7 +467,7 @@ def start_clocked(port: int, env: dict[str, str], log: str) -> Any:
 
 
 def clocked(log: str, rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """The server's CPU while each victim's move was in it, quiet and under the flood (each
+    """The server's event loop's CPU while each victim's move was in it, quiet and under the flood (each
     phase's moves by when their connection was made): p50 and p99 pooled, their ratios, and each
     round's p99 ratio."""
     moves = [tuple(map(float, line.split())) for line in Path(log).read_text().splitlines()]
@@ -586,7 +588,9 @@ def main(argv: list[str] | None = None) -> int:
             costs = open_cost(args.port, server, attacker_session, game["id"], args.open_cost)
     finally:
         stop_servers(servers)
-    report: dict[str, Any] = {"server CPU while a move was in it": clocked(clock_log, rounds)}
+    report: dict[str, Any] = {
+        "server loop's CPU while a move was in it": clocked(clock_log, rounds)
+    }
     report.update({"rounds": rounds, "all rounds": pooled(rounds)})
     opens = sum(alone["attacker's socket opens"].values())
     alone["server CPU ms per open over idle"] = round(
