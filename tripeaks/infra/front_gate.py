@@ -25,12 +25,8 @@ The server (tripeaks/stack/header_timeout.py) asks the gate twice before the app
 
 - a socket handshake from an address known over its open rate is answered 429 at the upgrade,
   as the gate answers one it refuses but before a WebSocket is made of it
-  (`known_refused_socket`: about 0.1 ms of the server's CPU, the request line and headers
-  parsed, where the gate's 429 after a WebSocket is made costs 0.25-0.3 ms); and so is one
-  that could not pass either, as many of its address's handshakes as the rate allows being
-  between the upgrade and the gate already (`_Upgrades`): a burst's first handshakes all reach
-  the upgrade before the gate has counted any, and the gate used to answer 40 of a burst of
-  500 itself;
+  (`known_refused_socket`: about 0.25 ms of the server's CPU, the request line and headers
+  parsed);
 - a connection from an address that is *flooding*, its socket opens refused
   `FRONT_GATE_FLOOD_REFUSALS` times (100) in a window of its open rate known over, is closed as
   it opens, before a byte of it is read (`flooding`: a few microseconds), until that window
@@ -49,8 +45,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import time
-from collections import deque
 from collections.abc import Mapping
 
 import orjson
@@ -127,66 +121,13 @@ def limits_of(scope: Scope) -> list[throttling.Limit]:
     return []
 
 
-# A handshake that passed the upgrade and never reached the gate (its connection lost meanwhile)
-# is forgotten after this long: it stands in no later handshake's way.
-UPGRADE_TO_GATE_S = 1.0
-
-
-class _Upgrades:
-    """The socket handshakes the server let through at the upgrade that the gate has not counted
-    yet, by window of their address's open rate (when each passed): as many as the window allows
-    make the next one a refusal, as the gate would find it (those ahead take the window's rest,
-    and once they are counted it is known over). One of them gone before the gate (its client
-    left) is forgotten after UPGRADE_TO_GATE_S. Redis unreachable, the gate would have let that
-    next one through (failing open); here it is answered 429 and its page tries again."""
-
-    def __init__(self, most: int = 10_000) -> None:
-        self.most = most
-        self._passed: dict[str, deque[float]] = {}
-
-    def full(self, w: limiter.Window, now: float) -> bool:
-        passed = self._passed.get(w.key)
-        while passed and passed[0] <= now - UPGRADE_TO_GATE_S:
-            passed.popleft()
-        return passed is not None and len(passed) >= w.allowed
-
-    def note(self, w: limiter.Window, now: float) -> None:
-        if len(self._passed) >= self.most:
-            self._passed = {
-                k: p for k, p in self._passed.items() if p and p[-1] > now - UPGRADE_TO_GATE_S
-            }
-        self._passed.setdefault(w.key, deque()).append(now)
-
-    def reached(self, windows: list[limiter.Window]) -> None:
-        """A handshake of these windows reaches the gate, which counts it."""
-        for w in windows:
-            passed = self._passed.get(w.key)
-            if passed:
-                passed.popleft()
-            if not passed:
-                self._passed.pop(w.key, None)
-
-
-_upgrades = _Upgrades()
-
-
 def known_refused_socket(client: object, headers: object) -> int | None:
     """The wait of a socket handshake from `client` (the peer, as the server has it) with these
-    headers that the gate would refuse without asking Redis (its address's open rate is over in
-    this process, or as many of its handshakes as the rate allows are on their way to the gate
-    already), or None: for the server, before it makes a WebSocket of the connection. The
-    caller refuses it; one refused for a window known over counts toward the address's
-    `flooding`."""
+    headers that the gate already knows it refuses (its address's open rate is over in this
+    process), or None: for the server, before it makes a WebSocket of the connection. The caller
+    refuses it: it counts toward the address's `flooding`."""
     scope = {"type": "websocket", "client": client, "headers": headers}
-    windows = throttling.windows_of(socket_limits(scope))
-    wait = limiter.known_refusal(windows, tally=True)
-    if wait is not None or not windows:
-        return wait
-    now = time.monotonic()
-    if _upgrades.full(windows[0], now):
-        return max(1, windows[0].left)
-    _upgrades.note(windows[0], now)
-    return None
+    return limiter.known_refusal(throttling.windows_of(socket_limits(scope)), tally=True)
 
 
 async def refuse_socket(scope: Scope, receive: Receive, send: Send, wait: int) -> None:
@@ -266,8 +207,6 @@ class FrontGate:
         limits = limits_of(scope)
         if limits:
             windows = throttling.windows_of(limits)
-            if scope["type"] == "websocket":
-                _upgrades.reached(windows)
             wait = await limiter.count_async(windows, remember_refusals=True)
             if wait is not None:
                 if scope["type"] == "websocket":
