@@ -20,10 +20,12 @@ were answered, the server's CPU time per open and the machine's load average. A 
 gives a victim 60 moves, whose p99 is about the 2nd slowest: several victims and rounds give the
 p99 more samples. With `--elsewhere` the attacker floods a second server process instead of the
 victims' (a control: the same attack on the same cores, none of it in the victims' server).
-Last, `BURSTS` (5) times, a fresh address opens `--sockets` once, with no victim: how a flood's
-first burst is answered, and the server's CPU for it over idle; then as many from addresses whose
-window of the open rate is spent already (none of the burst reaches the consumer: what the
-refusals alone cost).
+Last, a flood's first burst alone, broken down (`first_bursts`), with no victim, `BURSTS` (5)
+times each in turn: a fresh address opens `--sockets` once; another opens only as many as its
+rate allows (10: the consumer's part); an address whose window of the open rate is spent already
+opens `--sockets` (the refusals: 429 at the upgrade, then closed at connect); the same address
+at once again, now flooding (all closed at connect). How each was answered and the server's CPU
+for it over idle (the scheduler's count, in nanoseconds).
 With `--open-cost N`, last, a game socket is opened and closed N times one after the other (each
 from an address of its own among 250: the gate's rates stay production's), alone on its game,
 beside one kept open, and over the game's cap: the server's CPU over idle for each open and close.
@@ -342,23 +344,61 @@ def spend_opens(address: str, seconds: float) -> None:
     redis_client.client().set(cache.make_key(window.key), window.allowed, ex=window.period + 1)
 
 
+def server_cpu_s(pid: int) -> float:
+    """The process's CPU time so far, all its threads', from the scheduler's own count
+    (/proc/.../schedstat, in nanoseconds), where psutil's has 10 ms ticks: a burst is 50-150 ms."""
+    total = 0
+    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        with contextlib.suppress(OSError, ValueError):
+            total += int(stat.read_text().split()[0])
+    return total / 1e9
+
+
+BURST_KINDS = (
+    "fresh address",
+    "fresh address, the rate's opens only",
+    "spent address",
+    "flooding address",
+)
+
+
 def first_bursts(
-    port: int, server: int, flood: Any, seconds: float
+    port: int, server: int, flood: Any, seconds: float, rate_opens: int
 ) -> dict[str, list[dict[str, Any]]]:
-    """BURSTS phases of `seconds` with no victim, in each the attacker's `--sockets` opened once
-    from an address that has never flooded (its first burst: what the gate lets reach the
-    consumer, refuses at the handshake, before it judges the address flooding); then as many
-    from addresses whose window has its opens spent (`spend_opens`: none reaches the consumer).
-    One of each in phases shorter than BURST_PHASE_S (the tests' tiny run)."""
-    bursts: dict[str, list[dict[str, Any]]] = {"fresh": [], "spent": []}
-    for kind, base in (("fresh", 9), ("spent", 8)):
-        for n in range(BURSTS if seconds >= BURST_PHASE_S else 1):
-            address = f"127.0.{base}.{n + 1}"
-            if kind == "spent":
-                spend_opens(address, seconds)
+    """A flood's first burst broken down, in phases of `seconds` with no victim, BURSTS times
+    each kind in turn (once in phases shorter than BURST_PHASE_S, the tests' tiny run):
+
+    - fresh address: the attacker's `--sockets` opened once from an address that has never
+      flooded (what the gate lets reach the consumer, refuses at the handshake, and closes at
+      connect once it judges the address flooding);
+    - the rate's opens only: as many opens as the rate allows (`rate_opens`), from another
+      fresh address: the consumer's part of the burst alone;
+    - spent address: `--sockets` from an address whose window has its opens spent
+      (`spend_opens`): the refusals alone, answered 429 then closed at connect;
+    - flooding address: the same address again at once, in the same window, now judged
+      flooding: every connection closed at connect.
+
+    The server's CPU over each phase by `server_cpu_s`."""
+    bursts: dict[str, list[dict[str, Any]]] = {kind: [] for kind in BURST_KINDS}
+    for n in range(BURSTS if seconds >= BURST_PHASE_S else 1):
+        runs = (
+            (BURST_KINDS[0], f"127.0.9.{n + 1}", 0),
+            (BURST_KINDS[1], f"127.0.10.{n + 1}", rate_opens),
+            (BURST_KINDS[2], f"127.0.8.{n + 1}", 0),
+            (BURST_KINDS[3], f"127.0.8.{n + 1}", 0),
+        )
+        for kind, address, sockets in runs:
+            if kind == "spent address":
+                spend_opens(address, 2 * seconds)  # and the flooding burst's in the same window
+            before = server_cpu_s(server)
             burst = phase(
-                port, None, seconds, server, lambda until, at=address: flood(until, False, at)
+                port,
+                None,
+                seconds,
+                server,
+                lambda until, at=address, count=sockets: flood(until, False, at, count),
             )
+            burst["server CPU s"] = server_cpu_s(server) - before
             bursts[kind].append(burst)
     return bursts
 
@@ -557,12 +597,14 @@ def main(argv: list[str] | None = None) -> int:
         status, game = call(args.port, attacker_token, "POST", "/api/games", {"mode": "daily"})
         assert status == 201, (status, game)
 
-        def flood(until: float, retry: bool = args.retry, address: str = "") -> Any:
+        def flood(
+            until: float, retry: bool = args.retry, address: str = "", sockets: int = 0
+        ) -> Any:
             return attacker(
                 target,
                 attacker_session,
                 game["id"],
-                args.sockets,
+                sockets or args.sockets,
                 until,
                 retry,
                 address or args.attacker_address,
@@ -582,7 +624,10 @@ def main(argv: list[str] | None = None) -> int:
         idle = phase(args.port, None, cost_s, server)
         alone = phase(args.port, None, cost_s, server, lambda until: flood(until, True))
         burst_s = min(BURST_PHASE_S, args.seconds)
-        first = first_bursts(args.port, server, flood, burst_s)
+        from tripeaks.infra.front_gate import address_open_windows
+
+        rate_opens = address_open_windows(args.attacker_address)[0].allowed
+        first = first_bursts(args.port, server, flood, burst_s, rate_opens)
         if args.open_cost:
             time.sleep(1.0)  # the last burst's sockets closed
             costs = open_cost(args.port, server, attacker_session, game["id"], args.open_cost)
@@ -599,10 +644,10 @@ def main(argv: list[str] | None = None) -> int:
     report["server idle"], report["refused opens alone"] = idle, alone
     idle_per_s = idle["server CPU s"] / cost_s
     report["a flood's first burst alone"] = {
-        f"{kind} address": {
+        kind: {
             "attacker's socket opens": [b["attacker's socket opens"] for b in bursts],
             "server CPU ms a burst over idle": [
-                round((b["server CPU s"] - idle_per_s * burst_s) * 1000) for b in bursts
+                round((b["server CPU s"] - idle_per_s * burst_s) * 1000, 1) for b in bursts
             ],
         }
         for kind, bursts in first.items()
