@@ -35,7 +35,9 @@ Besides the victims' times (wall clock, which the machine's other load moves as 
 the victims' server is clocked: for each victim's move, the CPU of the server's event loop from
 the move's connection to its answer, whatever the loop spent it on (the move's own part, the
 other requests' and sockets', the flood's): the work the move waited behind, in the server's CPU
-and not the machine's time (`--serve-clocked`, the stack's server with a protocol that notes it).
+rather than the machine's time (`--serve-clocked`, the stack's server with a protocol that notes
+it). Less moved by the machine's other load than the times, not free of it: a move the machine
+slows takes in more of the loop's other work.
 Before the caps the issue measured the victim's median going from 70 to 446 ms
 with 300 sockets.
 """
