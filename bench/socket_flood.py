@@ -20,15 +20,24 @@ were answered, the server's CPU time per open and the machine's load average. A 
 gives a victim 60 moves, whose p99 is about the 2nd slowest: several victims and rounds give the
 p99 more samples. With `--elsewhere` the attacker floods a second server process instead of the
 victims' (a control: the same attack on the same cores, none of it in the victims' server).
-Last, `BURSTS` (5) times, a fresh address opens `--sockets` once, with no victim: how a flood's
-first burst is answered, and the server's CPU for it over idle; then as many from addresses whose
-window of the open rate is spent already (none of the burst reaches the consumer: what the
-refusals alone cost).
+Last, a flood's first burst alone, broken down (`first_bursts`), with no victim, `BURSTS` (5)
+times each in turn: a fresh address opens `--sockets` once; another opens only as many as its
+rate allows (10: the consumer's part); an address whose window of the open rate is spent already
+opens `--sockets` (the refusals: 429 at the upgrade, then closed at connect); the same address
+at once again, now flooding (all closed at connect). How each was answered and the server's CPU
+for it over idle (the scheduler's count, in nanoseconds).
 With `--open-cost N`, last, a game socket is opened and closed N times one after the other (each
 from an address of its own among 250: the gate's rates stay production's), alone on its game,
 beside one kept open, and over the game's cap: the server's CPU over idle for each open and close.
 `--connection-cost N` only times the server's refusals: its CPU for N handshakes from an address
 the gate knows is over, closed as they connect and answered 429 at the upgrade, alternating.
+Besides the victims' times (wall clock, which the machine's other load moves as much as the flood),
+the victims' server is clocked: for each victim's move, the CPU of the server's event loop from
+the move's connection to its answer, whatever the loop spent it on (the move's own part, the
+other requests' and sockets', the flood's): the work the move waited behind, in the server's CPU
+rather than the machine's time (`--serve-clocked`, the stack's server with a protocol that notes
+it). Less moved by the machine's other load than the times, not free of it: a move the machine
+slows takes in more of the loop's other work.
 Before the caps the issue measured the victim's median going from 70 to 446 ms
 with 300 sockets.
 """
@@ -42,6 +51,7 @@ import json
 import multiprocessing
 import os
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -54,6 +64,8 @@ from bench.database import create_migrated_database
 from bench.hint_attack import Tally, call, solver_bench_env
 from bench.play_load import (
     FRONT_GATE_RATES,
+    ROOT,
+    SERVER_START_S,
     choose,
     cpu_seconds,
     percentile,
@@ -179,7 +191,8 @@ def phase(
     tokens = [token] if isinstance(token, str) else list(token or [])
     tally = Tally()
     cpu, client_cpu = cpu_seconds(server), time.process_time()
-    moves, outcomes = play(port, tokens, time.monotonic() + seconds, flood)
+    began = time.monotonic()
+    moves, outcomes = play(port, tokens, began + seconds, flood)
     for seconds_taken, status in moves:
         tally.add(seconds_taken, status)
     out: dict[str, Any] = {
@@ -192,6 +205,7 @@ def phase(
         out["victim's REST moves"] = tally.summary()
         if latencies:
             out["_latencies"] = tally.latencies
+            out["_span"] = (began, began + seconds)
     if outcomes is not None:
         out["attacker's socket opens"] = dict(outcomes)
         opens = sum(outcomes.values())
@@ -250,11 +264,12 @@ def handshakes(port: int, count: int) -> None:
                 pass
 
 
-async def refusal_cpu_us(count: int, flood_refusals: int) -> float:
+async def refusal_cpu_us(count: int, flood_refusals: int, at_upgrade: bool = True) -> float:
     """The server's CPU (user + system, µs) for each of `count` handshakes from an address the
     gate knows is over its open rate: Uvicorn with the stack's options in this process, the gate's
     memory primed, `FRONT_GATE_FLOOD_REFUSALS` as given (0: closed as it connects; a large one:
-    the 429 at the upgrade)."""
+    the 429 at the upgrade, or, not `at_upgrade`, by the gate once a WebSocket is made of it, as
+    a burst's first opens are refused: their upgrades came before the address was known over)."""
     import resource
 
     import uvicorn
@@ -264,6 +279,9 @@ async def refusal_cpu_us(count: int, flood_refusals: int) -> float:
     from tripeaks.stack.serve import uvicorn_options
 
     settings.FRONT_GATE_FLOOD_REFUSALS = flood_refusals
+    checked_at_upgrade = front_gate.known_refused_socket
+    if not at_upgrade:
+        front_gate.known_refused_socket = lambda *_: None  # type: ignore[assignment]
     port = 18800 + os.getpid() % 100
     config = uvicorn.Config(front_gate.FrontGate(lambda *_: None), port=port, **uvicorn_options())
     server = uvicorn.Server(config)
@@ -281,25 +299,34 @@ async def refusal_cpu_us(count: int, flood_refusals: int) -> float:
     after = resource.getrusage(resource.RUSAGE_SELF)
     server.should_exit = True
     await serving
+    front_gate.known_refused_socket = checked_at_upgrade  # type: ignore[assignment]
     used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     return used * 1e6 / count
 
 
 def connection_cost(count: int, runs: int) -> dict[str, Any]:
-    """`refusal_cpu_us` closed at connect and answered 429, alternating, `runs` times each."""
+    """`refusal_cpu_us` closed at connect, answered 429 at the upgrade and by the gate, in turn,
+    `runs` times each."""
     import django
     import uvloop
 
     os.environ["THROTTLE_SOCKET_OPENS_ADDRESS"] = "1/hour"
     django.setup()
-    costs: dict[str, list[float]] = {"closed at connect": [], "429 at the upgrade": []}
+    modes = {
+        "closed at connect": (0, True),
+        "429 at the upgrade": (10**9, True),
+        "429 by the gate": (10**9, False),
+    }
+    costs: dict[str, list[float]] = {mode: [] for mode in modes}
     for _ in range(runs):
-        costs["closed at connect"].append(round(uvloop.run(refusal_cpu_us(count, 0)), 1))
-        costs["429 at the upgrade"].append(round(uvloop.run(refusal_cpu_us(count, 10**9)), 1))
-    closed, answered = (sorted(v)[len(v) // 2] for v in costs.values())
+        for mode, (refusals, at_upgrade) in modes.items():
+            used = uvloop.run(refusal_cpu_us(count, refusals, at_upgrade))
+            costs[mode].append(round(used, 1))
+    closed, answered, gated = (sorted(v)[len(v) // 2] for v in costs.values())
     return {
         "server CPU µs a refused handshake": costs,
         "429 / closed, medians": round(answered / closed, 2),
+        "429 by the gate / at the upgrade, medians": round(gated / answered, 2),
         "load average": round(os.getloadavg()[0], 1),
     }
 
@@ -319,23 +346,61 @@ def spend_opens(address: str, seconds: float) -> None:
     redis_client.client().set(cache.make_key(window.key), window.allowed, ex=window.period + 1)
 
 
+def server_cpu_s(pid: int) -> float:
+    """The process's CPU time so far, all its threads', from the scheduler's own count
+    (/proc/.../schedstat, in nanoseconds), where psutil's has 10 ms ticks: a burst is 50-150 ms."""
+    total = 0
+    for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        with contextlib.suppress(OSError, ValueError):
+            total += int(stat.read_text().split()[0])
+    return total / 1e9
+
+
+BURST_KINDS = (
+    "fresh address",
+    "fresh address, the rate's opens only",
+    "spent address",
+    "flooding address",
+)
+
+
 def first_bursts(
-    port: int, server: int, flood: Any, seconds: float
+    port: int, server: int, flood: Any, seconds: float, rate_opens: int
 ) -> dict[str, list[dict[str, Any]]]:
-    """BURSTS phases of `seconds` with no victim, in each the attacker's `--sockets` opened once
-    from an address that has never flooded (its first burst: what the gate lets reach the
-    consumer, refuses at the handshake, before it judges the address flooding); then as many
-    from addresses whose window has its opens spent (`spend_opens`: none reaches the consumer).
-    One of each in phases shorter than BURST_PHASE_S (the tests' tiny run)."""
-    bursts: dict[str, list[dict[str, Any]]] = {"fresh": [], "spent": []}
-    for kind, base in (("fresh", 9), ("spent", 8)):
-        for n in range(BURSTS if seconds >= BURST_PHASE_S else 1):
-            address = f"127.0.{base}.{n + 1}"
-            if kind == "spent":
-                spend_opens(address, seconds)
+    """A flood's first burst broken down, in phases of `seconds` with no victim, BURSTS times
+    each kind in turn (once in phases shorter than BURST_PHASE_S, the tests' tiny run):
+
+    - fresh address: the attacker's `--sockets` opened once from an address that has never
+      flooded (what the gate lets reach the consumer, refuses at the handshake, and closes at
+      connect once it judges the address flooding);
+    - the rate's opens only: as many opens as the rate allows (`rate_opens`), from another
+      fresh address: the consumer's part of the burst alone;
+    - spent address: `--sockets` from an address whose window has its opens spent
+      (`spend_opens`): the refusals alone, answered 429 then closed at connect;
+    - flooding address: the same address again at once, in the same window, now judged
+      flooding: every connection closed at connect.
+
+    The server's CPU over each phase by `server_cpu_s`."""
+    bursts: dict[str, list[dict[str, Any]]] = {kind: [] for kind in BURST_KINDS}
+    for n in range(BURSTS if seconds >= BURST_PHASE_S else 1):
+        runs = (
+            (BURST_KINDS[0], f"127.0.9.{n + 1}", 0),
+            (BURST_KINDS[1], f"127.0.10.{n + 1}", rate_opens),
+            (BURST_KINDS[2], f"127.0.8.{n + 1}", 0),
+            (BURST_KINDS[3], f"127.0.8.{n + 1}", 0),
+        )
+        for kind, address, sockets in runs:
+            if kind == "spent address":
+                spend_opens(address, 2 * seconds)  # and the flooding burst's in the same window
+            before = server_cpu_s(server)
             burst = phase(
-                port, None, seconds, server, lambda until, at=address: flood(until, False, at)
+                port,
+                None,
+                seconds,
+                server,
+                lambda until, at=address, count=sockets: flood(until, False, at, count),
             )
+            burst["server CPU s"] = server_cpu_s(server) - before
             bursts[kind].append(burst)
     return bursts
 
@@ -395,6 +460,80 @@ def open_cost(port: int, server: int, session: str, game_id: str, count: int) ->
     return out
 
 
+def serve_clocked(port: int, log: str) -> None:
+    """(The victims' server, a process of its own.) The stack's server (tripeaks.stack.serve's
+    options) whose protocol notes, for each move answered (a POST to .../moves), when its
+    connection was made (monotonic) and the event loop's CPU from then to the answer (its thread's:
+    the protocol's calls are the loop's): a line of
+    `log` each, as it is answered (Uvicorn ends its process with the signal that stops it)."""
+    import uvicorn
+
+    from tripeaks.stack.header_timeout import HeaderTimeoutProtocol
+    from tripeaks.stack.serve import APPLICATION, uvicorn_options
+
+    class Clocked(HeaderTimeoutProtocol):
+        made = (0.0, 0.0)
+
+        def connection_made(self, transport: Any) -> None:
+            self.made = (time.monotonic(), time.thread_time())
+            super().connection_made(transport)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.scope["method"] == "POST" and str(self.scope["path"]).endswith("/moves"):
+                used = time.thread_time() - self.made[1]
+                lines.write(f"{self.made[0]} {used}\n")
+
+    with Path(log).open("a", buffering=1) as lines:
+        uvicorn.run(APPLICATION, port=port, **{**uvicorn_options(), "http": Clocked})
+
+
+def start_clocked(port: int, env: dict[str, str], log: str) -> Any:
+    """`serve_clocked` on `port`, once it answers."""
+    import subprocess
+    import urllib.request
+
+    command = [str(ROOT / ".venv/bin/python"), "-m", "bench.socket_flood"]
+    command += ["--serve-clocked", str(port), "--clock-log", log]
+    out = (Path(log).parent / "tripeaks-bench-servers.log").open("ab")
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+    deadline = time.monotonic() + SERVER_START_S
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2).read()
+            return server
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit(f"server on port {port} did not come up") from None
+            time.sleep(0.2)
+
+
+def clocked(log: str, rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The server's event loop's CPU while each victim's move was in it, quiet and under the flood (each
+    phase's moves by when their connection was made): p50 and p99 pooled, their ratios, and each
+    round's p99 ratio."""
+    moves = [tuple(map(float, line.split())) for line in Path(log).read_text().splitlines()]
+    cpu: dict[str, list[list[float]]] = {"quiet": [], "flood": []}
+    for round_ in rounds:
+        for kind in cpu:
+            began, ended = round_[kind].pop("_span")
+            cpu[kind].append([c for made, c in moves if began <= made <= ended])
+    pooled_cpu = {kind: [c for r in runs for c in r] for kind, runs in cpu.items()}
+    return {
+        "moves quiet / flood": [len(v) for v in pooled_cpu.values()],
+        "p50 / p99 ms quiet": [
+            round(percentile(pooled_cpu["quiet"], q) * 1000, 2) for q in (0.5, 0.99)
+        ],
+        "p50 / p99 ms flood": [
+            round(percentile(pooled_cpu["flood"], q) * 1000, 2) for q in (0.5, 0.99)
+        ],
+        "p99 flood / quiet": ratio(pooled_cpu["flood"], pooled_cpu["quiet"], 0.99),
+        "p99 flood / quiet, each round": [
+            ratio(f, q, 0.99) for q, f in zip(cpu["quiet"], cpu["flood"], strict=True)
+        ],
+    }
+
+
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--sockets", type=int, default=500)
@@ -421,6 +560,8 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="only measure the server's CPU for N refused handshakes, closed at connect and"
         " answered 429, in this process (3 runs each, alternating)",
     )
+    parser.add_argument("--serve-clocked", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--clock-log", help=argparse.SUPPRESS)
     parser.add_argument(
         "--open-cost",
         type=int,
@@ -434,6 +575,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
+    if args.serve_clocked:
+        serve_clocked(args.serve_clocked, args.clock_log)
+        return 0
     env = solver_bench_env(BENCH_DB, "BENCH_SOCKETS_REDIS_URL", "redis://127.0.0.1:6379/2")
     if args.connection_cost:
         os.environ.update(env)
@@ -446,18 +590,23 @@ def main(argv: list[str] | None = None) -> int:
     create_migrated_database(env["DATABASE_URL"], env)
     *victims, (attacker_session, attacker_token) = setup(args.victims)
     tokens = [token for _, token in victims]
-    servers = start_servers(2 if args.elsewhere else 1, args.port, env)
+    clock_log = str(Path(tempfile.mkdtemp(prefix="socket-flood-")) / "moves.json")
+    servers = [start_clocked(args.port, env, clock_log)]
+    if args.elsewhere:
+        servers += start_servers(1, args.port + 1, env)
     target = args.port + 1 if args.elsewhere else args.port
     try:
         status, game = call(args.port, attacker_token, "POST", "/api/games", {"mode": "daily"})
         assert status == 201, (status, game)
 
-        def flood(until: float, retry: bool = args.retry, address: str = "") -> Any:
+        def flood(
+            until: float, retry: bool = args.retry, address: str = "", sockets: int = 0
+        ) -> Any:
             return attacker(
                 target,
                 attacker_session,
                 game["id"],
-                args.sockets,
+                sockets or args.sockets,
                 until,
                 retry,
                 address or args.attacker_address,
@@ -477,13 +626,19 @@ def main(argv: list[str] | None = None) -> int:
         idle = phase(args.port, None, cost_s, server)
         alone = phase(args.port, None, cost_s, server, lambda until: flood(until, True))
         burst_s = min(BURST_PHASE_S, args.seconds)
-        first = first_bursts(args.port, server, flood, burst_s)
+        from tripeaks.infra.front_gate import address_open_windows
+
+        rate_opens = address_open_windows(args.attacker_address)[0].allowed
+        first = first_bursts(args.port, server, flood, burst_s, rate_opens)
         if args.open_cost:
             time.sleep(1.0)  # the last burst's sockets closed
             costs = open_cost(args.port, server, attacker_session, game["id"], args.open_cost)
     finally:
         stop_servers(servers)
-    report: dict[str, Any] = {"rounds": rounds, "all rounds": pooled(rounds)}
+    report: dict[str, Any] = {
+        "server loop's CPU while a move was in it": clocked(clock_log, rounds)
+    }
+    report.update({"rounds": rounds, "all rounds": pooled(rounds)})
     opens = sum(alone["attacker's socket opens"].values())
     alone["server CPU ms per open over idle"] = round(
         (alone["server CPU s"] - idle["server CPU s"]) * 1000 / max(opens, 1), 3
@@ -491,10 +646,10 @@ def main(argv: list[str] | None = None) -> int:
     report["server idle"], report["refused opens alone"] = idle, alone
     idle_per_s = idle["server CPU s"] / cost_s
     report["a flood's first burst alone"] = {
-        f"{kind} address": {
+        kind: {
             "attacker's socket opens": [b["attacker's socket opens"] for b in bursts],
             "server CPU ms a burst over idle": [
-                round((b["server CPU s"] - idle_per_s * burst_s) * 1000) for b in bursts
+                round((b["server CPU s"] - idle_per_s * burst_s) * 1000, 1) for b in bursts
             ],
         }
         for kind, bursts in first.items()
