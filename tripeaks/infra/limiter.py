@@ -4,14 +4,16 @@
   counters, all in one atomic script (`count`, or `count_async` from an event loop, where the
   frames that arrive while a count is in flight are counted together in the next call). DRF's
   throttles, the play limits and the sockets' frames (tripeaks/infra/throttling.py and
-  throttle_async.py) count this way. `count_async(..., remember_refusals=True)` keeps, in the
-  process, the windows Redis said were over their limit until they end, and refuses a count that
-  falls in one of them without asking Redis: a flood's refusals cost no Redis call (the front
-  gate, tripeaks/infra/front_gate.py); a window the process's own counts have filled is known
-  over before Redis answers them (a burst's counts in flight). It also counts those refusals:
-  past a number of them the window is a flood's (`flooding`), and the gate refuses the
-  address's connections before any byte of them is read, in the next window too while the flood
-  goes on knocking.
+  throttle_async.py) count this way; a socket's frames by `count_behind`, which waits for no
+  answer: the process refuses what it knows over (Redis said so, or its own counts reached the
+  limit) and sends the rest's counts behind them. `count_async(..., remember_refusals=True)`
+  keeps, in the process, the windows Redis said were over their limit until they end, and
+  refuses a count that falls in one of them without asking Redis: a flood's refusals cost no
+  Redis call (the front gate, tripeaks/infra/front_gate.py); a window the process's own counts
+  have filled is known over before Redis answers them (a burst's counts in flight). It also
+  counts those refusals: past a number of them the window is a flood's (`flooding`), and the
+  gate refuses the address's connections before any byte of them is read, in the next window
+  too while the flood goes on knocking.
 - **Reservations** (`reserve`): nothing is counted unless every window is below its limit, then
   all are (sign-in and password-reset attempts: accounts/throttling.py).
 - **Slots** (`acquire_slot`, `release_slot`): leases in sorted sets, one member a call, scored by
@@ -136,6 +138,8 @@ class _Counter:
         # holds no backend yet, and `cache.make_key` made one for every count (10 us of CPU).
         self._make_key = cache.make_key
         self._waiting: list[_Waiting] = []
+        # Counts nobody waits for (`count_behind`): their answers only tell `_behind` what is over.
+        self._behind: list[Window] = []
         self._counting: asyncio.Task[None] | None = None
         self.calls = 0
 
@@ -143,14 +147,25 @@ class _Counter:
         """Each window's count with this one in it; None when Redis could not be reached."""
         future: asyncio.Future[list[int] | None] = asyncio.get_running_loop().create_future()
         self._waiting.append(_Waiting(windows, future))
-        if self._counting is None or self._counting.done():
-            self._counting = asyncio.create_task(self._count())
+        self._start()
         return await future
 
+    def behind(self, windows: list[Window]) -> None:
+        """Count in these windows with the next call, and wait for nothing."""
+        self._behind += windows
+        self._start()
+
+    def _start(self) -> None:
+        if self._counting is None or self._counting.done():
+            self._counting = asyncio.create_task(self._count())
+
     async def _count(self) -> None:
-        while self._waiting:
+        while self._waiting or self._behind:
             batch, self._waiting = self._waiting, []
+            behind, self._behind = self._behind, []
             windows = [window for waiting in batch for window in waiting.windows]
+            waited_for = len(windows)
+            windows += behind
             self.calls += 1
             try:
                 keys, args = _script_arguments(windows, self._make_key)
@@ -166,6 +181,10 @@ class _Counter:
                 if not waiting.future.done():
                     waiting.future.set_result(None if counts is None else counts[start:end])
                 start = end
+            if counts is None:
+                _behind.unsend(behind)
+            elif behind:
+                _behind.note(behind, counts[waited_for:], time.time())
 
 
 _counters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Counter] = (
@@ -286,6 +305,9 @@ class _Refusals:
 
 
 _refusals = _Refusals()
+# The windows over their limit and this process's own counts, for `count_behind`'s frames (apart
+# from the front gate's, whose refusals it tallies to find floods).
+_behind = _Refusals()
 
 
 def known_refusal(windows: list[Window], *, tally: bool = False) -> int | None:
@@ -312,6 +334,16 @@ def flooding(windows: list[Window], refusals: int) -> bool:
 def forget_refusals() -> None:
     """Forget the process's known refusals (tests: the counters were cleared)."""
     _refusals.clear()
+    _behind.clear()
+
+
+def _counter() -> _Counter:
+    """The running loop's counter."""
+    loop = asyncio.get_running_loop()
+    counter = _counters.get(loop)
+    if counter is None:
+        counter = _counters[loop] = _Counter()
+    return counter
 
 
 async def count_async(windows: list[Window], *, remember_refusals: bool = False) -> int | None:
@@ -327,11 +359,7 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
         if known is not None:
             return known
         _refusals.send(windows, now)
-    loop = asyncio.get_running_loop()
-    counter = _counters.get(loop)
-    if counter is None:
-        counter = _counters[loop] = _Counter()
-    counts = await counter.counts(windows)
+    counts = await _counter().counts(windows)
     if counts is None:
         if remember_refusals:
             _refusals.unsend(windows)
@@ -339,6 +367,32 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
     if remember_refusals:
         _refusals.note(windows, counts, now)
     return longest_wait(windows, counts)
+
+
+def count_behind(windows: list[Window]) -> int | None:
+    """Count a socket's frame in each window without waiting for Redis (from an event loop): the
+    wait of a frame refused by what the process knows, else None and the frame goes ahead while
+    its count goes to Redis with the loop's next call (`count_async`'s, shared by every frame
+    meanwhile), whose answer marks the windows it finds over. A window is known over once Redis
+    has answered a count over its limit, or once this process's own counts have reached it (so
+    one process alone never lets more through than the limit), until it ends; refused frames are
+    not counted again (the window is over already). The bound this sets on the limit across
+    processes: a window also counted by other processes can let through, in each process, the
+    frames that arrive between Redis counting it over and that process hearing so (one call in
+    flight and the next: a few hundred microseconds on loopback), and never more than its limit
+    from one process. Redis unreachable: every frame goes through, as with `count_async`.
+
+    An admitted frame makes no Redis round trip of its own and never waits: a round trip was the
+    largest part of a socket move's CPU that was not the move (bench/README.md, "Stop 49")."""
+    if not windows:
+        return None
+    now = time.time()
+    known = _behind.wait(windows, now)
+    if known is not None:
+        return known
+    _behind.send(windows, now)
+    _counter().behind(windows)
+    return None
 
 
 # KEYS: the counters; ARGV: each counter's limit, then each one's lifetime. Nothing is counted
