@@ -129,6 +129,11 @@ class _Waiting:
     future: asyncio.Future[list[int] | None]
 
 
+# The longest a count sent behind its frame (`count_behind`) waits for its call: the counts of all
+# the process's frames meanwhile go in one (at a thousand frames a second, one call for ten).
+BEHIND_S = 0.01
+
+
 class _Counter:
     """One event loop's counts: a call in flight at a time, the frames meanwhile in the next."""
 
@@ -140,6 +145,7 @@ class _Counter:
         self._waiting: list[_Waiting] = []
         # Counts nobody waits for (`count_behind`): their answers only tell `_behind` what is over.
         self._behind: list[Window] = []
+        self._behind_due = False  # a call for them is timed (`BEHIND_S`)
         self._counting: asyncio.Task[None] | None = None
         self.calls = 0
 
@@ -151,9 +157,17 @@ class _Counter:
         return await future
 
     def behind(self, windows: list[Window]) -> None:
-        """Count in these windows with the next call, and wait for nothing."""
+        """Count in these windows with the next call, at most `BEHIND_S` from now, and wait for
+        nothing."""
         self._behind += windows
-        self._start()
+        if not self._behind_due:
+            self._behind_due = True
+            asyncio.get_running_loop().call_later(BEHIND_S, self._behind_now)
+
+    def _behind_now(self) -> None:
+        self._behind_due = False
+        if self._behind:
+            self._start()
 
     def _start(self) -> None:
         if self._counting is None or self._counting.done():
@@ -371,16 +385,17 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
 
 def count_behind(windows: list[Window]) -> int | None:
     """Count a socket's frame in each window without waiting for Redis (from an event loop): the
-    wait of a frame refused by what the process knows, else None and the frame goes ahead while
-    its count goes to Redis with the loop's next call (`count_async`'s, shared by every frame
-    meanwhile), whose answer marks the windows it finds over. A window is known over once Redis
-    has answered a count over its limit, or once this process's own counts have reached it (so
-    one process alone never lets more through than the limit), until it ends; refused frames are
-    not counted again (the window is over already). The bound this sets on the limit across
-    processes: a window also counted by other processes can let through, in each process, the
-    frames that arrive between Redis counting it over and that process hearing so (one call in
-    flight and the next: a few hundred microseconds on loopback), and never more than its limit
-    from one process. Redis unreachable: every frame goes through, as with `count_async`.
+    wait of a frame refused by what the process knows, else None, and the frame goes ahead while
+    its count goes to Redis with a later call (`count_async`'s, shared by every frame meanwhile,
+    at most `BEHIND_S` later), whose answer marks the windows it finds over. A window is known
+    over once Redis has answered a count over its limit, or once this process's own counts have
+    reached it (so one process alone never lets more through than the limit), until it ends;
+    refused frames are not counted again (the window is over already).
+
+    The bound this sets on a limit counted by several processes: each can let through the frames
+    that arrive between Redis counting the window over and that process hearing so (`BEHIND_S`
+    and a round trip, some 10 ms), and never more than the limit of its own. Redis unreachable:
+    every frame goes through, as with `count_async`.
 
     An admitted frame makes no Redis round trip of its own and never waits: a round trip was the
     largest part of a socket move's CPU that was not the move (bench/README.md, "Stop 49")."""
