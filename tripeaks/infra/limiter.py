@@ -174,7 +174,9 @@ class _Counter:
             self._counting = asyncio.create_task(self._count())
 
     async def _count(self) -> None:
-        while self._waiting or self._behind:
+        # Counts behind their frames wait for their timed call (a slow round trip on a busy
+        # machine would otherwise make one call for each), unless a call goes anyway.
+        while self._waiting or (self._behind and not self._behind_due):
             batch, self._waiting = self._waiting, []
             behind, self._behind = self._behind, []
             windows = [window for waiting in batch for window in waiting.windows]
