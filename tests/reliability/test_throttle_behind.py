@@ -89,3 +89,17 @@ async def test_a_cache_outage_lets_frames_through(
         assert limiter.count_behind(windows) is None
         await _counted()
     assert _count_of(windows[0]) == 0
+
+
+async def test_a_windows_frames_between_calls_are_one_count_of_many(settings: Any) -> None:
+    """A flood's frames between two calls cost one key in one call, not a key each: the call
+    stays small however fast they come."""
+    settings.PLAY_THROTTLE_RATES = {"move": "100000/min", "move_address": None}
+    windows = throttling.windows_of(throttling.play_limits("move", user_id="behind-e", address=None))
+    counter = limiter._counter()
+    calls = counter.calls
+    assert all(limiter.count_behind(windows) is None for _ in range(1000))
+    assert len(counter._behind) == 1
+    await _counted()
+    assert counter.calls == calls + 1
+    assert _count_of(windows[0]) == 1000

@@ -88,13 +88,15 @@ def longest_wait(windows: list[Window], counts: list[int]) -> int | None:
     return max(waits) if waits else None
 
 
-# SET NX makes each counter with its window's lifetime, INCR counts: one atomic call for every
-# window given (a key given twice counts twice).
+# SET NX makes each counter with its window's lifetime, INCRBY counts: one atomic call for every
+# window given (a key given twice counts twice). ARGV: each counter's lifetime, then how many
+# each one counts (one when not given).
 COUNT_SCRIPT = """
 local counts = {}
+local n = #KEYS
 for i, key in ipairs(KEYS) do
     redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
-    counts[i] = redis.call('INCR', key)
+    counts[i] = redis.call('INCRBY', key, ARGV[n + i] or 1)
 end
 return counts
 """
@@ -143,8 +145,9 @@ class _Counter:
         # holds no backend yet, and `cache.make_key` made one for every count (10 us of CPU).
         self._make_key = cache.make_key
         self._waiting: list[_Waiting] = []
-        # Counts nobody waits for (`count_behind`): their answers only tell `_behind` what is over.
-        self._behind: list[Window] = []
+        # Counts nobody waits for (`count_behind`), by window: how many frames each counts. Their
+        # answers only tell `_behind` what is over.
+        self._behind: dict[str, tuple[Window, int]] = {}
         self._behind_due = False  # a call for them is timed (`BEHIND_S`)
         self._counting: asyncio.Task[None] | None = None
         self.calls = 0
@@ -157,9 +160,12 @@ class _Counter:
         return await future
 
     def behind(self, windows: list[Window]) -> None:
-        """Count in these windows with the next call, at most `BEHIND_S` from now, and wait for
-        nothing."""
-        self._behind += windows
+        """Count in these windows with a call at most `BEHIND_S` from now, and wait for nothing.
+        A window's frames meanwhile are one count of many: a call has a key a window, however
+        many frames it holds."""
+        for w in windows:
+            counted = self._behind.get(w.key)
+            self._behind[w.key] = (w, 1 if counted is None else counted[1] + 1)
         if not self._behind_due:
             self._behind_due = True
             asyncio.get_running_loop().call_later(BEHIND_S, self._behind_now)
@@ -178,19 +184,11 @@ class _Counter:
         # machine would otherwise make one call for each), unless a call goes anyway.
         while self._waiting or (self._behind and not self._behind_due):
             batch, self._waiting = self._waiting, []
-            behind, self._behind = self._behind, []
+            behind, self._behind = list(self._behind.values()), {}
             windows = [window for waiting in batch for window in waiting.windows]
             waited_for = len(windows)
-            windows += behind
-            self.calls += 1
-            try:
-                keys, args = _script_arguments(windows, self._make_key)
-                counts: list[int] | None = [
-                    int(n) for n in await self._script(keys=keys, args=args)
-                ]
-            except Exception:  # fail open: a cache outage must not stop play
-                log.warning("throttle cache unreachable; letting frames through", exc_info=True)
-                counts = None
+            windows += [w for w, _ in behind]
+            counts = await self._call(windows, [1] * waited_for + [n for _, n in behind])
             start = 0
             for waiting in batch:
                 end = start + len(waiting.windows)
@@ -198,9 +196,19 @@ class _Counter:
                     waiting.future.set_result(None if counts is None else counts[start:end])
                 start = end
             if counts is None:
-                _behind.unsend(behind)
+                _behind.unsend([w for w, _ in behind], [n for _, n in behind])
             elif behind:
-                _behind.note(behind, counts[waited_for:], time.time())
+                _behind.note(windows[waited_for:], counts[waited_for:], time.time())
+
+    async def _call(self, windows: list[Window], amounts: list[int]) -> list[int] | None:
+        """Each window's count once it has counted its amount; None: Redis unreachable."""
+        self.calls += 1
+        try:
+            keys, lifetimes = _script_arguments(windows, self._make_key)
+            return [int(n) for n in await self._script(keys=keys, args=lifetimes + amounts)]
+        except Exception:  # fail open: a cache outage must not stop play
+            log.warning("throttle cache unreachable; letting frames through", exc_info=True)
+            return None
 
 
 _counters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Counter] = (
@@ -283,13 +291,14 @@ class _Refusals:
         for w in windows:
             self._sent[w.key] = (self._sent.get(w.key, (0, 0.0))[0] + 1, w.ends)
 
-    def unsend(self, windows: list[Window]) -> None:
-        """A count `send` let through never reached Redis (unreachable): not counted here either,
-        so that an outage lets everything through, as the limiter does."""
-        for w in windows:
+    def unsend(self, windows: list[Window], many: list[int] | None = None) -> None:
+        """Counts `send` let through never reached Redis (unreachable): not counted here either,
+        so that an outage lets everything through, as the limiter does. `many`: how many counts
+        each window had (one each when not given)."""
+        for w, n in zip(windows, many or [1] * len(windows), strict=True):
             sent, ends = self._sent.get(w.key, (0, 0.0))
             if sent > 0:
-                self._sent[w.key] = (sent - 1, ends)
+                self._sent[w.key] = (max(0, sent - n), ends)
 
     def note(self, windows: list[Window], counts: list[int], now: float) -> None:
         for w, n in zip(windows, counts, strict=True):
