@@ -47,7 +47,9 @@ async def test_an_admitted_frame_waits_for_no_redis_call(settings: Any) -> None:
 
 async def test_one_process_lets_no_more_through_than_the_limit(settings: Any) -> None:
     settings.PLAY_THROTTLE_RATES = {"move": "5/min", "move_address": None}
-    windows = throttling.windows_of(throttling.play_limits("move", user_id="behind-b", address=None))
+    windows = throttling.windows_of(
+        throttling.play_limits("move", user_id="behind-b", address=None)
+    )
     waits = [limiter.count_behind(windows) for _ in range(8)]  # faster than any answer
     assert waits[:5] == [None] * 5
     assert all(wait is not None and 1 <= wait <= 60 for wait in waits[5:])
@@ -58,7 +60,9 @@ async def test_one_process_lets_no_more_through_than_the_limit(settings: Any) ->
 
 async def test_a_window_redis_finds_over_refuses_from_its_answer_on(settings: Any) -> None:
     settings.PLAY_THROTTLE_RATES = {"move": "3/min", "move_address": None}
-    windows = throttling.windows_of(throttling.play_limits("move", user_id="behind-c", address=None))
+    windows = throttling.windows_of(
+        throttling.play_limits("move", user_id="behind-c", address=None)
+    )
     # Another process (the REST side here) has used the window up.
     for _ in range(3):
         assert await asyncio.to_thread(limiter.count, windows) is None
@@ -78,7 +82,9 @@ async def test_a_cache_outage_lets_frames_through(
     settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.PLAY_THROTTLE_RATES = {"move": "1/min", "move_address": None}
-    windows = throttling.windows_of(throttling.play_limits("move", user_id="behind-d", address=None))
+    windows = throttling.windows_of(
+        throttling.play_limits("move", user_id="behind-d", address=None)
+    )
     counter = limiter._counter()
 
     async def unreachable(**_: object) -> list[int]:
@@ -95,7 +101,9 @@ async def test_a_windows_frames_between_calls_are_one_count_of_many(settings: An
     """A flood's frames between two calls cost one key in one call, not a key each: the call
     stays small however fast they come."""
     settings.PLAY_THROTTLE_RATES = {"move": "100000/min", "move_address": None}
-    windows = throttling.windows_of(throttling.play_limits("move", user_id="behind-e", address=None))
+    windows = throttling.windows_of(
+        throttling.play_limits("move", user_id="behind-e", address=None)
+    )
     counter = limiter._counter()
     calls = counter.calls
     assert all(limiter.count_behind(windows) is None for _ in range(1000))

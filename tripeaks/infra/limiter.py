@@ -146,7 +146,7 @@ class _Counter:
         self._make_key = cache.make_key
         self._waiting: list[_Waiting] = []
         # Counts nobody waits for (`count_behind`), by window: how many frames each counts. Their
-        # answers only tell `_behind` what is over.
+        # answers only tell `_frames_known` what is over.
         self._behind: dict[str, tuple[Window, int]] = {}
         self._behind_due = False  # a call for them is timed (`BEHIND_S`)
         self._counting: asyncio.Task[None] | None = None
@@ -196,9 +196,9 @@ class _Counter:
                     waiting.future.set_result(None if counts is None else counts[start:end])
                 start = end
             if counts is None:
-                _behind.unsend([w for w, _ in behind], [n for _, n in behind])
+                _frames_known.unsend([w for w, _ in behind], [n for _, n in behind])
             elif behind:
-                _behind.note(windows[waited_for:], counts[waited_for:], time.time())
+                _frames_known.note(windows[waited_for:], counts[waited_for:], time.time())
 
     async def _call(self, windows: list[Window], amounts: list[int]) -> list[int] | None:
         """Each window's count once it has counted its amount; None: Redis unreachable."""
@@ -332,7 +332,7 @@ class _Refusals:
 _refusals = _Refusals()
 # The windows over their limit and this process's own counts, for `count_behind`'s frames (apart
 # from the front gate's, whose refusals it tallies to find floods).
-_behind = _Refusals()
+_frames_known = _Refusals()
 
 
 def known_refusal(windows: list[Window], *, tally: bool = False) -> int | None:
@@ -359,7 +359,7 @@ def flooding(windows: list[Window], refusals: int) -> bool:
 def forget_refusals() -> None:
     """Forget the process's known refusals (tests: the counters were cleared)."""
     _refusals.clear()
-    _behind.clear()
+    _frames_known.clear()
 
 
 def _counter() -> _Counter:
@@ -413,10 +413,10 @@ def count_behind(windows: list[Window]) -> int | None:
     if not windows:
         return None
     now = time.time()
-    known = _behind.wait(windows, now)
+    known = _frames_known.wait(windows, now)
     if known is not None:
         return known
-    _behind.send(windows, now)
+    _frames_known.send(windows, now)
     _counter().behind(windows)
     return None
 
