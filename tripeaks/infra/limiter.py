@@ -4,14 +4,16 @@
   counters, all in one atomic script (`count`, or `count_async` from an event loop, where the
   frames that arrive while a count is in flight are counted together in the next call). DRF's
   throttles, the play limits and the sockets' frames (tripeaks/infra/throttling.py and
-  throttle_async.py) count this way. `count_async(..., remember_refusals=True)` keeps, in the
-  process, the windows Redis said were over their limit until they end, and refuses a count that
-  falls in one of them without asking Redis: a flood's refusals cost no Redis call (the front
-  gate, tripeaks/infra/front_gate.py); a window the process's own counts have filled is known
-  over before Redis answers them (a burst's counts in flight). It also counts those refusals:
-  past a number of them the window is a flood's (`flooding`), and the gate refuses the
-  address's connections before any byte of them is read, in the next window too while the flood
-  goes on knocking.
+  throttle_async.py) count this way; a socket's frames by `count_behind`, which waits for no
+  answer: the process refuses what it knows over (Redis said so, or its own counts reached the
+  limit) and sends the rest's counts behind them. `count_async(..., remember_refusals=True)`
+  keeps, in the process, the windows Redis said were over their limit until they end, and
+  refuses a count that falls in one of them without asking Redis: a flood's refusals cost no
+  Redis call (the front gate, tripeaks/infra/front_gate.py); a window the process's own counts
+  have filled is known over before Redis answers them (a burst's counts in flight). It also
+  counts those refusals: past a number of them the window is a flood's (`flooding`), and the
+  gate refuses the address's connections before any byte of them is read, in the next window
+  too while the flood goes on knocking.
 - **Reservations** (`reserve`): nothing is counted unless every window is below its limit, then
   all are (sign-in and password-reset attempts: accounts/throttling.py).
 - **Slots** (`acquire_slot`, `release_slot`): leases in sorted sets, one member a call, scored by
@@ -86,13 +88,15 @@ def longest_wait(windows: list[Window], counts: list[int]) -> int | None:
     return max(waits) if waits else None
 
 
-# SET NX makes each counter with its window's lifetime, INCR counts: one atomic call for every
-# window given (a key given twice counts twice).
+# SET NX makes each counter with its window's lifetime, INCRBY counts: one atomic call for every
+# window given (a key given twice counts twice). ARGV: each counter's lifetime, then how many
+# each one counts (one when not given).
 COUNT_SCRIPT = """
 local counts = {}
+local n = #KEYS
 for i, key in ipairs(KEYS) do
     redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
-    counts[i] = redis.call('INCR', key)
+    counts[i] = redis.call('INCRBY', key, ARGV[n + i] or 1)
 end
 return counts
 """
@@ -127,6 +131,11 @@ class _Waiting:
     future: asyncio.Future[list[int] | None]
 
 
+# The longest a count sent behind its frame (`count_behind`) waits for its call: the counts of all
+# the process's frames meanwhile go in one (at a thousand frames a second, one call for ten).
+BEHIND_S = 0.01
+
+
 class _Counter:
     """One event loop's counts: a call in flight at a time, the frames meanwhile in the next."""
 
@@ -136,6 +145,10 @@ class _Counter:
         # holds no backend yet, and `cache.make_key` made one for every count (10 us of CPU).
         self._make_key = cache.make_key
         self._waiting: list[_Waiting] = []
+        # Counts nobody waits for (`count_behind`), by window: how many frames each counts. Their
+        # answers only tell `_frames_known` what is over.
+        self._behind: dict[str, tuple[Window, int]] = {}
+        self._behind_due = False  # a call for them is timed (`BEHIND_S`)
         self._counting: asyncio.Task[None] | None = None
         self.calls = 0
 
@@ -143,29 +156,59 @@ class _Counter:
         """Each window's count with this one in it; None when Redis could not be reached."""
         future: asyncio.Future[list[int] | None] = asyncio.get_running_loop().create_future()
         self._waiting.append(_Waiting(windows, future))
-        if self._counting is None or self._counting.done():
-            self._counting = asyncio.create_task(self._count())
+        self._start()
         return await future
 
+    def behind(self, windows: list[Window]) -> None:
+        """Count in these windows with a call at most `BEHIND_S` from now, and wait for nothing.
+        A window's frames meanwhile are one count of many: a call has a key a window, however
+        many frames it holds."""
+        for w in windows:
+            counted = self._behind.get(w.key)
+            self._behind[w.key] = (w, 1 if counted is None else counted[1] + 1)
+        if not self._behind_due:
+            self._behind_due = True
+            asyncio.get_running_loop().call_later(BEHIND_S, self._behind_now)
+
+    def _behind_now(self) -> None:
+        self._behind_due = False
+        if self._behind:
+            self._start()
+
+    def _start(self) -> None:
+        if self._counting is None or self._counting.done():
+            self._counting = asyncio.create_task(self._count())
+
     async def _count(self) -> None:
-        while self._waiting:
+        # Counts behind their frames wait for their timed call (a slow round trip on a busy
+        # machine would otherwise make one call for each), unless a call goes anyway.
+        while self._waiting or (self._behind and not self._behind_due):
             batch, self._waiting = self._waiting, []
+            behind, self._behind = list(self._behind.values()), {}
             windows = [window for waiting in batch for window in waiting.windows]
-            self.calls += 1
-            try:
-                keys, args = _script_arguments(windows, self._make_key)
-                counts: list[int] | None = [
-                    int(n) for n in await self._script(keys=keys, args=args)
-                ]
-            except Exception:  # fail open: a cache outage must not stop play
-                log.warning("throttle cache unreachable; letting frames through", exc_info=True)
-                counts = None
+            waited_for = len(windows)
+            windows += [w for w, _ in behind]
+            counts = await self._call(windows, [1] * waited_for + [n for _, n in behind])
             start = 0
             for waiting in batch:
                 end = start + len(waiting.windows)
                 if not waiting.future.done():
                     waiting.future.set_result(None if counts is None else counts[start:end])
                 start = end
+            if counts is None:
+                _frames_known.unsend([w for w, _ in behind], [n for _, n in behind])
+            elif behind:
+                _frames_known.note(windows[waited_for:], counts[waited_for:], time.time())
+
+    async def _call(self, windows: list[Window], amounts: list[int]) -> list[int] | None:
+        """Each window's count once it has counted its amount; None: Redis unreachable."""
+        self.calls += 1
+        try:
+            keys, lifetimes = _script_arguments(windows, self._make_key)
+            return [int(n) for n in await self._script(keys=keys, args=lifetimes + amounts)]
+        except Exception:  # fail open: a cache outage must not stop play
+            log.warning("throttle cache unreachable; letting frames through", exc_info=True)
+            return None
 
 
 _counters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Counter] = (
@@ -248,13 +291,14 @@ class _Refusals:
         for w in windows:
             self._sent[w.key] = (self._sent.get(w.key, (0, 0.0))[0] + 1, w.ends)
 
-    def unsend(self, windows: list[Window]) -> None:
-        """A count `send` let through never reached Redis (unreachable): not counted here either,
-        so that an outage lets everything through, as the limiter does."""
-        for w in windows:
+    def unsend(self, windows: list[Window], many: list[int] | None = None) -> None:
+        """Counts `send` let through never reached Redis (unreachable): not counted here either,
+        so that an outage lets everything through, as the limiter does. `many`: how many counts
+        each window had (one each when not given)."""
+        for w, n in zip(windows, many or [1] * len(windows), strict=True):
             sent, ends = self._sent.get(w.key, (0, 0.0))
             if sent > 0:
-                self._sent[w.key] = (sent - 1, ends)
+                self._sent[w.key] = (max(0, sent - n), ends)
 
     def note(self, windows: list[Window], counts: list[int], now: float) -> None:
         for w, n in zip(windows, counts, strict=True):
@@ -286,6 +330,9 @@ class _Refusals:
 
 
 _refusals = _Refusals()
+# The windows over their limit and this process's own counts, for `count_behind`'s frames (apart
+# from the front gate's, whose refusals it tallies to find floods).
+_frames_known = _Refusals()
 
 
 def known_refusal(windows: list[Window], *, tally: bool = False) -> int | None:
@@ -312,6 +359,16 @@ def flooding(windows: list[Window], refusals: int) -> bool:
 def forget_refusals() -> None:
     """Forget the process's known refusals (tests: the counters were cleared)."""
     _refusals.clear()
+    _frames_known.clear()
+
+
+def _counter() -> _Counter:
+    """The running loop's counter."""
+    loop = asyncio.get_running_loop()
+    counter = _counters.get(loop)
+    if counter is None:
+        counter = _counters[loop] = _Counter()
+    return counter
 
 
 async def count_async(windows: list[Window], *, remember_refusals: bool = False) -> int | None:
@@ -327,11 +384,7 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
         if known is not None:
             return known
         _refusals.send(windows, now)
-    loop = asyncio.get_running_loop()
-    counter = _counters.get(loop)
-    if counter is None:
-        counter = _counters[loop] = _Counter()
-    counts = await counter.counts(windows)
+    counts = await _counter().counts(windows)
     if counts is None:
         if remember_refusals:
             _refusals.unsend(windows)
@@ -339,6 +392,33 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
     if remember_refusals:
         _refusals.note(windows, counts, now)
     return longest_wait(windows, counts)
+
+
+def count_behind(windows: list[Window]) -> int | None:
+    """Count a socket's frame in each window without waiting for Redis (from an event loop): the
+    wait of a frame refused by what the process knows, else None, and the frame goes ahead while
+    its count goes to Redis with a later call (`count_async`'s, shared by every frame meanwhile,
+    at most `BEHIND_S` later), whose answer marks the windows it finds over. A window is known
+    over once Redis has answered a count over its limit, or once this process's own counts have
+    reached it (so one process alone never lets more through than the limit), until it ends;
+    refused frames are not counted again (the window is over already).
+
+    The bound this sets on a limit counted by several processes: each can let through the frames
+    that arrive between Redis counting the window over and that process hearing so (`BEHIND_S`
+    and a round trip, some 10 ms), and never more than the limit of its own. Redis unreachable:
+    every frame goes through, as with `count_async`.
+
+    An admitted frame makes no Redis round trip of its own and never waits: a round trip was the
+    largest part of a socket move's CPU that was not the move (bench/README.md, "Stop 49")."""
+    if not windows:
+        return None
+    now = time.time()
+    known = _frames_known.wait(windows, now)
+    if known is not None:
+        return known
+    _frames_known.send(windows, now)
+    _counter().behind(windows)
+    return None
 
 
 # KEYS: the counters; ARGV: each counter's limit, then each one's lifetime. Nothing is counted

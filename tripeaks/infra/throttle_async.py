@@ -1,9 +1,11 @@
 """`throttling.check` for the sockets, from their event loop; and the flood guard the game and
 board sockets share (`FloodGuard`).
 
-Every socket frame is counted against the player's and the address's move rate, by the limiter's
-batched count (`limiter.count_async`: one Redis call for the frames that arrive while a count is
-in flight). The counters and answers are the same as `throttling.check` (the REST side).
+Every socket frame is counted against the player's and the address's move rate, in the counters
+`throttling.check` (the REST side) counts in. A frame's count goes to Redis behind it
+(`limiter.count_behind`: one Redis call for the frames of all the process's sockets meanwhile, and
+no wait): the frame is refused when the process knows a window over, from Redis's answers or its
+own counts. A socket's other messages (new games) wait for their count (`check_async`).
 """
 
 from __future__ import annotations
@@ -76,8 +78,9 @@ class FloodGuard:
         return self._windows
 
     async def admit(self, socket: AsyncWebsocketConsumer, limits: list[throttling.Limit]) -> bool:
-        """Count a frame; whether the socket may handle it (if not, the socket has been told)."""
-        wait = await limiter.count_async(self._windows_of(limits))
+        """Count a frame; whether the socket may handle it (if not, the socket has been told).
+        An admitted frame waits for nothing: its count goes to Redis behind it."""
+        wait = limiter.count_behind(self._windows_of(limits))
         if wait is None:
             self.refused_in_a_row = 0
             return True

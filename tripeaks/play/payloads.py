@@ -193,11 +193,34 @@ def _fixed_fields(game: Game, rules: Rules) -> dict[str, object]:
     return fixed
 
 
+# Where a running game keeps the fields of its view that change only with its ranking, its hints
+# and its first move (what the run counts for, when it started), with what they were made from:
+# made again only when one of those changes, not for every move's view.
+_LIVE = "_tp_live_view"
+
+
+def _live_fields(game: Game) -> dict[str, object]:
+    made_from = (game.ranking, game.assisted, game.started_at)
+    found: tuple[object, dict[str, object]] | None = game.__dict__.get(_LIVE)
+    if found is not None and found[0] == made_from:
+        return found[1]
+    code = live_ranking(game, game.player.is_guest)
+    fields: dict[str, object] = {
+        # Told before the first move: what this run counts for (docs/fair-play.md).
+        "ranking": game.ranking,
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "ranks": RANKS.get(code, False),
+        "ranking_code": code,
+        "ranking_reason": ranking_reason(code, game.deal.source),
+    }
+    game.__dict__[_LIVE] = (made_from, fields)
+    return fields
+
+
 def game_payload(
     game: Game, state: engine.State, now: datetime, result: Result | None = None
 ) -> ViewPayload:
     """The view; `result` is the one the game's finish has just made, else it is read."""
-    deal = game.deal
     payload = player_view(state, paused=game.paused)
     payload.update(_fixed_fields(game, state.rules))
     payload.update(
@@ -211,24 +234,33 @@ def game_payload(
         paused=game.paused,
         assisted=game.assisted,
         hints=game.hints,
-        # Told before the first move: what this run counts for (docs/fair-play.md).
+    )
+    if game.finished:
+        _finished_fields(payload, game, result)
+    else:
+        payload.update(_live_fields(game), finished_at=None)
+    return payload
+
+
+def _finished_fields(payload: ViewPayload, game: Game, result: Result | None) -> None:
+    """A finished game's ranking as its result made it, its deal's verdict and par (told only
+    once the game is over) and its result (`result`, else read)."""
+    deal = game.deal
+    payload.update(
         ranking=game.ranking,
         started_at=game.started_at.isoformat() if game.started_at else None,
         finished_at=game.finished_at.isoformat() if game.finished_at else None,
     )
     guest = game.player.is_guest
     code = live_ranking(game, guest)
-    if game.finished:
-        # The verdict and par of a numbered or custom deal are told only once the game is over.
-        payload["deal"] = {"winnable": deal.winnable, "par": deal.par}
-        if result is None:
-            result = Result.objects.filter(game_id=game.pk).first()
-        payload["result"] = None if result is None else result_for_game(game, result)
-        if result is not None:
-            code = result_ranking(game, result, guest)
+    payload["deal"] = {"winnable": deal.winnable, "par": deal.par}
+    if result is None:
+        result = Result.objects.filter(game_id=game.pk).first()
+    payload["result"] = None if result is None else result_for_game(game, result)
+    if result is not None:
+        code = result_ranking(game, result, guest)
     payload.update(ranks=RANKS.get(code, False), ranking_code=code)
     payload["ranking_reason"] = ranking_reason(code, deal.source)
-    return payload
 
 
 def hint_payload(hint: Hint) -> HintPayload:
