@@ -25,11 +25,19 @@ def hidden_tokens(game_id: str) -> set[str]:
     return hidden
 
 
+# Hints a game asks for at most. A hint is a solver search from the position (a request's budget:
+# not remembered, tests/solver_memo.py); drawn as often as any other move, the four games asked
+# for 68, 43 % of the file's time under the profiler, every answer of one shape (the game's view
+# and a move). Each game still asks for its first few among its other moves, each answer checked.
+HINTS_PER_GAME = 3
+
+
 @pytest.mark.parametrize("mode", ["random", "daily"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_random_play_never_reveals_a_hidden_card(api: APIClient, mode: str, seed: int) -> None:
     chooser = random.Random(seed)
     game = api.post("/api/games", {"mode": mode}, format="json").json()
+    hints = 0
     for _ in range(60):
         payloads = [game]
         hidden = hidden_tokens(game["id"])
@@ -43,8 +51,10 @@ def test_random_play_never_reveals_a_hidden_card(api: APIClient, mode: str, seed
         options += [{"action": "draw"}] * (game["stock_left"] > 0) + [{"action": "undo"}] * game[
             "can_undo"
         ]
-        options += [{"action": "play", "position": chooser.randrange(28)}, {"action": "hint"}]
+        options += [{"action": "play", "position": chooser.randrange(28)}]
+        options += [{"action": "hint"}] * (hints < HINTS_PER_GAME)
         step = chooser.choice(options)
+        hints += step["action"] == "hint"
         response = move(api, game, **step)
         body = response.json()
         hidden_now = hidden_tokens(game["id"])

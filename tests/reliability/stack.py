@@ -214,10 +214,16 @@ class Stack:
         return done.stdout
 
     def collect_static(self) -> None:
-        """`collectstatic` once, for tests that render HTML pages (the production profile's
-        static storage needs its manifest)."""
+        """The collected static files, for tests that render HTML pages (the production profile's
+        static storage needs its manifest): those of the test run's prepared VAR_DIR
+        (bench/stack_template.py), which `make run`'s own collectstatic made from this checkout
+        with this storage, linked in and only read. Collecting them again here was a Django
+        process of 3.6 s of CPU (35 MB written) in each test process that rendered a page; the
+        run's benches make the template anyway."""
         if not (self.root / "static" / "staticfiles.json").exists():
-            self.manage("collectstatic", "--noinput", "-v0")
+            from tests.bench.runs import this_runs_stack_template
+
+            (self.root / "static").symlink_to(this_runs_stack_template() / "static")
 
     def python(self, code: str, timeout: float = 120) -> Any:
         """Run `code` in a Django process on this stack; it prints one JSON value, returned."""
