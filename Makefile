@@ -26,7 +26,7 @@ help:
 	@echo "make run     the whole stack on http://$(HOST):$(PORT): embedded PostgreSQL and Redis"
 	@echo "             (data in var/), the ASGI server, a Celery worker and beat; Ctrl-C stops"
 	@echo "make test    the whole suite against PostgreSQL and Redis, make lint beside it"
-	@echo "make lint    ruff, the import contracts (import-linter), no import circles"
+	@echo "make lint    ruff (checks and format), the import contracts (import-linter), no import circles"
 	@echo "             (scripts/check_cycles.py), no function over 60 lines"
 	@echo "             (scripts/check_function_length.py), mypy --strict, ESLint and tsc"
 	@echo "make audit   the pinned dependencies against PyPI's vulnerability data"
@@ -69,6 +69,7 @@ $(STAMP_NODE): package-lock.json
 
 lint: $(STAMP_TEST) $(STAMP_NODE)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) scripts/check_cycles.py
 	$(PY) scripts/check_function_length.py

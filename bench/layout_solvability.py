@@ -119,14 +119,20 @@ def face_down(layout: Layout) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--deals", type=int, default=1000, help="seeds 0..N-1 (default 1000)")
     parser.add_argument("--layouts", nargs="*", help="layout names (default: all)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--chunk", type=int, default=100, help="deals per task (default 100)")
     parser.add_argument("--markdown", action="store_true", help="print the docs table")
-    parser.add_argument("--solver", choices=("auto", "baseline"), default="auto",
-                        help="auto: the engine's solver when importable (default); baseline: this script's DFS")
+    parser.add_argument(
+        "--solver",
+        choices=("auto", "baseline"),
+        default="auto",
+        help="auto: the engine's solver when importable (default); baseline: this script's DFS",
+    )
     parser.add_argument("--json", type=Path, help="also write the results to this JSON file")
     args = parser.parse_args(argv)
 
@@ -135,8 +141,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         get_layout(name)
     solver_name, _ = pick_solver(args.solver)  # imported once here; the worker processes inherit it
     digest = solver_digest() if solver_name != "bench baseline DFS" else None
-    print(f"solver: {solver_name}; {len(names)} layouts x {args.deals} deals, wrap on, {args.jobs} process(es)", file=sys.stderr)
-    jobs = [(name, first, min(first + args.chunk, args.deals), args.solver) for name in names for first in range(0, args.deals, args.chunk)]
+    print(
+        f"solver: {solver_name}; {len(names)} layouts x {args.deals} deals, wrap on, {args.jobs} process(es)",
+        file=sys.stderr,
+    )
+    jobs = [
+        (name, first, min(first + args.chunk, args.deals), args.solver)
+        for name in names
+        for first in range(0, args.deals, args.chunk)
+    ]
     lost: dict[str, list[int]] = {name: [] for name in names}
     seconds = dict.fromkeys(names, 0.0)
     started = time.perf_counter()
@@ -156,28 +169,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         layout = get_layout(name)
         share = wins[name] / args.deals
         low, high = wilson(wins[name], args.deals)
-        rows.append({
-            "number": number, "name": name, "title": layout.title, "cards": layout.size,
-            "face_down": face_down(layout), "wins": wins[name], "deals": args.deals,
-            "solvability": round(share, 3), "low": round(low, 3), "high": round(high, 3),
-            "seconds": round(seconds[name], 2), "lost": sorted(lost[name]),
-        })
+        rows.append(
+            {
+                "number": number,
+                "name": name,
+                "title": layout.title,
+                "cards": layout.size,
+                "face_down": face_down(layout),
+                "wins": wins[name],
+                "deals": args.deals,
+                "solvability": round(share, 3),
+                "low": round(low, 3),
+                "high": round(high, 3),
+                "seconds": round(seconds[name], 2),
+                "lost": sorted(lost[name]),
+            }
+        )
     if args.markdown:
         print("| # | Name | Title | Cards | Face down | Solvability | 95% CI |")
         print("|---:|---|---|---:|---:|---:|---|")
         for row in rows:
-            print(f"| {row['number']} | `{row['name']}` | {row['title']} | {row['cards']} | {row['face_down']} "
-                  f"| {100 * row['solvability']:.1f}% | {100 * row['low']:.1f}-{100 * row['high']:.1f}% |")
+            print(
+                f"| {row['number']} | `{row['name']}` | {row['title']} | {row['cards']} | {row['face_down']} "
+                f"| {100 * row['solvability']:.1f}% | {100 * row['low']:.1f}-{100 * row['high']:.1f}% |"
+            )
     else:
         for row in rows:
-            print(f"{row['name']:<22} {row['cards']:>3} cards {row['face_down']:>3} down  "
-                  f"{row['wins']:>5}/{row['deals']}  {100 * row['solvability']:5.1f}%  "
-                  f"[{100 * row['low']:.1f}, {100 * row['high']:.1f}]  {row['seconds']:.1f}s")
+            print(
+                f"{row['name']:<22} {row['cards']:>3} cards {row['face_down']:>3} down  "
+                f"{row['wins']:>5}/{row['deals']}  {100 * row['solvability']:5.1f}%  "
+                f"[{100 * row['low']:.1f}, {100 * row['high']:.1f}]  {row['seconds']:.1f}s"
+            )
     shares = sorted(row["solvability"] for row in rows)
-    print(f"min {shares[0]:.3f} median {shares[len(shares) // 2]:.3f} max {shares[-1]:.3f}; "
-          f"{elapsed:.0f}s wall with {solver_name}", file=sys.stderr)
+    print(
+        f"min {shares[0]:.3f} median {shares[len(shares) // 2]:.3f} max {shares[-1]:.3f}; "
+        f"{elapsed:.0f}s wall with {solver_name}",
+        file=sys.stderr,
+    )
     if args.json:
-        summary = {"solver": solver_name, "solver_sha256": digest, "deals": args.deals, "seconds": round(elapsed, 1)}
+        summary = {
+            "solver": solver_name,
+            "solver_sha256": digest,
+            "deals": args.deals,
+            "seconds": round(elapsed, 1),
+        }
         args.json.write_text(json.dumps({**summary, "rows": rows}) + "\n")
     return 0
 

@@ -191,10 +191,12 @@ async def test_a_servers_racers_are_noted_together_in_one_round_trip(
     marks = await wait_for(lambda: (m := noted(race["id"])) and set(m) == both and m)
     # Noted again together: one mark for both, later than the openings' own.
     together = await wait_for(
-        lambda: (m := noted(race["id"]))
-        and len(set(m.values())) == 1
-        and min(m.values()) > max(marks.values())
-        and m
+        lambda: (
+            (m := noted(race["id"]))
+            and len(set(m.values())) == 1
+            and min(m.values()) > max(marks.values())
+            and m
+        )
     )
     assert set(together) == both
     for socket in sockets:

@@ -326,9 +326,7 @@ def _locked_game(
 
 
 @transaction.atomic
-def show_game(
-    *, game_id: UUID | str, user: AbstractBaseUser
-) -> tuple[Game, engine.State] | None:
+def show_game(*, game_id: UUID | str, user: AbstractBaseUser) -> tuple[Game, engine.State] | None:
     """A screen shows the player's game again (a game socket opened): a clock stopped because
     none did starts again, logged as a resume. The socket is counted (`SocketGame.admit`) first.
     The game as it is now, with its state (the socket's view is made of them), or None when it is
