@@ -62,9 +62,16 @@ def click_move(page: Any, move: dict[str, Any]) -> None:
 
 
 def open_game(page: Any) -> dict[str, Any]:
-    """Load the game page afresh (a deal started through the API is news to an open page)."""
-    page.goto("/#/play")
-    page.reload()
+    """Load the game page afresh (a deal started through the API is news to an open page).
+
+    The open page's address is set to the game's without a jump (no hashchange: the app draws no
+    game page there), then loaded: the way there by `goto` drew the whole game page in the old
+    page (its modules, its reads, its socket) for the reload to draw it again."""
+    if page.url == "about:blank":  # nothing of the site loaded yet: its first load is afresh
+        page.goto("/#/play")
+    else:
+        page.evaluate("() => history.replaceState(history.state, '', '/#/play')")
+        page.reload()
     return wait_seq(page, 0)
 
 
