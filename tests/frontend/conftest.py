@@ -40,7 +40,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
-] + [a for a in os.environ.get("XARGS", "").split(" ") if a]
+]
 SERVER_HOST = "127.0.0.1"  # the test servers' (cookies are the host's, whatever the port)
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "frontend"
 PHONE = {"width": 390, "height": 844}
