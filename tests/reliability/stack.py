@@ -28,6 +28,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -38,6 +39,7 @@ from typing import Any
 
 from bench.database import migrations_digest
 from tests.ports import free_port
+from tests.reliability.snippet_server import SnippetServer
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -112,6 +114,8 @@ class Stack:
     # same for every process of it: sessions and deals must agree between them.
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(50))
     deal_secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    _snippets: SnippetServer | None = field(default=None, repr=False)
+    _snippets_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -129,6 +133,9 @@ class Stack:
         return stack
 
     def close(self) -> None:
+        if self._snippets is not None:
+            self._snippets.close()
+            self._snippets = None
         for process in self.processes:
             with contextlib.suppress(Exception):
                 process.kill()
@@ -226,20 +233,25 @@ class Stack:
             (self.root / "static").symlink_to(this_runs_stack_template() / "static")
 
     def python(self, code: str, timeout: float = 120) -> Any:
-        """Run `code` in a Django process on this stack; it prints one JSON value, returned."""
-        script = "import django, json\ndjango.setup()\n" + code
-        done = subprocess.run(
-            [PYTHON, "-c", script],
-            cwd=ROOT,
-            env=self.env(LOG_LEVEL="WARNING"),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-        if done.returncode:
-            raise RuntimeError(f"stack script failed:\n{done.stderr[-3000:]}")
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        """Run `code` in a Django process on this stack; it prints one JSON value, returned. Each
+        snippet runs in a child forked from the stack's one set-up Django process (snippet_server.py):
+        a process of its own, without the imports and django.setup() each one cost before."""
+        env = self.env(LOG_LEVEL="WARNING")
+        with self._snippets_lock:
+            if self._snippets is not None and self._snippets.env != env:
+                self._snippets.close()  # another environment (overrides): another process
+                self._snippets = None
+            if self._snippets is None:
+                self._snippets = SnippetServer.start(env, self.root / "snippets.log")
+            try:
+                done = self._snippets.run(code, timeout)
+            except BaseException:
+                self._snippets.close()
+                self._snippets = None
+                raise
+        if done["rc"]:
+            raise RuntimeError(f"stack script failed:\n{done['stderr'][-3000:]}")
+        return json.loads(done["stdout"].strip().splitlines()[-1])
 
     # ------------------------------------------------------------------ postgres
     @property
