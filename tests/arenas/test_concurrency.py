@@ -10,6 +10,7 @@ from django.db import connection
 
 from tests.arenas.helpers import join, play_line, running_arena, start
 from tests.play.helpers import client_for, move, solution
+from tests.together import at_once
 from tripeaks.arenas.models import ArenaGame, Entry
 from tripeaks.play.models import Game
 
@@ -48,26 +49,6 @@ def test_simultaneous_winning_moves_of_many_players_all_score(make_player: Any) 
     assert list(Entry.objects.values_list("points", "wins", "games").distinct()) == [(2, 1, 1)]
     assert ArenaGame.objects.filter(counted=True, points=2).count() == PLAYERS
     assert sum(Entry.objects.values_list("changes", flat=True)) == PLAYERS * 2
-
-
-def at_once(calls: list[Any]) -> list[Any]:
-    """Run the calls in threads released together; their answers in order."""
-    barrier = threading.Barrier(len(calls))
-    answers: list[Any] = [None] * len(calls)
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            answers[i] = calls[i]()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
 
 
 @pytest.mark.django_db(transaction=True)

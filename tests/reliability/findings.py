@@ -4,13 +4,14 @@ HTML forms."""
 
 from __future__ import annotations
 
+import functools
 import re
-import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from tests import together
 from tests.reliability.stack import Process, Stack, request
 
 PASSWORD = "a long and right password 7"
@@ -39,23 +40,8 @@ def fresh_counters(stack: Stack) -> None:
 
 
 def at_once(count: int, call: Callable[[int], Any]) -> list[Any]:
-    """`call(i)` for i in range(count), all released together by a barrier; their results."""
-    barrier = threading.Barrier(count)
-    results: list[Any] = [None] * count
-
-    def run(i: int) -> None:
-        barrier.wait()
-        try:
-            results[i] = call(i)
-        except Exception as error:  # noqa: BLE001 - reported as a result
-            results[i] = error
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return results
+    """`call(i)` for i in range(count), all released together; their results (or errors)."""
+    return together.at_once([functools.partial(call, i) for i in range(count)])
 
 
 def sign_up(server: Process, username: str) -> None:
