@@ -18,7 +18,7 @@ pytestmark = pytest.mark.asyncio
 
 async def _counted() -> None:
     """Until the loop's counts sent behind their frames have had Redis's answer."""
-    counter = limiter._counters[asyncio.get_running_loop()]
+    counter = limiter._counters.get()
     while counter._behind or not (counter._counting is None or counter._counting.done()):
         if counter._counting is None or counter._counting.done():
             await asyncio.sleep(limiter.BEHIND_S)  # the call is timed: until it starts
@@ -85,7 +85,7 @@ async def test_a_cache_outage_lets_frames_through(
     windows = throttling.windows_of(
         throttling.play_limits("move", user_id="behind-d", address=None)
     )
-    counter = limiter._counter()
+    counter = limiter._counters.get()
 
     async def unreachable(**_: object) -> list[int]:
         raise ConnectionError("Redis is down")
@@ -104,7 +104,7 @@ async def test_a_windows_frames_between_calls_are_one_count_of_many(settings: An
     windows = throttling.windows_of(
         throttling.play_limits("move", user_id="behind-e", address=None)
     )
-    counter = limiter._counter()
+    counter = limiter._counters.get()
     calls = counter.calls
     assert all(limiter.count_behind(windows) is None for _ in range(1000))
     assert len(counter._behind) == 1

@@ -32,7 +32,6 @@ import functools
 import logging
 import math
 import time
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -40,6 +39,7 @@ from typing import NamedTuple
 from django.core.cache import cache
 
 from tripeaks.infra import redis_client
+from tripeaks.infra.loop_local import PerLoop
 
 log = logging.getLogger("tripeaks.throttle")
 
@@ -211,9 +211,7 @@ class _Counter:
             return None
 
 
-_counters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Counter] = (
-    weakref.WeakKeyDictionary()
-)
+_counters = PerLoop(_Counter)
 
 
 class _Refusals:
@@ -362,15 +360,6 @@ def forget_refusals() -> None:
     _frames_known.clear()
 
 
-def _counter() -> _Counter:
-    """The running loop's counter."""
-    loop = asyncio.get_running_loop()
-    counter = _counters.get(loop)
-    if counter is None:
-        counter = _counters[loop] = _Counter()
-    return counter
-
-
 async def count_async(windows: list[Window], *, remember_refusals: bool = False) -> int | None:
     """`count` from an event loop (failing open), batched with the loop's other counts. With
     `remember_refusals`, a window found over its limit refuses in the process until it ends,
@@ -384,7 +373,7 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
         if known is not None:
             return known
         _refusals.send(windows, now)
-    counts = await _counter().counts(windows)
+    counts = await _counters.get().counts(windows)
     if counts is None:
         if remember_refusals:
             _refusals.unsend(windows)
@@ -417,7 +406,7 @@ def count_behind(windows: list[Window]) -> int | None:
     if known is not None:
         return known
     _frames_known.send(windows, now)
-    _counter().behind(windows)
+    _counters.get().behind(windows)
     return None
 
 

@@ -20,16 +20,15 @@ protect the service, they must not take it down with Redis.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-import weakref
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from django.core.cache import cache
 
 from tripeaks.infra import limiter
+from tripeaks.infra.loop_local import PerLoop
 
 log = logging.getLogger("tripeaks.events")
 
@@ -38,9 +37,7 @@ RENEW_S = LEASE_S // 2
 
 
 # Each event loop's sockets being opened, by holder: from `opening` to their count (`admit`).
-_opening: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Counter[str]] = (
-    weakref.WeakKeyDictionary()
-)
+_opening: PerLoop[Counter[str]] = PerLoop(Counter)
 
 
 @contextlib.contextmanager
@@ -48,7 +45,7 @@ def opening(key: str, cap: int) -> Iterator[bool]:
     """A socket of the holder `key` being opened (until the block ends: the socket counted by
     `admit`, or refused): True, or False when `cap` of the holder's sockets (0: no cap) are being
     opened in this event loop already."""
-    underway = _opening.setdefault(asyncio.get_running_loop(), Counter())
+    underway = _opening.get()
     if cap and underway[key] >= cap:
         yield False
         return

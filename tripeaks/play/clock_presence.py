@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import cast
@@ -46,6 +45,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from tripeaks.infra import redis_client
+from tripeaks.infra.loop_local import PerLoop
 
 log = logging.getLogger("tripeaks.events")
 
@@ -106,11 +106,8 @@ class _Beats:
     timer: asyncio.Task[None] | None = None
 
 
-_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Beats] = weakref.WeakKeyDictionary()
-
-
-def _beats() -> _Beats:
-    return _loops.setdefault(asyncio.get_running_loop(), _Beats())
+_loops = PerLoop(_Beats)
+_beats = _loops.get
 
 
 async def hold(game_id: str) -> float | None:

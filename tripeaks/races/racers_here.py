@@ -14,10 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tripeaks.infra.loop_local import PerLoop
 from tripeaks.infra.socket_threads import in_a_thread
 from tripeaks.races import presence
 
@@ -55,20 +55,12 @@ class _Here:
                     await _seen_all(due)
 
 
-_here: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Here] = weakref.WeakKeyDictionary()
-
-
-def _of_loop() -> _Here:
-    loop = asyncio.get_running_loop()
-    here = _here.get(loop)
-    if here is None:
-        here = _here[loop] = _Here()
-    return here
+_here = PerLoop(_Here)
 
 
 async def opened(socket: object, racer: Racer) -> None:
     """`socket` is open: its racer is noted now if racing, and with the others from now on."""
-    here = _of_loop()
+    here = _here.get()
     here.sockets[socket] = racer
     if here.task is None or here.task.done():
         here.task = asyncio.ensure_future(here.note())
@@ -79,7 +71,7 @@ async def opened(socket: object, racer: Racer) -> None:
 async def closed(socket: object) -> None:
     """`socket` closed: its racer is noted once more if racing (the absence counts from now),
     then no more."""
-    here = _of_loop()
+    here = _here.get()
     racer = here.sockets.pop(socket, None)
     if not here.sockets and here.task is not None:
         here.task.cancel()  # nobody left to note: no timer runs for nobody
