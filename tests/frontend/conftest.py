@@ -538,4 +538,3 @@ def shot(page: Any, name: str) -> Path:
 
 
 Shot = Callable[[Any, str], Path]
-
