@@ -18,6 +18,9 @@ from pathlib import Path
 LOWEST = 10_000
 SLICES = 8  # test processes with a slice of their own (gw0 .. gw7; more share)
 SLICE_MIN = 8  # ports in a slice, however low the ephemeral range begins
+# The browsers' "bad ports" (the Fetch standard's list) at or above LOWEST: a page there fails
+# with net::ERR_UNSAFE_PORT (a browser test's server on 10080 failed so).
+UNSAFE_FOR_BROWSERS = {10080}
 
 
 def _ephemeral_start() -> int:
@@ -50,6 +53,7 @@ def free_port(span: int = 1) -> int:
     ports = _slice()
     for _ in range(200):
         first = random.randrange(ports.start, ports.stop - span)
-        if all(_bindable(first + i) for i in range(span)):
+        taken = range(first, first + span)
+        if UNSAFE_FOR_BROWSERS.isdisjoint(taken) and all(_bindable(port) for port in taken):
             return first
     raise RuntimeError(f"no {span} free ports in {ports}")

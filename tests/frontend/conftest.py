@@ -292,13 +292,107 @@ def browser(_chromium: tuple[Any, asyncio.AbstractEventLoop]) -> Iterator[Any]:
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
-class Pages:
-    """New browser pages on the test server; each collects console errors, checked at the end."""
+# Where a page waits between tests for the next one (`PagePool`): a JSON 404 of the test server,
+# so a page of the same origin and the same Cross-Origin-Opener-Policy: a next test's first load
+# is taken by the same renderer process.
+PARKED = "/api/tripeaks-test-page-parked"
 
-    def __init__(self, browser: Any, base_url: str) -> None:
+
+class PagePool:
+    """The process's pages kept between tests, a browser context each, by test server and locale.
+
+    A new context costs two renderer processes before its first page is drawn (the page's
+    about:blank, then a second one when the site's Cross-Origin-Opener-Policy takes the page into
+    a browsing context group of its own), and cold caches (0.47 s of the machine's CPU a context
+    and first load, against 0.15-0.26 s for a load in a kept page, measured here). A test's page is
+    given back when the test ends: parked on `PARKED` (the test's document and its sockets gone
+    before the database is emptied), its cookies, permissions and storage cleared; the next test
+    sets its viewport and media as a new context would have. A page is closed instead when a reset
+    cannot take back what the test did (`not_reused`, a route, a listener of its own), or when it
+    is closed already. The HTTP cache stays: a later test's first load is a returning visitor's
+    (the tests that measure bytes on the wire make contexts of their own)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.free: dict[tuple[str, str], list[Any]] = {}
+
+    def take(self, base_url: str, locale: str) -> Any:
+        free = self.free.get((base_url, locale))
+        return free.pop() if free else new_page(self.browser, base_url, locale=locale)
+
+    def give_back(self, page: Any, base_url: str, locale: str) -> None:
+        from playwright.sync_api import Error
+
+        if not _resettable(page):
+            page.context.close()
+            return
+        try:
+            page.goto(PARKED)
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear() }")
+            page.context.clear_cookies()
+            page.context.clear_permissions()
+        except Error:  # a page that does not reset is not kept
+            page.context.close()
+            return
+        self.free.setdefault((base_url, locale), []).append(page)
+
+
+def new_page(browser: Any, base_url: str, **options: Any) -> Any:
+    """A page in a new context of its own (`options` the context's), its animations at
+    ANIMATION_RATE (the rate holds for every document the page loads)."""
+    context = browser.new_context(base_url=base_url, **options)
+    page = context.new_page()
+    context.new_cdp_session(page).send(
+        "Animation.setPlaybackRate", {"playbackRate": ANIMATION_RATE}
+    )
+    return page
+
+
+_NOT_REUSED = "_tripeaks_not_reused"
+# A page's events that a test may listen to; a listener left on a kept page would hear the next
+# test's page.
+_PAGE_EVENTS = (
+    "console",
+    "pageerror",
+    "request",
+    "response",
+    "requestfinished",
+    "websocket",
+    "dialog",
+    "framenavigated",
+    "load",
+    "domcontentloaded",
+    "popup",
+    "download",
+)
+
+
+def not_reused(page: Any) -> Any:
+    """`page`, its context closed after the test rather than kept for another (`PagePool`): for
+    what a reset cannot take back (an init script, a fake clock, a CDP session of the test's)."""
+    setattr(page.context, _NOT_REUSED, True)
+    return page
+
+
+def _resettable(page: Any) -> bool:
+    if page.is_closed() or getattr(page.context, _NOT_REUSED, False):
+        return False
+    own, context = page._impl_obj, page.context._impl_obj  # Playwright's own state of the two
+    if own._routes or own._web_socket_routes or context._routes or context._web_socket_routes:
+        return False
+    return not any(own.listener_count(event) for event in _PAGE_EVENTS)
+
+
+class Pages:
+    """New browser pages on the test server; each collects console errors, checked at the end.
+    With a `pool`, pages kept from the process's earlier tests (`PagePool`)."""
+
+    def __init__(self, browser: Any, base_url: str, pool: PagePool | None = None) -> None:
         self.browser = browser
         self.base_url = base_url
+        self.pool = pool
         self.contexts: list[Any] = []
+        self.lent: list[tuple[Any, str, Callable[..., None], Callable[..., None]]] = []
         self.errors: list[str] = []
 
     def new(
@@ -307,42 +401,72 @@ class Pages:
         viewport: dict[str, int] = DESKTOP,
         dark: bool = False,
         reduced_motion: bool = False,
-        locale: str = "en-US",
+        locale: str = "en-US",  # also the Accept-Language header
     ) -> Any:
-        context = self.browser.new_context(
-            base_url=self.base_url,
-            locale=locale,  # also the Accept-Language header
-            viewport=viewport,
-            color_scheme="dark" if dark else "light",
-            reduced_motion="reduce" if reduced_motion else "no-preference",
-        )
-        self.contexts.append(context)
-        page = context.new_page()
+        color_scheme = "dark" if dark else "light"
+        motion = "reduce" if reduced_motion else "no-preference"
+        if self.pool is None:
+            page = new_page(
+                self.browser,
+                self.base_url,
+                locale=locale,
+                viewport=viewport,
+                color_scheme=color_scheme,
+                reduced_motion=motion,
+            )
+            self.contexts.append(page.context)
+        else:  # a kept page set as a new context with these options would be
+            page = self.pool.take(self.base_url, locale)
+            page.set_viewport_size(viewport)
+            page.emulate_media(color_scheme=color_scheme, reduced_motion=motion)
         page.set_default_timeout(WAIT_MS)
-        context.new_cdp_session(page).send(
-            "Animation.setPlaybackRate", {"playbackRate": ANIMATION_RATE}
-        )
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+        def console(message: Any) -> None:
+            if message.type == "error":
+                self.errors.append(message.text)
+
+        def page_error(error: Any) -> None:
+            self.errors.append(str(error))
+
+        page.on("console", console)
+        page.on("pageerror", page_error)
+        if self.pool is not None:
+            self.lent.append((page, locale, console, page_error))
         return page
 
     def close(self) -> None:
         for context in self.contexts:
             context.close()
+        for page, locale, console, page_error in self.lent:
+            if not page.is_closed():
+                page.remove_listener("console", console)
+                page.remove_listener("pageerror", page_error)
+            assert self.pool is not None
+            self.pool.give_back(page, self.base_url, locale)
+
+
+@pytest.fixture(scope="session")
+def _page_pool(_chromium: tuple[Any, asyncio.AbstractEventLoop]) -> PagePool:
+    """(Its pages close with the browser.)"""
+    return PagePool(_chromium[0])
 
 
 @pytest.fixture
-def pages(browser: Any, server_url: str, transactional_db: Any) -> Iterator[Pages]:
-    made = Pages(browser, server_url)
+def pages(
+    browser: Any, server_url: str, transactional_db: Any, _page_pool: PagePool
+) -> Iterator[Pages]:
+    made = Pages(browser, server_url, _page_pool)
     yield made
     made.close()
     assert made.errors == [], f"console errors: {made.errors}"
 
 
 @pytest.fixture
-def limited(browser: Any, limited_url: str, transactional_db: Any) -> Iterator[Pages]:
+def limited(
+    browser: Any, limited_url: str, transactional_db: Any, _page_pool: PagePool
+) -> Iterator[Pages]:
     """Pages on the limited server (`limited_url`)."""
-    made = Pages(browser, limited_url)
+    made = Pages(browser, limited_url, _page_pool)
     yield made
     made.close()
     # The browser logs each refusal's status; the refusals are what these tests make.

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.foundation.test_settings import run_python
-from tests.frontend.conftest import DESKTOP, needs_chromium, sign_up_by_form
+from tests.frontend.conftest import DESKTOP, needs_chromium, not_reused, sign_up_by_form
 from tests.frontend.helpers import view, wait_seq
 
 HTML_PAGES = ["/", "/accounts/login/", "/accounts/signup/", "/admin/login/", "/api/docs"]
@@ -37,7 +37,7 @@ class Watched:
 
     def __init__(self, pages: Any) -> None:
         self.page = pages.new(viewport=DESKTOP)
-        self.page.add_init_script(WATCH)
+        not_reused(self.page).add_init_script(WATCH)
         self.console: list[str] = []
         self.page.on(
             "console",

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.factories import UserFactory
-from tests.frontend.conftest import DESKTOP, needs_chromium, shot, sign_up
+from tests.frontend.conftest import DESKTOP, needs_chromium, not_reused, shot, sign_up
 from tests.leaderboard.helpers import daily, finish
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
@@ -111,7 +111,7 @@ def test_past_days_open_on_the_day_before_the_servers_deal_day_whatever_the_brow
     yesterday = deal_day() - timedelta(days=1)
     finish(UserFactory(display_name="Yuri Yesterday"), daily(yesterday), won=True, time_ms=70_000)
     page = pages.new(viewport=DESKTOP)
-    page.clock.install(time=timezone.now() + timedelta(hours=hours))
+    not_reused(page).clock.install(time=timezone.now() + timedelta(hours=hours))
     page.goto("/#/boards/past/best")
     # Its date is never Kathmandu's: 25 h 45 min behind it, or 24 h 15 min ahead.
     assert page.evaluate("() => new Date().toISOString().slice(0, 10)") != deal_day().isoformat()

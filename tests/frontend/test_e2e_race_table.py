@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.frontend.axe import SETTLED
-from tests.frontend.conftest import api_post, needs_chromium, shot, sign_up
+from tests.frontend.conftest import api_post, needs_chromium, not_reused, shot, sign_up
 from tests.frontend.helpers import click_move, open_game, view, wait_seq
 from tests.frontend.test_e2e_races import open_two_seats
 from tests.play.contests import begun_race
@@ -111,7 +111,9 @@ def test_the_countdown_is_on_the_table_and_the_end_is_the_races_results_with_one
     ann = pages.new(viewport=DESKTOP)
     bob = pages.new(viewport=PHONE)
     for page in (ann, bob):
-        page.clock.install()  # the pages' clocks run, and are moved on below instead of waited
+        not_reused(
+            page
+        ).clock.install()  # the pages' clocks run, and are moved on below instead of waited
     sign_up(ann, "ends_ann", "Ann")
     sign_up(bob, "ends_bob", "Bob")
     race_id = open_two_seats(ann)

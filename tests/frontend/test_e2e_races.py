@@ -12,7 +12,15 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import F
 
-from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, shot, sign_up
+from tests.frontend.conftest import (
+    DESKTOP,
+    PHONE,
+    api_post,
+    needs_chromium,
+    not_reused,
+    shot,
+    sign_up,
+)
 from tests.frontend.helpers import click_move, wait_seq
 from tests.races.helpers import winning_line
 from tripeaks.infra import redis_client
@@ -123,7 +131,7 @@ def test_one_racer_giving_up_ends_a_two_seat_race_for_the_other(pages: Any) -> N
 def test_a_racer_whose_page_is_gone_is_claimed_against_with_the_button(pages: Any) -> None:
     ann = pages.new(viewport=DESKTOP)
     bob = pages.new(viewport=DESKTOP)
-    ann.clock.install()  # Ann's page's clock, moved on below instead of waiting 30 s
+    not_reused(ann).clock.install()  # Ann's page's clock, moved on below instead of waiting 30 s
     sign_up(ann, "claims_ann", "Ann")
     sign_up(bob, "gone_bob", "Bob")
     race_id = two_seat_race(ann, bob)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.conftest import needs_chromium, shot
+from tests.frontend.conftest import needs_chromium, not_reused, shot
 from tests.frontend.test_e2e_review_looks import at_losing_move, shared_review
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
@@ -47,7 +47,7 @@ def test_the_table_and_its_controls_fit_the_first_screen_at_every_size(
 
 def swipe(page: Any, x0: float, x1: float, y: float) -> None:
     """A finger across the screen, from x0 to x1 at height y (touch events, as a phone sends)."""
-    cdp = page.context.new_cdp_session(page)
+    cdp = page.context.new_cdp_session(not_reused(page))
     cdp.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
     steps = [x0 + (x1 - x0) * i / 5 for i in range(6)]
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y}]})
