@@ -1,7 +1,7 @@
 """A game socket's opening, in one process: what each costs, counted where counts do not depend on
 the machine's load.
 
-    .venv/bin/python -m bench.game_opening [--players 50] [--rounds 3] [--profile]
+    .venv/bin/python -m bench.game_opening [--players 50] [--rounds 3] [--profile] [--burst N]
 
 It makes its own PostgreSQL database (tripeaks_bench_game_opening, or `BENCH_DATABASE_URL`) and a
 Redis server of its own (or `BENCH_REDIS_URL`: then other users' commands count too), starts a
@@ -13,6 +13,9 @@ statements, the Redis commands (INFO commandstats, by command) and the channel-l
 first round opens games whose clocks run (just started), later rounds games whose clocks the
 previous round's closing stopped (a page coming back). `--profile`: the Python function calls of
 an opening (cProfile, the event loop's thread only), and the top functions by own time.
+`--burst N`: each player opens N sockets on its game at once instead of one, as a flood's first
+opens that its address's rate lets through (10) reach the consumer: those over the game's cap
+(`SOCKETS_PER_GAME`) are closed 4409; the figures are then a burst's (a player's).
 """
 
 from __future__ import annotations
