@@ -1,7 +1,7 @@
 """A game socket's opening, in one process: what each costs, counted where counts do not depend on
 the machine's load.
 
-    .venv/bin/python -m bench.game_opening [--players 50] [--rounds 3] [--profile]
+    .venv/bin/python -m bench.game_opening [--players 50] [--rounds 3] [--profile] [--burst N]
 
 It makes its own PostgreSQL database (tripeaks_bench_game_opening, or `BENCH_DATABASE_URL`) and a
 Redis server of its own (or `BENCH_REDIS_URL`: then other users' commands count too), starts a
@@ -13,6 +13,9 @@ statements, the Redis commands (INFO commandstats, by command) and the channel-l
 first round opens games whose clocks run (just started), later rounds games whose clocks the
 previous round's closing stopped (a page coming back). `--profile`: the Python function calls of
 an opening (cProfile, the event loop's thread only), and the top functions by own time.
+`--burst N`: each player opens N sockets on its game at once instead of one, as a flood's first
+opens that its address's rate lets through (10) reach the consumer: those over the game's cap
+(`SOCKETS_PER_GAME`) are closed 4409; the figures are then a burst's (a player's).
 """
 
 from __future__ import annotations
@@ -134,11 +137,39 @@ def round_trips() -> Iterator[Counter[str]]:
         async_connection.AbstractConnection.send_packed_command = async_send  # type: ignore[method-assign]
 
 
+async def open_burst(application: Any, game: str, session: str, burst: int) -> list[Any]:
+    """`burst` sockets of one player opened on its game at once, as a flood's first opens come:
+    each until its first view or its close (over the game's cap: 4409). The open ones."""
+    from channels.testing import WebsocketCommunicator
+
+    sockets = [
+        WebsocketCommunicator(
+            application,
+            f"/ws/games/{game}/",
+            headers=[
+                (b"origin", b"http://127.0.0.1"),
+                (b"cookie", f"sessionid={session}".encode()),
+            ],
+        )
+        for _ in range(burst)
+    ]
+    await asyncio.gather(*(socket.connect(timeout=30) for socket in sockets))
+    answers = [await socket.receive_output(timeout=30) for socket in sockets]
+    kept = [s for s, a in zip(sockets, answers, strict=True) if a["type"] == "websocket.send"]
+    assert all(a.get("code") == 4409 for a in answers if a["type"] != "websocket.send"), answers
+    return kept
+
+
 async def open_sockets(
-    games: list[str], sessions: list[str], redis_url: str, profile: cProfile.Profile | None
+    games: list[str],
+    sessions: list[str],
+    redis_url: str,
+    profile: cProfile.Profile | None,
+    burst: int = 0,
 ) -> Opened:
     """Every player's game socket opened (its first view received), one after another: CPU,
-    database work, channel-layer calls, Redis round trips and commands. Then closed."""
+    database work, channel-layer calls, Redis round trips and commands. Then closed. With
+    `burst`, each player opens that many at once on its game (`open_burst`)."""
     from tripeaks.config.asgi import application
 
     sockets = []
@@ -148,6 +179,9 @@ async def open_sockets(
         if profile is not None:
             profile.enable()
         for game, session in zip(games, sessions, strict=True):
+            if burst:
+                sockets += await open_burst(application, game, session, burst)
+                continue
             socket = await signed_in_socket(application, f"/ws/games/{game}/", session)
             assert '"view"' in await socket.receive_from(timeout=30)
             sockets.append(socket)
@@ -179,11 +213,12 @@ def start_games(count: int) -> tuple[list[str], list[str]]:
     return sessions, games
 
 
-def report_round(round_: int, count: int, opened: Opened) -> None:
+def report_round(round_: int, count: int, opened: Opened, burst: int = 0) -> None:
     used, work, calls, commands = opened.cpu, opened.work, opened.calls, opened.commands
     clock = "running" if round_ == 1 else "stopped"
+    what = f"a burst of {burst} opens" if burst else "a game socket's opening"
     print(
-        f"round {round_} (clocks {clock}): a game socket's opening {used / count * 1000:.2f} ms "
+        f"round {round_} (clocks {clock}): {what} {used / count * 1000:.2f} ms "
         f"of CPU, {work.hops / count:.2f} hops, {work.statements / count:.2f} statements, "
         f"{sum(opened.trips.values()) / count:.2f} Redis round trips "
         f"({sum(commands.values()) / count:.2f} commands), "
@@ -197,7 +232,7 @@ def report_round(round_: int, count: int, opened: Opened) -> None:
 def report_profile(profile: cProfile.Profile, count: int) -> None:
     stats = pstats.Stats(profile)
     calls = sum(entry[1] for entry in stats.stats.values())  # type: ignore[attr-defined]
-    print(f"profile: {calls / count:.0f} Python function calls an opening (event loop's thread)")
+    print(f"profile: {calls / count:.0f} Python function calls a player (event loop's thread)")
     stats.sort_stats("tottime").print_stats(15)
 
 
@@ -206,6 +241,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--burst",
+        type=int,
+        default=0,
+        metavar="N",
+        help="each player opens N sockets at once on its game (a flood's first opens that"
+        " its address's rate lets through: those over the game's cap are closed 4409)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.players <= 400 or not 1 <= args.rounds <= 10:
         parser.error("keep it bounded: 1-400 players, 1-10 rounds")
@@ -219,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"game_opening: {args.players} players, load average {os.getloadavg()[0]:.1f}")
         for round_ in range(1, args.rounds + 1):
             profile = cProfile.Profile() if args.profile else None
-            measured = asyncio.run(open_sockets(games, sessions, redis_url, profile))
-            report_round(round_, args.players, measured)
+            measured = asyncio.run(open_sockets(games, sessions, redis_url, profile, args.burst))
+            report_round(round_, args.players, measured, args.burst)
             if profile is not None:
                 report_profile(profile, args.players)
     return 0

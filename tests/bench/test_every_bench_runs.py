@@ -59,6 +59,15 @@ def test_game_opening(private_redis: str) -> None:
     assert "round 2 (clocks stopped)" in out and "Redis round trips" in out
 
 
+def test_game_opening_bursts(private_redis: str) -> None:
+    url = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_game_bursts_{os.getpid()}")
+    command = [*TINY["game_opening.py"], "--burst", "7"]
+    out = run_bench(command, BENCH_DATABASE_URL=url, BENCH_REDIS_URL=private_redis)
+    drop_database(url)
+    assert "round 1 (clocks running): a burst of 7 opens" in out
+    assert "10.00 hops, 15.00 statements" in out  # two players: 5 served a burst, 2 refused
+
+
 def test_race_opening(private_redis: str) -> None:
     url = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_race_opening_{os.getpid()}")
     out = run_bench(TINY["race_opening.py"], BENCH_DATABASE_URL=url, BENCH_REDIS_URL=private_redis)

@@ -128,3 +128,63 @@ async def test_a_group_join_is_one_round_trip_to_redis(monkeypatch: pytest.Monke
     await layer.group_send("joined", {"type": "hello"})
     assert (await layer.receive(channel))["type"] == "hello"
     await layer.flush()
+
+
+def _counting_round_trips(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    sent: list[object] = []
+    send = AsyncConnection.send_packed_command
+
+    async def counted(self: AsyncConnection, command: object, check_health: bool = True) -> None:
+        sent.append(command)
+        await send(self, command, check_health)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(AsyncConnection, "send_packed_command", counted)
+    return sent
+
+
+async def test_a_group_send_is_two_round_trips_to_every_member(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The library's group send was four round trips: the lapsed members dropped, the rest read,
+    the members' lapsed messages dropped, the message added. Members of two server processes
+    (two layers: each its own process's queue) and two of one each hear it once."""
+    here, there = _layer("send-test"), _layer("send-test")
+    ours = [await here.new_channel() for _ in range(2)]
+    theirs = [await there.new_channel() for _ in range(2)]
+    for layer, channel in [(here, c) for c in ours] + [(there, c) for c in theirs]:
+        await layer.group_add("players", channel)
+    await here.group_send("warm", {"type": "warm"})  # (the script loaded, the pool warm)
+    sent = _counting_round_trips(monkeypatch)
+    await here.group_send("players", {"type": "hello", "n": 1})
+    monkeypatch.undo()
+    assert len(sent) == 2
+    for layer, channel in [(here, c) for c in ours] + [(there, c) for c in theirs]:
+        assert await asyncio.wait_for(layer.receive(channel), 5) == {"type": "hello", "n": 1}
+    await here.flush()
+
+
+async def test_a_group_send_skips_a_full_queue_and_lapsed_members() -> None:
+    """A process's channels share its queue in Redis: a full one (a server that reads slower
+    than it is sent to) misses the message, the others' get it."""
+    here, there = _layer("full-test"), _layer("full-test")
+    room, lapsed, full = (
+        await here.new_channel(),
+        await here.new_channel(),
+        await there.new_channel(),
+    )
+    for layer, channel in ((here, room), (here, lapsed), (there, full)):
+        await layer.group_add("players", channel)
+    connection = here.connection(here.consistent_hash("players"))
+    key = here._group_key("players")
+    await connection.zadd(key, {lapsed: 1.0})  # joined long ago and never renewed
+    capacity = there.get_capacity(full)
+    for n in range(capacity):
+        await there.send(full, {"type": "filler", "n": n})
+    await here.group_send("players", {"type": "hello"})
+    assert await asyncio.wait_for(here.receive(room), 5) == {"type": "hello"}
+    assert await connection.zscore(key, lapsed) is None  # dropped from the group
+    for n in range(capacity):
+        assert await asyncio.wait_for(there.receive(full), 5) == {"type": "filler", "n": n}
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(there.receive(full), 0.5)
+    await here.flush()

@@ -273,3 +273,71 @@ async def test_the_game_read_once_compiled_reads_what_the_orm_reads(
 ) -> None:
     user, game_id, _ = player_and_game
     await sync_to_async(_read_both)(game_id, user)
+
+
+@contextlib.contextmanager
+def channel_sends() -> Iterator[list[str]]:
+    """The event types the channel layer is asked to send to single channels meanwhile."""
+    layer = get_channel_layer()
+    assert layer is not None
+    sent: list[str] = []
+    send = layer.send
+
+    async def counted(channel: str, message: dict[str, Any]) -> None:
+        sent.append(message["type"])
+        await send(channel, message)
+
+    layer.send = counted
+    try:
+        yield sent
+    finally:
+        del layer.send
+
+
+async def test_sockets_opening_a_game_at_once_greet_nobody_yet_hear_each_others_moves(
+    player_and_game: Any, settings: Any
+) -> None:
+    """A flood's burst: five sockets of one game opening at once. None has a newer view than
+    the others read, so none answers the others' announcements; each still tells the others of
+    its moves."""
+    _, game_id, cookie = player_and_game
+    settings.SOCKETS_PER_GAME = 5
+    sockets = [game_socket(game_id, cookie) for _ in range(5)]
+    with channel_sends() as sent:
+        await asyncio.gather(*(socket.connect() for socket in sockets))
+        views = [await socket.receive_json_from(timeout=5) for socket in sockets]
+        await asyncio.sleep(0.5)  # the announcements heard
+    assert [view["type"] for view in views] == ["view"] * 5
+    # (Before: every socket answered every later one's announcement, ten greetings here, each
+    # four Redis round trips to send and four to receive.)
+    assert sent == []
+    for n, mover in enumerate(sockets):
+        await mover.send_json_to({"seq": n, "action": "draw"})
+        for socket in sockets:
+            answer = await socket.receive_json_from(timeout=5)
+            assert answer["game"]["seq"] == n + 1, (n, answer)
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_a_socket_greets_a_newcomer_only_with_a_newer_view_than_it_read(
+    player_and_game: Any,
+) -> None:
+    _, game_id, cookie = player_and_game
+    first = await opened(game_id, cookie)
+    await first.send_json_to({"seq": 0, "action": "draw"})
+    assert (await first.receive_json_from(timeout=5))["game"]["seq"] == 1
+    layer = get_channel_layer()
+    assert layer is not None
+    newcomer = await layer.new_channel()
+    for seq, greeted in ((1, False), (0, True)):
+        await layer.group_send(
+            game_group(game_id), {"type": "game.peer", "channel": newcomer, "seq": seq}
+        )
+        if greeted:  # a move stored after the newcomer's read: it is told of it
+            greeting = await asyncio.wait_for(layer.receive(newcomer), 5)
+            assert greeting["type"] == "game.greeting" and greeting["view"]["seq"] == 1
+        else:
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(layer.receive(newcomer), 0.5)
+    await first.disconnect()

@@ -1,14 +1,15 @@
 """Best-effort fan-out of a game's new view to its other open sockets (other tabs).
 
-A socket tells the game's other sockets of its moves only once it knows there are any: each socket
-announces itself when it opens the game, and the sockets already there answer it. Alone (the
-usual case) a socket spends nothing on fan-out.
+A socket tells the game's other sockets of its moves only once it knows there are any: it learns
+so as it joins the game's group (how many the group holds), and each socket announces itself, once
+it has read the game, to those already there, which answer it only if they know a newer view.
+Alone (the usual case) a socket spends nothing on fan-out.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TypedDict
+from typing import Required, TypedDict
 from uuid import UUID
 
 from asgiref.sync import async_to_sync
@@ -25,9 +26,10 @@ class ViewEvent(TypedDict):
     view: ViewPayload
 
 
-class PeerEvent(TypedDict):
-    type: str  # "game.peer"
-    channel: str
+class PeerEvent(TypedDict, total=False):
+    type: Required[str]  # "game.peer"
+    channel: Required[str]
+    seq: int  # the newest the newcomer has (absent from an older server's announcement)
 
 
 class GreetingEvent(TypedDict):
@@ -68,9 +70,11 @@ async def send_view(game_id: UUID | str, view: ViewPayload) -> None:
     await _deliver({"type": "game.view", "view": view}, group=game_group(game_id))
 
 
-async def announce_peer(game_id: UUID | str, channel: str) -> None:
-    """A socket opened the game; the game's other sockets answer with `greet_peer`."""
-    await _deliver({"type": "game.peer", "channel": channel}, group=game_group(game_id))
+async def announce_peer(game_id: UUID | str, channel: str, seq: int) -> None:
+    """A socket opened the game, and has its view at `seq`; the game's other sockets that have
+    sent a newer one answer with `greet_peer`."""
+    event: PeerEvent = {"type": "game.peer", "channel": channel, "seq": seq}
+    await _deliver(event, group=game_group(game_id))
 
 
 async def greet_peer(channel: str, view: ViewPayload | None) -> None:

@@ -126,8 +126,9 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         if not await self._admitted():
             return
-        # Announced before the game is read, so a move stored meanwhile still reaches this socket.
-        await self._join_game()
+        # In the game's group before the game is read, so a move stored meanwhile reaches this
+        # socket; announced once it is read, with what it read (`_announce`).
+        await self._enter_game()
         # A live server shows the game (the clock's heartbeat), noted before the game is read.
         await clock_sweep.shown_here(self.game_id)
         self.beating = True
@@ -137,6 +138,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             return
         await self.accept()
         await self._send({"type": "view", "game": view})
+        await self._announce()
 
     async def _admitted(self) -> bool:
         """Signed in and counted for its game, account and address; else refused, and False."""
@@ -186,12 +188,24 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
                 log.warning("could not stop a game's clock", extra={"game": self.game_id})
 
     async def _join_game(self) -> None:
-        """In the game's group, and announced to the game's other sockets (`game_peer`). A socket
-        alone in the group (nearly every one: a tab a game) has nobody to announce itself to: the
+        """In the game's group, and announced to the game's other sockets (`game_peer`)."""
+        await self._enter_game()
+        await self._announce()
+
+    async def _enter_game(self) -> None:
+        """In the game's group, with `peers` if the group holds another socket. A socket alone in
+        the group (nearly every one: a tab a game) has nobody to announce itself to: the
         announcement came back to it alone, four Redis round trips and a frame for nothing. Of two
         sockets joining at once, the later to count the group counts both, and announces."""
-        if await self.channel_layer.group_join(self.group, self.channel_name) > 1:
-            await announce_peer(self.game_id, self.channel_name)
+        self.peers = await self.channel_layer.group_join(self.group, self.channel_name) > 1
+
+    async def _announce(self) -> None:
+        """Told to the game's other sockets (`game_peer`), with the newest seq this socket has:
+        only one that has sent a newer view answers (`greet_peer`). The answers to every
+        announcement were most of a flood's opening burst: five sockets opening a game at once
+        sent ten greetings, each four Redis round trips to send and four to receive."""
+        if self.peers:
+            await announce_peer(self.game_id, self.channel_name, self.seen_seq)
 
     async def _leave_game(self) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -309,11 +323,13 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
 
     async def game_peer(self, event: PeerEvent) -> None:
         """Another socket opened this game: from now on tell it of every move, starting with the
-        newest this socket knows (it may have been stored while the newcomer read the game)."""
+        newest this socket knows if the newcomer read an older one (a move stored after its read,
+        before this socket heard of it). (An announcement with no seq: an older server's.)"""
         if event["channel"] == self.channel_name:
             return
         self.peers = True
-        await greet_peer(event["channel"], self.last_view)
+        if self.seen_seq > event.get("seq", -1):
+            await greet_peer(event["channel"], self.last_view)
 
     async def game_greeting(self, event: GreetingEvent) -> None:
         """A socket that already had the game open answers this one's announcement."""
