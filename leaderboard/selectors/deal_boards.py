@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.fields.tuple_lookups import (  # type: ignore[import-untyped]
     Tuple,
@@ -19,7 +20,7 @@ from django.db.models.fields.tuple_lookups import (  # type: ignore[import-untyp
 )
 
 from leaderboard import cache
-from leaderboard.boards import line_key, order_of
+from leaderboard.boards import Key, line_key, order_of
 from leaderboard.models import BoardLine, DealBest, DealRecord, FirstTry, Result
 from leaderboard.payloads import AllTimeLine, LinePayload
 from leaderboard.selectors.cursors import decode_cursor, encode_cursor
@@ -93,13 +94,35 @@ def line_rank(line: BoardLine) -> Rank:
         cached = cache.rank(line)
         if cached is not None:
             return Rank(cached, cold=False)
-    columns = order_of(line.mode)
-    ahead = (
-        type(line)
-        ._default_manager.filter(deal_id=line.deal_id, mode=line.mode)
-        .filter(TupleLessThan(Tuple(*columns), line_key(line.mode, line)))
+    db, sql, params = _lines_ahead(type(line), line.deal_id, line.mode, line_key(line.mode, line))
+    with connections[db].cursor() as cursor:
+        cursor.execute(sql, params)
+        (ahead,) = cursor.fetchone()
+    return Rank(ahead + 1, cold=line.mode == "daily")
+
+
+def _lines_ahead(
+    model: type[BoardLine], deal_id: int, mode: str, key: Key
+) -> tuple[str, str, list[Any]]:
+    """The database, statement and parameters that count the lines ahead of `key` on a deal's
+    board. The statement is compiled once a board: the ORM built and compiled it for every
+    ranked finish (680 us of CPU a count, 110 so)."""
+    params = [deal_id, mode, *key]
+    found = _ahead_statements.get((model, mode))
+    if found is not None:
+        return (*found, params)
+    ahead = model._default_manager.filter(deal_id=deal_id, mode=mode).filter(
+        TupleLessThan(Tuple(*order_of(mode)), key)
     )
-    return Rank(ahead.count() + 1, cold=line.mode == "daily")
+    sql, compiled = ahead.values("pk").query.get_compiler(ahead.db).as_sql()
+    statement = (ahead.db, f"SELECT COUNT(*) FROM ({sql}) AS a")
+    if list(compiled) == params:  # the values go as they are: the statement serves every line
+        _ahead_statements[model, mode] = statement
+    return (*statement, list(compiled))
+
+
+# (board model, mode) -> `_lines_ahead`'s database and statement.
+_ahead_statements: dict[tuple[type[BoardLine], str], tuple[str, str]] = {}
 
 
 def rank_of_line(line: BoardLine) -> int:

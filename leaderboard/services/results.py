@@ -73,9 +73,11 @@ def record_result(*, game: Game, by_contest: bool = False) -> Result:
             extra={"game": str(game.pk), "user": game.player_id, "reason": facts.flag_reason},
         )
     attempt, hold_reason = _attempt_and_hold(game, ranked, facts)
+    # By its key, not the instance: `game=` caches each on the other (a one-to-one), a cycle
+    # that left every finished game's row and state to the cyclic collector.
     result = Result(
         player_id=game.player_id,
-        game=game,
+        game_id=game.pk,
         deal_id=game.deal_id,
         mode=deal.source,
         rules_key=deal.rules_key,

@@ -68,6 +68,12 @@ application = FrontGate(router)
 # ms of the event loop each, one or two a server a run, every move in flight waiting through it,
 # which made the race round trip's p99. Ten times fewer of them (the third threshold 100, not 10):
 # none in a whole 400-player run (bench/README.md, "Stop 47").
+#
+# The youngest generation is collected after 10,000 allocations, not 700: most of a move's objects
+# (its game copy, its view, its step) live from one move to the next, so at 700 each was walked
+# and moved on to the next generation to be walked again: 6.7-7.1% of a solo move's server CPU
+# collecting, 1.8-2.5% so (bench/README.md, "Stop 50, solo"). The pile-up of cyclic garbage that
+# kept it at 700 was mostly every finished game, held in a cycle with its result (no longer).
 gc.collect()
 gc.freeze()
-gc.set_threshold(700, 10, 100)
+gc.set_threshold(10_000, 10, 100)
