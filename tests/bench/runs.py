@@ -198,12 +198,11 @@ TINY = {
 
 
 def this_runs_stack_template() -> Path:
-    """The prepared VAR_DIR (bench/stack_template.py) of this test run, shared by its workers
-    (pytest-xdist's run id; without xdist, this process's)."""
+    """The prepared VAR_DIR (bench/stack_template.py) of this checkout's inputs, shared by the
+    run's workers and by later runs on the same inputs."""
     from bench import stack_template
 
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
-    return stack_template.for_this_run(run)
+    return stack_template.for_these_inputs()
 
 
 def run_bench(args: list[str], **env: str) -> str:
