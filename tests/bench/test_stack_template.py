@@ -3,8 +3,11 @@ when what it is made from changes, committed or not, and only then."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from bench.stack_template import inputs_digest
 
@@ -52,3 +55,16 @@ def test_the_digest_follows_the_templates_inputs_only(tmp_path: Path) -> None:
 
     (root / "accounts/migrations/0002_more.py").unlink()
     assert inputs_digest(root) == digests[-2]
+
+
+def test_the_digest_is_the_same_in_a_process_that_finds_a_package_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pytest's path finds the project's own distribution (three times): its runs made a template
+    of their own, the benches' runs another."""
+    root = checkout(tmp_path)
+    plain = inputs_digest(root)
+    found = list(importlib.metadata.distributions())
+    project = [d for d in found if d.metadata["Name"] == "tripeaks-online"]
+    monkeypatch.setattr(importlib.metadata, "distributions", lambda: found + found[:3] + project)
+    assert inputs_digest(root) == plain
