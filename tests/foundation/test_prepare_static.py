@@ -20,7 +20,7 @@ class Collect:
         self.runs = 0
         self.fails = False
 
-    def __call__(self, command: str, *args: str) -> None:
+    def __call__(self, command: str, *options: str) -> None:
         assert command == "collectstatic"
         self.runs += 1
         if self.fails:
@@ -61,3 +61,8 @@ def test_collectstatic_runs_again_only_when_its_sources_changed(
     collect.fails = False
     collect_static(collect)  # the failed run's files are not taken for a collect
     assert collect.runs == 6
+
+    # Another collect's options (what it ignores): another collect.
+    collect_static(collect, "--ignore", "admin")
+    collect_static(collect, "--ignore", "admin")
+    assert collect.runs == 7

@@ -32,10 +32,10 @@ STEPS: tuple[tuple[str, ...], ...] = (
 STAMP = ".collected-from"
 
 
-def static_sources_digest() -> str:
-    """What collectstatic would collect and how: every file its finders list (its name and
-    content, in their order: the first of a name wins) and the storage that post-processes them
-    (its class and code, Django's and WhiteNoise's versions)."""
+def static_sources_digest(*args: str) -> str:
+    """What collectstatic (given `args`) would collect and how: every file its finders list (its
+    name and content, in their order: the first of a name wins) and the storage that
+    post-processes them (its class and code, Django's and WhiteNoise's versions)."""
     from importlib.metadata import version
 
     import django
@@ -45,7 +45,7 @@ def static_sources_digest() -> str:
     from django.core.files.storage import storages
 
     storage = type(storages["staticfiles"])
-    how = f"{settings.STORAGES['staticfiles']}|{django.__version__}|{version('whitenoise')}"
+    how = f"{args}|{settings.STORAGES['staticfiles']}|{django.__version__}|{version('whitenoise')}"
     digest = hashlib.sha256(how.encode() + Path(inspect.getfile(storage)).read_bytes())
     ignore = apps.get_app_config("staticfiles").ignore_patterns  # type: ignore[attr-defined]
     for finder in get_finders():
@@ -61,7 +61,7 @@ def collect_static(call_command: Callable[..., object], *args: str) -> None:
     from django.conf import settings
 
     root = Path(settings.STATIC_ROOT)
-    digest = static_sources_digest()
+    digest = static_sources_digest(*args)
     stamp = root / STAMP
     if (root / "staticfiles.json").exists() and stamp.exists() and stamp.read_text() == digest:
         return
