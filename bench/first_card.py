@@ -72,19 +72,6 @@ WATCH = """(() => {
   Object.defineProperty(window, '__tpGame', { configurable: true,
     get: () => game, set: (g) => { game = g; window.__tpLiveMs ??= performance.now(); } });
 })();"""
-# A tree's collect over a copy of the prepared VAR_DIR's files, as `make run` collects (a baseline
-# from before that skipped an unchanged collect collects all).
-STAMPED_COLLECT = """
-import django
-from django.core.management import call_command
-django.setup()
-try:
-    from tripeaks.stack.prepare import collect_static
-except ImportError:
-    def collect_static(call, *args):
-        call("collectstatic", *args)
-collect_static(call_command, "--noinput", "-v0")
-"""
 FIGURES = """() => {
   const nav = performance.getEntriesByType('navigation')[0];
   const res = performance.getEntriesByType('resource');
@@ -144,14 +131,20 @@ def serving(tree: Path, static_root: Path, env: dict[str, str], port: int) -> It
         # first, so that collectstatic copies and gzips only what is newer than them. Two cold
         # collects were a third of the tiny run's CPU.
         copy_into(static_root.parent, template, database=False)
-        # `make run`'s own collect then, which finds that copy collected from the same files
-        # and leaves it (tripeaks/stack/prepare.py): it read, hashed and rewrote all of it.
-        command = [PYTHON, "-c", STAMPED_COLLECT]
-    else:
-        ignore = ["--ignore", "admin", "--ignore", "rest_framework"]
-        ignore += ["--ignore", "drf_spectacular_sidecar"]
-        command = [PYTHON, "manage.py", "collectstatic", "--noinput", "-v0", *ignore]
-    subprocess.run(command, cwd=tree, env=env, check=True)
+    ignore = [
+        "--ignore",
+        "admin",
+        "--ignore",
+        "rest_framework",
+        "--ignore",
+        "drf_spectacular_sidecar",
+    ]
+    subprocess.run(
+        [PYTHON, "manage.py", "collectstatic", "--noinput", "-v0", *ignore],
+        cwd=tree,
+        env=env,
+        check=True,
+    )
     log = (static_root.parent / "server.log").open("ab")
     command = [PYTHON, "-m", "tripeaks.stack.serve", "--port", str(port)]
     server = subprocess.Popen(command, cwd=tree, env=env, stdout=log, stderr=log)
