@@ -2,11 +2,12 @@
 
     .venv/bin/python -m bench.first_start [--seconds 60] [--players 8] [--pace 1.0]
                                           [--within 600] [--root DIR] [--second-start]
-                                          [--json out.json]
+                                          [--floor N] [--json out.json]
 
 1. Starts `python -m tripeaks.stack.run` from `--root` (default: this checkout; give an export of
    another commit, such as `git archive main | tar -x -C /tmp/main`, to measure it with this
-   checkout's .venv) on a free port in a fresh VAR_DIR: a fresh database, exactly as `make run`
+   checkout's .venv) on a free port in a fresh VAR_DIR (its pools' floor `--floor`,
+   RANDOM_POOL_SIZE, default 5): a fresh database, exactly as `make run`
    (with `STACK_TEMPLATE` set, the tests, its static files are copied from that prepared
    VAR_DIR, bench/stack_template.py, and collectstatic finds them collected; with
    `--second-start`, its database too: a second start, for the tests' smoke run only).
@@ -44,7 +45,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.idle_stack import healthy, layout_count, stop  # noqa: E402
+from bench.idle_stack import DEFAULT_FLOOR, healthy, layout_count, stop  # noqa: E402
 from bench.stack_template import copy_into, from_environment, stack_env  # noqa: E402
 from tests.ports import free_port  # noqa: E402
 
@@ -62,9 +63,12 @@ for i in range({count}):
 """
 
 
-def first_start_env(var: Path) -> dict[str, str]:
+def first_start_env(var: Path, floor: int) -> dict[str, str]:
     return stack_env(
-        var, THROTTLE_GAME_STARTS="100000/min", THROTTLE_GAME_STARTS_ADDRESS="100000/min"
+        var,
+        RANDOM_POOL_SIZE=str(floor),
+        THROTTLE_GAME_STARTS="100000/min",
+        THROTTLE_GAME_STARTS_ADDRESS="100000/min",
     )
 
 
@@ -169,7 +173,7 @@ def run(args: argparse.Namespace, scratch: Path) -> dict[str, Any]:
         # Its static files only: the database's first start (initdb, migrate, the shipped
         # deals) is what this bench watches; unless `--second-start` (a smoke run) asks for all.
         copy_into(var, template, database=args.second_start)
-    env = first_start_env(var)
+    env = first_start_env(var, args.floor)
     pools = layout_count("*") * len(RULE_SETS)
     began = time.monotonic()
     with log.open("ab") as out:
@@ -227,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between a player's starts")
     parser.add_argument("--within", type=float, default=600, help="give up on full cover (s)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to run")
+    parser.add_argument(
+        "--floor", type=int, default=DEFAULT_FLOOR, help="RANDOM_POOL_SIZE: the deals a pool keeps"
+    )
     parser.add_argument(
         "--second-start",
         action="store_true",

@@ -1,5 +1,6 @@
 """bench/first_start.py at a tiny size (tests/bench/runs.py): a stack and a second of random starts
-over every pool, none answered `pool_empty` (the shipped deals). In a file of its own, as the
+over every pool, none answered `pool_empty` (the shipped deals alone: a floor of 0, no solver
+filling pools meanwhile). In a file of its own, as the
 other whole-stack benches (test_bench_celery_load.py). It starts on a
 copy of the run's prepared VAR_DIR, database included (`--second-start`, bench/stack_template.py):
 the fresh start, and the shipped deals it loads into every pool, are test_make_run.py's (here a

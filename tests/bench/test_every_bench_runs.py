@@ -46,11 +46,6 @@ def test_solver_worst_case() -> None:
     assert "pyramid" in out
 
 
-def test_soak() -> None:
-    out = run_bench(TINY["soak.py"])
-    assert "differ" in out
-
-
 def test_game_opening(private_redis: str) -> None:
     url = urlsplit_path(os.environ["DATABASE_URL"], f"tripeaks_bench_game_opening_{os.getpid()}")
     out = run_bench(TINY["game_opening.py"], BENCH_DATABASE_URL=url, BENCH_REDIS_URL=private_redis)

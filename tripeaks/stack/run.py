@@ -49,8 +49,9 @@ DATABASE_NAME = "tripeaks"
 MAX_SOCKET_PATH = 100
 HEALTHY_WITHIN_S = 180.0
 # A worker's warm shutdown waits for its running task (a pool refill solves for a minute): after
-# this grace a process gets SIGQUIT (Celery's cold shutdown; the task's unacknowledged message
-# goes back to the queue and beat queues its schedule again at the next start anyway).
+# this grace (STOP_GRACE_SECONDS, docs/operations.md) a process gets SIGQUIT (Celery's cold
+# shutdown; the task's unacknowledged message goes back to the queue and beat queues its
+# schedule again at the next start anyway).
 STOP_GRACE_S = 5.0
 STOP_WITHIN_S = 15.0
 
@@ -225,7 +226,7 @@ class Supervisor:
         for process in self.processes.values():
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
-        grace = time.monotonic() + STOP_GRACE_S
+        grace = time.monotonic() + float(self.env.get("STOP_GRACE_SECONDS", STOP_GRACE_S))
         while time.monotonic() < grace and any(p.poll() is None for p in self.processes.values()):
             time.sleep(0.1)
         for process in self.processes.values():
