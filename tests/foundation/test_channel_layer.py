@@ -109,14 +109,7 @@ async def test_a_group_join_is_one_round_trip_to_redis(monkeypatch: pytest.Monke
     layer = _layer("join-test")
     channel, other = await layer.new_channel(), await layer.new_channel()
     await layer.group_add("warm", other)  # (the pool's connection opened, its handshake done)
-    sent: list[object] = []
-    send = AsyncConnection.send_packed_command
-
-    async def counted(self: AsyncConnection, command: object, check_health: bool = True) -> None:
-        sent.append(command)
-        await send(self, command, check_health)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(AsyncConnection, "send_packed_command", counted)
+    sent = _counting_round_trips(monkeypatch)
     await layer.group_add("joined", channel)
     monkeypatch.undo()
     assert len(sent) == 1

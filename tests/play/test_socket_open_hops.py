@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,22 +188,28 @@ async def test_a_socket_opens_and_closes_while_the_sync_thread_is_busy(
 
 
 @contextlib.contextmanager
-def group_sends() -> Iterator[list[str]]:
-    """The groups the channel layer is asked to send to meanwhile."""
+def layer_calls(method: str, noted: Callable[[str, dict[str, Any]], str]) -> Iterator[list[str]]:
+    """What `noted` makes of each call of the channel layer's `method` (`send` or `group_send`:
+    its target and its message) meanwhile."""
     layer = get_channel_layer()
     assert layer is not None
     sent: list[str] = []
-    send = layer.group_send
+    call = getattr(layer, method)
 
-    async def counted(group: str, message: dict[str, Any]) -> None:
-        sent.append(group)
-        await send(group, message)
+    async def counted(target: str, message: dict[str, Any]) -> None:
+        sent.append(noted(target, message))
+        await call(target, message)
 
-    layer.group_send = counted  # type: ignore[method-assign]
+    setattr(layer, method, counted)
     try:
         yield sent
     finally:
-        del layer.group_send
+        delattr(layer, method)
+
+
+def group_sends() -> contextlib.AbstractContextManager[list[str]]:
+    """The groups the channel layer is asked to send to meanwhile."""
+    return layer_calls("group_send", lambda group, _: group)
 
 
 async def test_a_socket_alone_on_its_game_announces_itself_to_nobody(
@@ -275,23 +281,9 @@ async def test_the_game_read_once_compiled_reads_what_the_orm_reads(
     await sync_to_async(_read_both)(game_id, user)
 
 
-@contextlib.contextmanager
-def channel_sends() -> Iterator[list[str]]:
+def channel_sends() -> contextlib.AbstractContextManager[list[str]]:
     """The event types the channel layer is asked to send to single channels meanwhile."""
-    layer = get_channel_layer()
-    assert layer is not None
-    sent: list[str] = []
-    send = layer.send
-
-    async def counted(channel: str, message: dict[str, Any]) -> None:
-        sent.append(message["type"])
-        await send(channel, message)
-
-    layer.send = counted
-    try:
-        yield sent
-    finally:
-        del layer.send
+    return layer_calls("send", lambda _, message: str(message["type"]))
 
 
 async def test_sockets_opening_a_game_at_once_greet_nobody_yet_hear_each_others_moves(
