@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tripeaks.stack.prepare import collect_static
+from tripeaks.stack.prepare import collect_static, stamp_of
 
 
 class Collect:
@@ -66,3 +66,14 @@ def test_collectstatic_runs_again_only_when_its_sources_changed(
     collect_static(collect, "--ignore", "admin")
     collect_static(collect, "--ignore", "admin")
     assert collect.runs == 7
+
+
+def test_the_collect_stamp_is_not_served(tmp_path: Path, settings: Any) -> None:
+    from whitenoise import WhiteNoise
+
+    settings.STATIC_ROOT = tmp_path / "static"
+    collect_static(Collect(tmp_path / "static"))
+
+    assert stamp_of(tmp_path / "static").exists()
+    served = WhiteNoise(None, root=tmp_path / "static", prefix="static").files
+    assert served and not any("collected-from" in url for url in served)

@@ -28,8 +28,13 @@ STEPS: tuple[tuple[str, ...], ...] = (
 )
 
 
-# Beside the collected files, what they were collected from (`static_sources_digest`).
+# What the collected files were collected from (`static_sources_digest`), in a file beside
+# STATIC_ROOT: WhiteNoise serves every file inside it.
 STAMP = ".collected-from"
+
+
+def stamp_of(root: Path) -> Path:
+    return root.with_name(root.name + STAMP)
 
 
 def static_sources_digest(*args: str) -> str:
@@ -62,10 +67,11 @@ def collect_static(call_command: Callable[..., object], *args: str) -> None:
 
     root = Path(settings.STATIC_ROOT)
     digest = static_sources_digest(*args)
-    stamp = root / STAMP
+    stamp = stamp_of(root)
     if (root / "staticfiles.json").exists() and stamp.exists() and stamp.read_text() == digest:
         return
     stamp.unlink(missing_ok=True)
+    (root / STAMP).unlink(missing_ok=True)  # where earlier starts left it, served
     call_command("collectstatic", *args)
     stamp.write_text(digest)
 
