@@ -515,11 +515,14 @@ def release_slot(keys: list[str], token: str, policy: SlotPolicy) -> None:
 
 
 # --------------------------------------------------------------------------------------- holdings
-# KEYS: the holders' sets. ARGV: now, the lease's end, the member, then each holder's cap (0: no
-# cap), then the sets' lifetime. Returns 0 (held by every holder) or the 1-based index of the
-# holder at its cap.
+# KEYS: the holders' sets, then any sets the member leaves. ARGV: now, the lease's end, the
+# member, then each holder's cap (0: no cap), then the sets' lifetime. Returns 0 (held by every
+# holder, and out of the sets it leaves) or the 1-based index of the holder at its cap (nothing
+# changed).
 HOLD_SCRIPT = """
-for i, key in ipairs(KEYS) do
+local holders = #ARGV - 4
+for i = 1, holders do
+    local key = KEYS[i]
     redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[1])
     local cap = tonumber(ARGV[3 + i])
     if cap > 0 and not redis.call('ZSCORE', key, ARGV[3])
@@ -527,9 +530,12 @@ for i, key in ipairs(KEYS) do
         return i
     end
 end
-for _, key in ipairs(KEYS) do
-    redis.call('ZADD', key, ARGV[2], ARGV[3])
-    redis.call('EXPIRE', key, ARGV[4 + #KEYS])
+for i = 1, holders do
+    redis.call('ZADD', KEYS[i], ARGV[2], ARGV[3])
+    redis.call('EXPIRE', KEYS[i], ARGV[#ARGV])
+end
+for i = holders + 1, #KEYS do
+    redis.call('ZREM', KEYS[i], ARGV[3])
 end
 return 0
 """
@@ -542,12 +548,16 @@ def _hold_args(
     return [now, now + lease_s, member, *(cap for _, cap in holders), lease_s]
 
 
-def hold(member: str, holders: Sequence[tuple[str, int]], lease_s: int) -> int:
+def hold(
+    member: str, holders: Sequence[tuple[str, int]], lease_s: int, leaving: Sequence[str] = ()
+) -> int:
     """Add `member` to each holder's `(key, cap)` set (cap 0: none) for `lease_s` seconds, all or
     none: 0, else the 1-based index of the first holder at its cap. A member held already is held
-    again (a renewal). Redis unreachable: raises."""
+    again (a renewal). Once held, it leaves the sets `leaving` (`let_go`), in the same round trip.
+    Redis unreachable: raises."""
     script = redis_client.client().register_script(HOLD_SCRIPT)
-    return int(script(keys=[key for key, _ in holders], args=_hold_args(member, holders, lease_s)))
+    keys = [*(key for key, _ in holders), *leaving]
+    return int(script(keys=keys, args=_hold_args(member, holders, lease_s)))
 
 
 async def hold_async(member: str, holders: Sequence[tuple[str, int]], lease_s: int) -> int:

@@ -63,14 +63,15 @@ def holder(kind: str, name: object) -> str:
     return str(cache.make_key(f"sockets:{kind}:{name}"))
 
 
-def admit(member: str, holders: Sequence[tuple[str, int]]) -> int:
+def admit(member: str, holders: Sequence[tuple[str, int]], leaving: Sequence[str] = ()) -> int:
     """Count the socket `member` among each holder's `(key, cap)` (cap 0: none), all or none:
     0 when admitted, else the 1-based index of the first holder at its cap. A socket counted
-    already is admitted again (a renewal)."""
+    already is admitted again (a renewal). Once admitted, it is no longer counted by the holders
+    `leaving` (`release`), by the same round trip."""
     if not holders:
         return 0
     try:
-        return limiter.hold(member, holders, LEASE_S)
+        return limiter.hold(member, holders, LEASE_S, leaving)
     except Exception:
         log.warning("could not count a socket", extra={"socket": member}, exc_info=True)
         return 0

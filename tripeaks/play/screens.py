@@ -38,6 +38,12 @@ def shown(game_id: UUID | str, screen: str) -> None:
     socket_caps.admit(screen, [(key(game_id), 0)])
 
 
+def moved(leaving: UUID | str, game_id: UUID | str, screen: str) -> None:
+    """The socket `screen` shows the game `game_id` instead of `leaving` (a next game started on
+    it): `shown` and `gone` by one Redis round trip."""
+    socket_caps.admit(screen, [(key(game_id), 0)], leaving=[key(leaving)])
+
+
 def gone(game_id: UUID | str, screen: str) -> None:
     """The socket `screen` no longer shows the game (it closed, or plays another)."""
     socket_caps.release(screen, [key(game_id)])

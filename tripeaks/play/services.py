@@ -48,6 +48,14 @@ class MoveOutcome:
     state: engine.State | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Earlier:
+    """A player's earlier games on a deal: how many had a hint, how many were begun."""
+
+    hinted: int
+    played: int
+
+
 def load_game_state(game: Game) -> engine.State:
     rules = Rules.from_key(game.deal.rules_key)
     return load_state(game.state, deals.engine_deal(game.deal), rules)
@@ -145,8 +153,10 @@ def start_games(
     if deal is None:
         deal = _deal_for(mode=mode, rules=rules, layout=layout, number=number, code=code, now=now)
     # No savepoint of its own in a caller's transaction (a race's start): an error undoes all.
+    # One player's earlier games on a deal that ranks are counted with their unfinished games.
+    counted = users[0].pk if len(users) == 1 and not contest and _ranks(deal) else None
     with transaction.atomic(savepoint=False):
-        _resign_unfinished([user.pk for user in users], now)
+        earlier = _resign_unfinished([user.pk for user in users], now, deal, counted)
         games = _new_games(
             users,
             deal,
@@ -155,6 +165,7 @@ def start_games(
             deadline=deadline,
             device=device[:64],
             address=ip_or_none(address),
+            earlier=earlier,
         )
     _started(games, deal, mode, rules)
     return games
@@ -169,8 +180,10 @@ def _new_games(
     deadline: datetime | None,
     device: str,
     address: str | None,
+    earlier: Earlier | None = None,
 ) -> list[Game]:
-    """The games of `users` on `deal`, inserted: one starting position, shown to all at once."""
+    """The games of `users` on `deal`, inserted: one starting position, shown to all at once.
+    `earlier`: the one player's earlier games on the deal, counted already (`_resign_unfinished`)."""
     state = engine.new_game(deals.engine_deal(deal), rules)
     shown = timezone.now()  # under the players' locks: their later start is later
     # One dict for every row: a move stores a new one (`dump_next_state`), none changes it.
@@ -184,7 +197,7 @@ def _new_games(
             score=score(state, 0),
             created_at=shown,
             running_since=shown,
-            ranking="unranked" if contest else _ranking(user.pk, deal),
+            ranking="unranked" if contest else _ranking(user.pk, deal, earlier),
             device=device,
             address=address,
             contest=contest,
@@ -208,30 +221,43 @@ def _started(games: Sequence[Game], deal: Deal, mode: str, rules: Rules) -> None
         )
 
 
-def _resign_unfinished(player_ids: Sequence[int], now: datetime) -> None:
-    """Lock the players (their starts are serialized) and resign their unfinished games, if any."""
-    unfinished = _lock_players_for_start(player_ids)
+def _resign_unfinished(
+    player_ids: Sequence[int], now: datetime, deal: Deal, counted: int | None
+) -> Earlier | None:
+    """Lock the players (their starts are serialized) and resign their unfinished games, if any.
+    With `counted`, one of the players, their earlier games on `deal` are counted by the statement
+    that lists the unfinished ones (a resignation changes neither count), and returned."""
+    unfinished, earlier = _lock_players_for_start(player_ids, deal.pk, counted)
     if unfinished:
         for old in Game.objects.select_for_update().filter(
             pk__in=unfinished, finished_at__isnull=True
         ):
             step = advance(old, load_game_state(old), action="resign", position=None, now=now)
             recorder.record_move(game=old, step=step)
+    return earlier
 
 
-def _ranking(player_id: int, deal: Deal) -> str:
+def _ranks(deal: Deal) -> bool:
+    """Can a game on `deal` count for anything (a custom deal, or a shipped random deal that
+    anyone can read, never does)?"""
+    return deal.source != Source.CUSTOM and not deal.shipped
+
+
+def _ranking(player_id: int, deal: Deal, earlier: Earlier | None = None) -> str:
     """What a new game on `deal` will count for (the player's earlier games are all finished):
     their first try, practice (they already played it), or nothing (a hint or the solver's lines
-    seen, a custom deal, a shipped random deal: anyone can read it).
+    seen, a custom deal, a shipped random deal: anyone can read it). `earlier`: the player's
+    earlier games on the deal, if counted already.
     ``record_result`` decides the same from the results when the game ends."""
-    if deal.source == Source.CUSTOM or deal.shipped:
+    if not _ranks(deal):
         return "unranked"
-    with connection.cursor() as cursor:  # in plain SQL, as `_lock_players_for_start`'s
-        cursor.execute(_start_statements()[2], [player_id, deal.pk])
-        hinted, played = cursor.fetchone() or (0, 0)
-    if hinted or _answer_seen(player_id, deal):
+    if earlier is None:
+        with connection.cursor() as cursor:  # in plain SQL, as `_lock_players_for_start`'s
+            cursor.execute(_start_statements()[2], [player_id, deal.pk])
+            earlier = Earlier(*(cursor.fetchone() or (0, 0)))
+    if earlier.hinted or _answer_seen(player_id, deal):
         return "unranked"
-    return "practice" if played else "first-try"
+    return "practice" if earlier.played else "first-try"
 
 
 def _answer_seen(player_id: int, deal: Deal) -> bool:
@@ -240,32 +266,46 @@ def _answer_seen(player_id: int, deal: Deal) -> bool:
     return deal.source == Source.NUMBERED and deal.answers_seen.filter(player_id=player_id).exists()
 
 
-def _lock_players_for_start(player_ids: Sequence[int]) -> list[UUID]:
+def _lock_players_for_start(
+    player_ids: Sequence[int], deal_id: int, counted: int | None
+) -> tuple[list[UUID], Earlier | None]:
     """Lock the players' rows, the locks that serialize their game starts (in the order of their
     keys, as every start takes them: two starts wait, never deadlock), then list their unfinished
-    games (in plain SQL: the ORM's compiling costs more CPU than these round trips). Two
-    statements: the second must see a game that a start holding a lock before committed."""
-    users, games, _ = _start_statements()
+    games (in plain SQL: the ORM's compiling costs more CPU than these round trips), with the
+    player `counted`'s earlier games on the deal counted by the same statement. Two statements:
+    the second must see a game that a start holding a lock before committed."""
+    users, games, _, games_and_earlier = _start_statements()
     ids = list(player_ids)
     with connection.cursor() as cursor:
         cursor.execute(users, [ids])
-        cursor.execute(games, [ids])
-        return [game_id for (game_id,) in cursor.fetchall()]
+        if counted is None:
+            cursor.execute(games, [ids])
+            return [game_id for (game_id,) in cursor.fetchall()], None
+        cursor.execute(games_and_earlier, [ids, counted, deal_id])
+        rows = cursor.fetchall()
+    # The unfinished games' rows, and the count's (its id NULL).
+    ((hinted, played),) = [(hinted, played) for game_id, hinted, played in rows if game_id is None]
+    return [game_id for game_id, _, _ in rows if game_id is not None], Earlier(hinted, played)
 
 
 @functools.cache
-def _start_statements() -> tuple[str, str, str]:
-    """The players' locks, their unfinished games, and a player's earlier games on a deal: how
-    many had a hint, how many were begun (`_ranking`)."""
+def _start_statements() -> tuple[str, str, str, str]:
+    """The players' locks, their unfinished games, a player's earlier games on a deal (how many
+    had a hint, how many were begun: `_ranking`), and the last two in one statement."""
     quote = connection.ops.quote_name
     games, users = quote(Game._meta.db_table), get_user_model()._meta
     assert users.pk is not None
     ids = f"ANY(%s::{users.pk.db_type(connection)}[])"
+    unfinished = f"SELECT id FROM {games} WHERE player_id = {ids} AND finished_at IS NULL"
+    counts = (
+        "count(*) FILTER (WHERE hints > 0), count(*) FILTER (WHERE started_at IS NOT NULL)"
+        f" FROM {games} WHERE player_id = %s AND deal_id = %s"
+    )
     return (
         f"SELECT 1 FROM {quote(users.db_table)} WHERE id = {ids} ORDER BY id{for_update()}",
-        f"SELECT id FROM {games} WHERE player_id = {ids} AND finished_at IS NULL",
-        "SELECT count(*) FILTER (WHERE hints > 0), count(*) FILTER (WHERE started_at IS NOT NULL)"
-        f" FROM {games} WHERE player_id = %s AND deal_id = %s",
+        unfinished,
+        f"SELECT {counts}",
+        f"{unfinished.replace('SELECT id', 'SELECT id, 0, 0', 1)} UNION ALL SELECT NULL, {counts}",
     )
 
 

@@ -214,8 +214,7 @@ def _start(
     the resignation made; the socket `screen` shows it instead of the game it is `leaving`."""
     with live_board.held_sends() as board_updates:
         game = services.start_requested_game(user, request, **origin)
-    screens.gone(leaving, screen)
-    screens.shown(game.pk, screen)
+    screens.moved(leaving, game.pk, screen)
     return LiveGame(game, services.load_game_state(game)), board_updates
 
 
