@@ -14,7 +14,8 @@ A bench given `STACK_TEMPLATE=<directory>` in its environment starts its stack o
 is made from (`for_these_inputs`): the first worker that asks makes it, under a lock, and later
 runs on the same inputs (the migrations, the shipped deals and the code that deals them, the
 static files, the stack's code, the installed packages) find it made. Its build was ~7 s of CPU
-and ~17 s of a whole-stack test's time in every run.
+and ~17 s of a whole-stack test's time in every run. `make test` starts the search (and on a
+machine without the template, the build) beside the suite, before its workers start.
 """
 
 from __future__ import annotations
@@ -174,6 +175,11 @@ def _remove_stale(keep: Path) -> None:
 
 
 if __name__ == "__main__":
-    # `python -m bench.stack_template DIR`: make a template (`for_these_inputs` does so).
+    # `python -m bench.stack_template DIR`: make a template there (`for_these_inputs` does so).
+    # Without DIR: this checkout's template, found or made, its path printed (`make test` starts
+    # it beside the suite, whose first whole-stack test then finds it made or waits for it).
     sys.path.insert(0, str(ROOT))
-    build(Path(sys.argv[1]).resolve())
+    if len(sys.argv) > 1:
+        build(Path(sys.argv[1]).resolve())
+    else:
+        print(for_these_inputs())

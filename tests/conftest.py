@@ -113,17 +113,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     2. database tests, then transactional ones, each `slow` first, then `e2e` (the browser);
     3. the rest (the engine's tests, mostly: many and short).
 
-    Under xdist that order is dealt out (`_dealt`), so that each worker's share begins with its
-    part of the long tests."""
-
-    def key(item: pytest.Item) -> tuple[int, int]:
-        order = _django_order(item)
-        slow = item.get_closest_marker("slow") is not None
-        group = (0 if slow else 3) if order == 2 else 1 + order
-        return (group, 0 if slow else 1 if item.get_closest_marker("e2e") else 2)
-
-    items.sort(key=key)
+    Within each, the tests on the stack template come last (`_suite_key`). Under xdist that order
+    is dealt out (`_dealt`), so that each worker's share begins with its part of the long tests."""
+    items.sort(key=_suite_key)
     items[:] = _dealt(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+
+
+def _suite_key(item: pytest.Item) -> tuple[int, int, int]:
+    """Where `item` goes in the suite's order (`pytest_collection_modifyitems`). The whole-stack
+    tests that start on the prepared VAR_DIR (the `stack_template` fixture, bench/stack_template.py)
+    go after the other long tests: `make test` finds or makes it beside the suite from the start,
+    and a test that asked for it while it was being made waited for the build (test_bench_first_card
+    31-39 s on a fresh machine, 10-15 s of it that wait, as the first of its worker's tests)."""
+    order = _django_order(item)
+    slow = item.get_closest_marker("slow") is not None
+    group = (0 if slow else 3) if order == 2 else 1 + order
+    kind = 0 if slow else 1 if item.get_closest_marker("e2e") else 2
+    return (group, kind, int("stack_template" in getattr(item, "fixturenames", ())))
 
 
 def _dealt(items: list[T], workers: int) -> list[T]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import importlib.metadata
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from bench.stack_template import inputs_digest
+from bench.stack_template import ROOT, inputs_digest
 
 
 def git(root: Path, *args: str) -> None:
@@ -68,3 +69,23 @@ def test_the_digest_is_the_same_in_a_process_that_finds_a_package_twice(
     project = [d for d in found if d.metadata["Name"] == "tripeaks-online"]
     monkeypatch.setattr(importlib.metadata, "distributions", lambda: found + found[:3] + project)
     assert inputs_digest(root) == plain
+
+
+def test_the_command_finds_this_checkouts_template_without_making_it_again(
+    stack_template: Path,
+) -> None:
+    """`python -m bench.stack_template` (what `make test` starts beside the suite): the template
+    of this checkout's inputs, found made here (a machine without it makes it, under the lock the
+    suite's first whole-stack test then waits on), its path printed."""
+    made = (stack_template / "postgres").stat().st_mtime_ns
+    found = subprocess.run(
+        [sys.executable, "-m", "bench.stack_template"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert found.returncode == 0, found.stderr
+    assert Path(found.stdout.strip()) == stack_template
+    assert (stack_template / "postgres").stat().st_mtime_ns == made  # not made again

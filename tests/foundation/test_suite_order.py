@@ -3,7 +3,9 @@ the long tests first, then dealt out, so that every worker starts on its share o
 
 from __future__ import annotations
 
-from tests.conftest import _dealt
+from typing import Any
+
+from tests.conftest import _dealt, _suite_key
 
 
 def first_shares(items: list[str], workers: int) -> list[list[str]]:
@@ -34,3 +36,24 @@ def test_dealt_out_every_test_runs_once_and_one_worker_keeps_the_order() -> None
     for workers in (2, 3, 4):
         assert sorted(_dealt(items, workers)) == sorted(items)
     assert _dealt(items, 1) == items
+
+
+class _Item:
+    """What `_suite_key` reads of a collected test."""
+
+    def __init__(self, *markers: str, fixtures: tuple[str, ...] = ()) -> None:
+        self.markers = markers
+        self.fixturenames = fixtures
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return name if name in self.markers else None
+
+
+def test_the_long_tests_on_the_stack_template_come_after_the_other_long_tests() -> None:
+    """`make test` makes the template beside the suite from its start (bench/stack_template.py):
+    the whole-stack tests that start on it run after the other long tests, by when it is made."""
+    on_template = _Item("slow", fixtures=("private_redis", "stack_template"))
+    bench = _Item("slow", fixtures=("private_redis",))
+    engine = _Item()
+    items: list[Any] = [engine, on_template, bench]
+    assert sorted(items, key=_suite_key) == [bench, on_template, engine]

@@ -1,6 +1,7 @@
 """Fixtures of the reliability tests. ``stack``: a private PostgreSQL + Redis (+ ASGI servers
 and Celery workers the tests start) per test process, made on first use and torn down at the end
-of the session even when tests fail; see stack.py."""
+of the session even when tests fail; see stack.py. The API fuzz tests are built when they run
+(fuzz_builds.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ from typing import Any
 
 import pytest
 
+from tests.reliability import fuzz_builds
 from tests.reliability.stack import Stack
+
+fuzz_builds.install()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    fuzz_builds.build_before_setup(item)
 
 
 @pytest.fixture(scope="session")
