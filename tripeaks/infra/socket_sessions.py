@@ -195,10 +195,13 @@ class SessionSocket:
             self._session_groups = (group, user_group(self.scope["user"].pk))
         return found
 
-    async def leave_session_groups(self) -> None:
-        for group in self._session_groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
+    async def leave_session_groups(self, *others: str) -> None:
+        """Out of its session's and player's groups, and of `others` (a game socket's game's),
+        in one round trip (the layer's `group_leave`)."""
+        groups = (*self._session_groups, *others)
         self._session_groups = ()
+        if groups:
+            await self.channel_layer.group_leave(groups, self.channel_name)
 
     async def socket_end(self, event: dict[str, object]) -> None:
         if event.get("except_session") and event["except_session"] == self._session_digest:

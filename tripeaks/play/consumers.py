@@ -177,8 +177,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.refused:
             return  # counted nowhere, in no group
-        await self.leave_session_groups()
-        await self._leave_game()
+        await self.leave_session_groups(self.group)  # and the game's, in the same round trip
         if self.beating:
             clock_presence.let_go(self.game_id)
         if hasattr(self, "moves"):
