@@ -381,3 +381,37 @@ async def test_a_closing_socket_leaves_its_groups_and_its_counts_in_a_round_trip
     game = await Game.objects.aget(pk=game_id)
     assert game.running_since is None  # the last screen gone: its clock stopped
 
+
+async def test_a_socket_refused_over_its_games_cap_never_reads_its_channel(
+    player_and_game: Any, settings: Any
+) -> None:
+    """Half a flood's opens that reach the consumer are refused over the game's cap; each read
+    its channel in the layer until it closed (the receive's tasks, and the Redis connection of
+    the blocking pop dropped when it held it)."""
+    _, game_id, cookie = player_and_game
+    settings.SOCKETS_PER_GAME = 1
+    layer = get_channel_layer()
+    assert layer is not None
+    channels: list[str] = []
+    receive = layer.receive
+
+    async def noted(channel: str) -> Any:
+        channels.append(channel)
+        return await receive(channel)
+
+    layer.receive = noted
+    try:
+        first = await opened(game_id, cookie)
+        await asyncio.sleep(0.1)  # (its reading of its channel begun)
+        readers = set(channels)
+        assert len(readers) == 1  # the socket let in reads its own
+        over = game_socket(game_id, cookie)
+        connected, _ = await over.connect()
+        assert connected
+        assert (await over.receive_output(timeout=5))["code"] == CLOSE_TOO_MANY
+        await over.disconnect()
+        await asyncio.sleep(0.1)
+        assert set(channels) == readers  # (before: the refused socket's channel too)
+    finally:
+        del layer.receive
+    await first.disconnect()

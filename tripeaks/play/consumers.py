@@ -109,6 +109,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     peers = False
     # Whether the socket was refused as it opened (closed 4401 or 4409 at once).
     refused = False
+    # Whether it was let in (signed in and counted): only then does it read its channel.
+    admitted = False
     # Whether this server beats for the socket's game (play/clock_presence.py).
     beating = False
 
@@ -163,7 +165,18 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
                 await self.leave_session_groups()
                 await self._refuse(CLOSE_TOO_MANY)
                 return False
+        self.admitted = True
         return True
+
+    def hears_events(self) -> bool:
+        """Its channel-layer events are read once it is let in (`DirectDispatch`): a socket
+        refused as it opens never reads its channel. Half a flood's first opens that reach this
+        consumer (5 of the 10 its address's rate allows) are refused over the game's cap; each
+        read its channel until it closed, their share of the layer's receive (its tasks, and a
+        Redis connection dropped and made again when the one waiting in the blocking pop was
+        among them). Events sent to it meanwhile wait in the layer; none could be handled
+        before its opening ended anyway (the opening holds the socket's turn)."""
+        return self.admitted
 
     async def _refuse(self, code: int) -> None:
         """Closed as it opens, counted nowhere, in no group: signed out (4401) or over a cap
