@@ -201,3 +201,18 @@ async def test_leaving_several_groups_is_one_round_trip(monkeypatch: pytest.Monk
         connection = layer.connection(layer.consistent_hash(group))
         assert await connection.zrange(key, 0, -1) == [other.encode()]
     await layer.flush()
+
+
+async def test_a_join_with_other_groups_is_one_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game socket joins its player's group with its game's: one round trip where two were."""
+    layer = _layer("join-also-test")
+    channel, other = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("game.c", other)
+    sent = _counting_round_trips(monkeypatch)
+    assert await layer.group_join("game.c", channel, "user.2") == 2
+    monkeypatch.undo()
+    assert len(sent) == 1
+    for group in ("game.c", "user.2"):
+        await layer.group_send(group, {"type": "hello", "group": group})
+        assert (await layer.receive(channel))["group"] == group
+    await layer.flush()

@@ -33,6 +33,7 @@ from redis.asyncio.connection import AbstractConnection as AsyncConnection
 
 from tests.play.helpers import client_for, start_custom, winnable_code
 from tripeaks.config.asgi import application
+from tripeaks.infra.socket_sessions import CLOSE_SESSION_ENDED, close_sockets_of_user, user_group
 from tripeaks.play.broadcast import game_group
 from tripeaks.play.consumers import CLOSE_TOO_MANY
 from tripeaks.play.models import Game
@@ -415,3 +416,20 @@ async def test_a_socket_refused_over_its_games_cap_never_reads_its_channel(
     finally:
         del layer.receive
     await first.disconnect()
+
+
+async def test_an_opening_joins_its_players_group_with_its_games(player_and_game: Any) -> None:
+    """Its session's group before its user is read (the look against a sign-out meanwhile), its
+    player's and its game's together once counted: two round trips of joins, not three."""
+    user, game_id, cookie = player_and_game
+    with redis_round_trips() as trips:
+        socket = await opened(game_id, cookie)
+    assert trips["zadd"] == 2, trips  # (before: 3)
+    layer = get_channel_layer()
+    assert layer is not None
+    for group in (user_group(user.pk), game_group(game_id)):
+        key = layer._group_key(group)
+        assert await layer.connection(layer.consistent_hash(group)).zcard(key) == 1
+    await sync_to_async(close_sockets_of_user)(user.pk)  # a password change elsewhere
+    assert (await socket.receive_output(timeout=5))["code"] == CLOSE_SESSION_ENDED
+    await socket.disconnect()

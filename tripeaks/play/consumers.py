@@ -99,6 +99,8 @@ def _plain_start(message: JSONObject) -> StartGameInput | None:
 class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     # Its user is read in `connect` (tripeaks/infra/socket_threads.py), after the game's cap.
     reads_own_user = True
+    # Its player's group joined with its game's, once counted (`_enter_game`): one round trip.
+    joins_player_group_itself = True
     game_id: str
     group: str
     moves: SocketGame
@@ -209,7 +211,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         the group (nearly every one: a tab a game) has nobody to announce itself to: the
         announcement came back to it alone, four Redis round trips and a frame for nothing. Of two
         sockets joining at once, the later to count the group counts both, and announces."""
-        self.peers = await self.channel_layer.group_join(self.group, self.channel_name) > 1
+        also = self.player_group_to_join()  # (as the socket opens)
+        self.peers = await self.channel_layer.group_join(self.group, self.channel_name, *also) > 1
 
     async def _announce(self) -> None:
         """Told to the game's other sockets (`game_peer`), with the newest seq this socket has:
