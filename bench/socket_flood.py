@@ -1,7 +1,7 @@
 """One account opens hundreds of game sockets (issue #35): does another player's move stay fast?
 
     .venv/bin/python -m bench.socket_flood [--sockets 500] [--seconds 15] [--port 8797] [--retry]
-        [--victims 3] [--rounds 2] [--attacker-address 127.0.0.2] [--open-cost N]
+        [--victims 3] [--rounds 2] [--attacker-address 127.0.0.2] [--open-cost N] [--pin]
 
 One server (the production profile: its socket caps `SOCKETS_PER_GAME`, `_ACCOUNT`, `_ADDRESS`
 and the front gate's rates as configured), `--victims` players and an attacker. Each victim plays
@@ -38,6 +38,11 @@ other requests' and sockets', the flood's): the work the move waited behind, in 
 rather than the machine's time (`--serve-clocked`, the stack's server with a protocol that notes
 it). Less moved by the machine's other load than the times, not free of it: a move the machine
 slows takes in more of the loop's other work.
+With `--pin` (Linux, two cores or more) the server processes run on the first core and this
+process, the attacker's client, with the victims' processes it forks, on the others
+(`pin_cores`): as in a deployment, where the attacker and the players are elsewhere on the
+internet, the clients' own CPU (the attacker's 50 handshakes at a time, the victims' requests)
+no longer takes the server's core from it. Redis and PostgreSQL stay where the system puts them.
 Before the caps the issue measured the victim's median going from 70 to 446 ms
 with 300 sockets.
 """
@@ -460,6 +465,20 @@ def open_cost(port: int, server: int, session: str, game_id: str, count: int) ->
     return out
 
 
+def pin_cores(servers: list[int], client: int) -> dict[str, list[int]]:
+    """The `servers` processes (every thread of each) on the first of the CPUs this process may
+    use, the `client` process on the others (the processes it forks from now on inherit them)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise SystemExit("--pin needs two cores or more")
+    for pid in servers:
+        for thread in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(ProcessLookupError):  # (a thread that ended meanwhile)
+                os.sched_setaffinity(int(thread.name), cpus[:1])
+    os.sched_setaffinity(client, cpus[1:])
+    return {"server CPUs": cpus[:1], "client CPUs": cpus[1:]}
+
+
 def serve_clocked(port: int, log: str) -> None:
     """(The victims' server, a process of its own.) The stack's server (tripeaks.stack.serve's
     options) whose protocol notes, for each move answered (a POST to .../moves), when its
@@ -560,6 +579,11 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="only measure the server's CPU for N refused handshakes, closed at connect and"
         " answered 429, in this process (3 runs each, alternating)",
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the servers on one core, the attacker's and the victims' clients on the others",
+    )
     parser.add_argument("--serve-clocked", type=int, metavar="PORT", help=argparse.SUPPRESS)
     parser.add_argument("--clock-log", help=argparse.SUPPRESS)
     parser.add_argument(
@@ -595,6 +619,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.elsewhere:
         servers += start_servers(1, args.port + 1, env)
     target = args.port + 1 if args.elsewhere else args.port
+    pinned = pin_cores([s.pid for s in servers], os.getpid()) if args.pin else None
     try:
         status, game = call(args.port, attacker_token, "POST", "/api/games", {"mode": "daily"})
         assert status == 201, (status, game)
@@ -638,6 +663,8 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {
         "server loop's CPU while a move was in it": clocked(clock_log, rounds)
     }
+    if pinned:
+        report["pinned"] = pinned
     report.update({"rounds": rounds, "all rounds": pooled(rounds)})
     opens = sum(alone["attacker's socket opens"].values())
     alone["server CPU ms per open over idle"] = round(

@@ -181,3 +181,38 @@ async def test_a_group_send_skips_a_full_queue_and_lapsed_members() -> None:
     with pytest.raises(asyncio.TimeoutError):
         await asyncio.wait_for(there.receive(full), 0.5)
     await here.flush()
+
+
+async def test_leaving_several_groups_is_one_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closing game socket leaves its session's, its player's and its game's groups: three
+    round trips by the library's `group_discard`."""
+    layer = _layer("leave-test")
+    channel, other = await layer.new_channel(), await layer.new_channel()
+    groups = ["session.a", "user.1", "game.b"]
+    for group in groups:
+        await layer.group_add(group, channel)
+        await layer.group_add(group, other)
+    sent = _counting_round_trips(monkeypatch)
+    await layer.group_leave(groups, channel)
+    monkeypatch.undo()
+    assert len(sent) == 1
+    for group in groups:  # it alone left them
+        key = layer._group_key(group)
+        connection = layer.connection(layer.consistent_hash(group))
+        assert await connection.zrange(key, 0, -1) == [other.encode()]
+    await layer.flush()
+
+
+async def test_a_join_with_other_groups_is_one_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game socket joins its player's group with its game's: one round trip where two were."""
+    layer = _layer("join-also-test")
+    channel, other = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("game.c", other)
+    sent = _counting_round_trips(monkeypatch)
+    assert await layer.group_join("game.c", channel, "user.2") == 2
+    monkeypatch.undo()
+    assert len(sent) == 1
+    for group in ("game.c", "user.2"):
+        await layer.group_send(group, {"type": "hello", "group": group})
+        assert (await layer.receive(channel))["group"] == group
+    await layer.flush()

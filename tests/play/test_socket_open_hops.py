@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,9 +29,11 @@ from django.db.backends.signals import connection_created
 from django.db.models.sql.compiler import SQLCompiler
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from redis.asyncio.connection import AbstractConnection as AsyncConnection
 
 from tests.play.helpers import client_for, start_custom, winnable_code
 from tripeaks.config.asgi import application
+from tripeaks.infra.socket_sessions import CLOSE_SESSION_ENDED, close_sockets_of_user, user_group
 from tripeaks.play.broadcast import game_group
 from tripeaks.play.consumers import CLOSE_TOO_MANY
 from tripeaks.play.models import Game
@@ -333,3 +336,100 @@ async def test_a_socket_greets_a_newcomer_only_with_a_newer_view_than_it_read(
             with pytest.raises(asyncio.TimeoutError):
                 await asyncio.wait_for(layer.receive(newcomer), 0.5)
     await first.disconnect()
+
+
+@contextlib.contextmanager
+def redis_round_trips() -> Iterator[Counter[str]]:
+    """The round trips to Redis from the event loop's clients meanwhile (a command, a pipeline or
+    a script each), by their first command's name."""
+    trips: Counter[str] = Counter()
+    send = AsyncConnection.send_packed_command
+
+    async def counted(self: AsyncConnection, command: Any, check_health: bool = True) -> None:
+        packed = command if isinstance(command, bytes | str) else b"".join(command)
+        packed = packed.encode() if isinstance(packed, str) else packed
+        trips[packed.split(b"\r\n")[2].decode().lower()] += 1
+        await send(self, command, check_health)
+
+    AsyncConnection.send_packed_command = counted  # type: ignore[method-assign]
+    try:
+        yield trips
+    finally:
+        AsyncConnection.send_packed_command = send  # type: ignore[method-assign]
+
+
+async def test_a_closing_socket_leaves_its_groups_and_its_counts_in_a_round_trip_each(
+    player_and_game: Any,
+) -> None:
+    """A flood's five served sockets close with it: each left its session's, its player's and
+    its game's groups one after another, was uncounted, then counted its game's other screens,
+    five round trips where two do."""
+    _, game_id, cookie = player_and_game
+    first = await opened(game_id, cookie)
+    second = await opened(game_id, cookie)
+    with redis_round_trips() as trips:
+        await second.disconnect()
+    # The groups left (zrem, zrem, zrem), then the counts (zrem a holder, then the game's
+    # zcount): before, four round trips led by zrem and one by zcount.
+    assert (trips["zrem"], trips["zcount"]) == (2, 0), trips
+    layer = get_channel_layer()
+    assert layer is not None
+    key = layer._group_key(game_group(game_id))
+    assert await layer.connection(layer.consistent_hash(game_group(game_id))).zcard(key) == 1
+    game = await Game.objects.aget(pk=game_id)
+    assert game.running_since is not None  # the first still shows it: its clock runs
+    await first.disconnect()
+    game = await Game.objects.aget(pk=game_id)
+    assert game.running_since is None  # the last screen gone: its clock stopped
+
+
+async def test_a_socket_refused_over_its_games_cap_never_reads_its_channel(
+    player_and_game: Any, settings: Any
+) -> None:
+    """Half a flood's opens that reach the consumer are refused over the game's cap; each read
+    its channel in the layer until it closed (the receive's tasks, and the Redis connection of
+    the blocking pop dropped when it held it)."""
+    _, game_id, cookie = player_and_game
+    settings.SOCKETS_PER_GAME = 1
+    layer = get_channel_layer()
+    assert layer is not None
+    channels: list[str] = []
+    receive = layer.receive
+
+    async def noted(channel: str) -> Any:
+        channels.append(channel)
+        return await receive(channel)
+
+    layer.receive = noted
+    try:
+        first = await opened(game_id, cookie)
+        await asyncio.sleep(0.1)  # (its reading of its channel begun)
+        readers = set(channels)
+        assert len(readers) == 1  # the socket let in reads its own
+        over = game_socket(game_id, cookie)
+        connected, _ = await over.connect()
+        assert connected
+        assert (await over.receive_output(timeout=5))["code"] == CLOSE_TOO_MANY
+        await over.disconnect()
+        await asyncio.sleep(0.1)
+        assert set(channels) == readers  # (before: the refused socket's channel too)
+    finally:
+        del layer.receive
+    await first.disconnect()
+
+
+async def test_an_opening_joins_its_players_group_with_its_games(player_and_game: Any) -> None:
+    """Its session's group before its user is read (the look against a sign-out meanwhile), its
+    player's and its game's together once counted: two round trips of joins, not three."""
+    user, game_id, cookie = player_and_game
+    with redis_round_trips() as trips:
+        socket = await opened(game_id, cookie)
+    assert trips["zadd"] == 2, trips  # (before: 3)
+    layer = get_channel_layer()
+    assert layer is not None
+    for group in (user_group(user.pk), game_group(game_id)):
+        key = layer._group_key(group)
+        assert await layer.connection(layer.consistent_hash(group)).zcard(key) == 1
+    await sync_to_async(close_sockets_of_user)(user.pk)  # a password change elsewhere
+    assert (await socket.receive_output(timeout=5))["code"] == CLOSE_SESSION_ENDED
+    await socket.disconnect()

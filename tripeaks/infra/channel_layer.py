@@ -20,6 +20,10 @@ opens (its session's, its player's, its game's), 6 of its opening's 17.5 round t
 (bench/game_opening.py). `group_join` also says how many the group then holds: a socket alone
 on its game has no other socket to announce itself to.
 
+Its `group_leave` leaves several groups in one round trip a shard: a closing game socket leaves
+its session's, its player's and its game's groups, three round trips one after another by the
+library's `group_discard`.
+
 Its `group_send` is two round trips, not the library's four (a game socket's announcement to the
 game's other sockets, a move's view to them, a race's progress, a board's update).
 """
@@ -29,6 +33,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import defaultdict
+from collections.abc import Sequence
 from typing import TypeVar
 
 from channels_redis.core import RedisChannelLayer as LibraryLayer
@@ -106,16 +112,35 @@ class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
             if over > 0:
                 log.info("%s of %s channels over capacity in group %s", over, len(names), group)
 
-    async def group_join(self, group: str, channel: str) -> int:
+    async def group_join(self, group: str, channel: str, *also: str) -> int:
         """`group_add`, and how many channels the group holds then (this one included, and any
-        that lapsed without leaving), in the same round trip."""
+        that lapsed without leaving), in the same round trip; and `group_add` of the groups
+        `also`, in the same round trip when they are on the group's shard (a game socket's
+        player's group, with its game's)."""
         assert self.require_valid_group_name(group), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
-        key = self._group_key(group)
-        connection = self.connection(self.consistent_hash(group))
-        async with connection.pipeline(transaction=False) as pipe:
-            pipe.zadd(key, {channel: time.time()})
-            pipe.expire(key, self.group_expiry)
-            pipe.zcard(key)
-            _added, _expiring, members = await pipe.execute()
+        index = self.consistent_hash(group)
+        elsewhere = [other for other in also if self.consistent_hash(other) != index]
+        async with self.connection(index).pipeline(transaction=False) as pipe:
+            for joined in (*(other for other in also if other not in elsewhere), group):
+                assert self.require_valid_group_name(joined), "Group name not valid"
+                pipe.zadd(self._group_key(joined), {channel: time.time()})
+                pipe.expire(self._group_key(joined), self.group_expiry)
+            pipe.zcard(self._group_key(group))
+            *_joined, members = await pipe.execute()
+        for other in elsewhere:
+            await self.group_join(other, channel)
         return int(members)
+
+    async def group_leave(self, groups: Sequence[str], channel: str) -> None:
+        """The library's `group_discard` of each of `groups`, in one round trip a shard."""
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        keys: defaultdict[int, list[str]] = defaultdict(list)
+        for group in groups:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            keys[self.consistent_hash(group)].append(self._group_key(group))
+        for index, shard_keys in keys.items():
+            async with self.connection(index).pipeline(transaction=False) as pipe:
+                for key in shard_keys:
+                    pipe.zrem(key, channel)
+                await pipe.execute()

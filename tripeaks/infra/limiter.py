@@ -575,12 +575,15 @@ def let_go(member: str, keys: Sequence[str]) -> None:
         pipe.execute()
 
 
-async def let_go_async(member: str, keys: Sequence[str]) -> None:
-    """`let_go` from an event loop."""
+async def let_go_async(member: str, keys: Sequence[str]) -> int:
+    """`let_go` from an event loop, and how many members the first holder then holds (`held`),
+    in the same round trip: a closing game socket asks its game's (is it the last screen?)."""
     async with redis_client.async_client().pipeline(transaction=False) as pipe:
         for key in keys:
             pipe.zrem(key, member)
-        await pipe.execute()
+        pipe.zcount(keys[0], time.time(), "+inf")
+        *_removed, left = await pipe.execute()
+    return int(left)
 
 
 def held(key: str) -> int:

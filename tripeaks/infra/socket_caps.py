@@ -98,14 +98,16 @@ def release(member: str, keys: Sequence[str]) -> None:
         log.warning("could not uncount a socket", extra={"socket": member}, exc_info=True)
 
 
-async def release_async(member: str, keys: Sequence[str]) -> None:
-    """`release` from an event loop."""
+async def release_async(member: str, keys: Sequence[str]) -> int | None:
+    """`release` from an event loop: how many sockets the first holder has open then
+    (`open_count`, in the same round trip), None when Redis cannot say (or no holder)."""
     if not keys:
-        return
+        return None
     try:
-        await limiter.let_go_async(member, keys)
+        return await limiter.let_go_async(member, keys)
     except Exception:
         log.warning("could not uncount a socket", extra={"socket": member}, exc_info=True)
+        return None
 
 
 def open_count(key: str) -> int | None:

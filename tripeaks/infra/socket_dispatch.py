@@ -38,11 +38,19 @@ async def _relay(events: Receive, dispatch: Dispatch, turn: asyncio.Lock) -> Non
             await dispatch(event)
 
 
-async def dispatch_both(frames: Receive, events: Receive, dispatch: Dispatch) -> None:
+def _always() -> bool:
+    return True
+
+
+async def dispatch_both(
+    frames: Receive, events: Receive, dispatch: Dispatch, hears: Callable[[], bool] = _always
+) -> None:
     """Hand every frame and every event to `dispatch`, one at a time, until one of them raises
-    (`StopConsumer` when the socket has gone)."""
+    (`StopConsumer` when the socket has gone). Events are read once `hears()` is true, looked
+    at before each frame is read until it is: until then they wait in the channel layer (in
+    Redis, or in the layer's buffer when another socket of the process read them)."""
     turn = asyncio.Lock()
-    relay = asyncio.ensure_future(_relay(events, dispatch, turn))
+    relay: asyncio.Future[None] | None = None
     this = asyncio.current_task()
     assert this is not None
     reading = [False]
@@ -53,26 +61,29 @@ async def dispatch_both(frames: Receive, events: Receive, dispatch: Dispatch) ->
         if not task.cancelled() and reading[0]:
             this.cancel()
 
-    relay.add_done_callback(relay_ended)
     try:
         while True:
+            if relay is None and hears():
+                relay = asyncio.ensure_future(_relay(events, dispatch, turn))
+                relay.add_done_callback(relay_ended)
             reading[0] = True
             try:
                 message = await frames()
             finally:
                 reading[0] = False
             async with turn:
-                if relay.done():
+                if relay is not None and relay.done():
                     relay.result()  # its failure, raised here
                 await dispatch(message)
     except asyncio.CancelledError:
-        if relay.done() and not relay.cancelled():
+        if relay is not None and relay.done() and not relay.cancelled():
             relay.result()
         raise
     finally:
-        relay.remove_done_callback(relay_ended)
-        relay.cancel()
-        await asyncio.wait([relay])
+        if relay is not None:
+            relay.remove_done_callback(relay_ended)
+            relay.cancel()
+            await asyncio.wait([relay])
 
 
 class DirectDispatch:
@@ -91,9 +102,15 @@ class DirectDispatch:
                     await self.dispatch(await receive())
             self.channel_name = await self.channel_layer.new_channel()
             self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            await dispatch_both(receive, self.channel_receive, self.dispatch)
+            await dispatch_both(receive, self.channel_receive, self.dispatch, self.hears_events)
         except StopConsumer:
             pass
+
+    def hears_events(self) -> bool:
+        """Whether the socket reads its channel-layer events yet (asked before each frame until
+        it does; from the start here). A consumer that refuses sockets as they open can say
+        False until it has let one in: a refused socket then never reads its channel."""
+        return True
 
     async def websocket_disconnect(self, message: Message) -> None:
         """Channels' `AsyncWebsocketConsumer.websocket_disconnect` but for its closing of stale

@@ -117,6 +117,10 @@ class SessionSocket:
     close: Callable[..., Awaitable[None]]  # AsyncWebsocketConsumer's
     _session_groups: tuple[str, ...] = ()
     _session_digest: str | None = None
+    # A consumer that reads its own user and joins a group of its own once signed in can join its
+    # player's group with that one, in the same round trip (`player_group_to_join`).
+    joins_player_group_itself = False
+    _player_group_to_join: str | None = None
 
     def signs_nobody_in(self) -> bool:
         """Whether the socket is anonymous for sure, with no database read: its user is read and
@@ -191,14 +195,27 @@ class SessionSocket:
                 await self.channel_layer.group_discard(group, self.channel_name)
         if signed_in:
             self._session_digest = session_digest(key)
-            await self.channel_layer.group_add(user_group(self.scope["user"].pk), self.channel_name)
-            self._session_groups = (group, user_group(self.scope["user"].pk))
+            player = user_group(self.scope["user"].pk)
+            if self.joins_player_group_itself:
+                self._player_group_to_join = player
+            else:
+                await self.channel_layer.group_add(player, self.channel_name)
+            self._session_groups = (group, player)
         return found
 
-    async def leave_session_groups(self) -> None:
-        for group in self._session_groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
+    def player_group_to_join(self) -> tuple[str, ...]:
+        """The player's group, for a consumer that joins it itself (`joins_player_group_itself`),
+        once signed in and until asked: it is to join it now."""
+        player, self._player_group_to_join = self._player_group_to_join, None
+        return (player,) if player is not None else ()
+
+    async def leave_session_groups(self, *others: str) -> None:
+        """Out of its session's and player's groups, and of `others` (a game socket's game's),
+        in one round trip (the layer's `group_leave`)."""
+        groups = (*self._session_groups, *others)
         self._session_groups = ()
+        if groups:
+            await self.channel_layer.group_leave(groups, self.channel_name)
 
     async def socket_end(self, event: dict[str, object]) -> None:
         if event.get("except_session") and event["except_session"] == self._session_digest:

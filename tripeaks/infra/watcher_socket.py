@@ -33,9 +33,7 @@ class WatcherSocket(SessionSocket, AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def disconnect(self, code: int) -> None:
-        await self.leave_session_groups()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave_session_groups(*([self.group] if self.group is not None else []))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not await self.flood.admit(self, self._limits()):

@@ -99,6 +99,8 @@ def _plain_start(message: JSONObject) -> StartGameInput | None:
 class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     # Its user is read in `connect` (tripeaks/infra/socket_threads.py), after the game's cap.
     reads_own_user = True
+    # Its player's group joined with its game's, once counted (`_enter_game`): one round trip.
+    joins_player_group_itself = True
     game_id: str
     group: str
     moves: SocketGame
@@ -109,6 +111,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     peers = False
     # Whether the socket was refused as it opened (closed 4401 or 4409 at once).
     refused = False
+    # Whether it was let in (signed in and counted): only then does it read its channel.
+    admitted = False
     # Whether this server beats for the socket's game (play/clock_presence.py).
     beating = False
 
@@ -163,7 +167,18 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
                 await self.leave_session_groups()
                 await self._refuse(CLOSE_TOO_MANY)
                 return False
+        self.admitted = True
         return True
+
+    def hears_events(self) -> bool:
+        """Its channel-layer events are read once it is let in (`DirectDispatch`): a socket
+        refused as it opens never reads its channel. Half a flood's first opens that reach this
+        consumer (5 of the 10 its address's rate allows) are refused over the game's cap; each
+        read its channel until it closed, their share of the layer's receive (its tasks, and a
+        Redis connection dropped and made again when the one waiting in the blocking pop was
+        among them). Events sent to it meanwhile wait in the layer; none could be handled
+        before its opening ended anyway (the opening holds the socket's turn)."""
+        return self.admitted
 
     async def _refuse(self, code: int) -> None:
         """Closed as it opens, counted nowhere, in no group: signed out (4401) or over a cap
@@ -177,8 +192,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.refused:
             return  # counted nowhere, in no group
-        await self.leave_session_groups()
-        await self._leave_game()
+        await self.leave_session_groups(self.group)  # and the game's, in the same round trip
         if self.beating:
             clock_presence.let_go(self.game_id)
         if hasattr(self, "moves"):
@@ -197,7 +211,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         the group (nearly every one: a tab a game) has nobody to announce itself to: the
         announcement came back to it alone, four Redis round trips and a frame for nothing. Of two
         sockets joining at once, the later to count the group counts both, and announces."""
-        self.peers = await self.channel_layer.group_join(self.group, self.channel_name) > 1
+        also = self.player_group_to_join()  # (as the socket opens)
+        self.peers = await self.channel_layer.group_join(self.group, self.channel_name, *also) > 1
 
     async def _announce(self) -> None:
         """Told to the game's other sockets (`game_peer`), with the newest seq this socket has:

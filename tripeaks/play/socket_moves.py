@@ -347,13 +347,14 @@ class SocketGame:
         finished game's clock does not stop (or has stopped): only the counts change."""
         if not self.admitted:
             return
-        await socket_caps.release_async(self.screen, [key for key, _ in self.holders])
+        # The game's holder comes first (`socket_holders`): its count comes back with the release.
+        shown = await socket_caps.release_async(self.screen, [key for key, _ in self.holders])
         game = self.live.game if self.live is not None else None
         if game is not None and (game.contest or game.finished):
             return
         # Another screen still shows it (or Redis cannot say): `hide_game` would find so under
         # the game's lock and leave the clock running. The last screen to go finds none.
-        if await socket_caps.open_count_async(screens.key(self.game_id)) != 0:
+        if shown != 0:
             return
         await _hide_game(game_id=self.game_id, user=self.user)
 
