@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.frontend.conftest import DESKTOP, api_post, not_reused, sign_up
+from tests.frontend.conftest import DESKTOP, api_post, init_script, sign_up
 from tests.frontend.helpers import an_arena, open_game
 
 PLAYER = "walker_wanda"
@@ -124,8 +124,7 @@ QUIET = """() => {
 
 def counting_reads(page: Any) -> Any:
     """`page`, its reads counted from its next navigation on (`QUIET` waits for them)."""
-    not_reused(page).context.add_init_script(COUNT_READS)
-    return page
+    return init_script(page, COUNT_READS)
 
 
 def _load_afresh(page: Any, path: str, load: str) -> None:
