@@ -1,8 +1,9 @@
 // The game's clock on screen. The server keeps the time: the clock shows the view's `elapsed_ms`,
 // running on from when that view arrived while `clock_running` says so (format.js elapsedNow),
-// redrawn four times a second while the deal is on.
+// redrawn four times a second while the deal is on (its text written when it changes).
 
 import { clock, elapsedNow } from '../../format.js';
+import { paintText } from '../../paint.js';
 
 const TICK_MS = 250;
 
@@ -22,7 +23,7 @@ export class GameClock {
   // A new view arrived now.
   received() { this.receivedAt = performance.now(); }
 
-  tick() { this.el.textContent = clock(elapsedNow(this.view(), this.receivedAt, performance.now())); }
+  tick() { paintText(this.el, clock(elapsedNow(this.view(), this.receivedAt, performance.now()))); }
 
   start() {
     clearInterval(this.timer);
