@@ -327,6 +327,9 @@ class PagePool:
             page.context.close()
             return
         try:
+            for script in getattr(page.context, _INIT_SCRIPTS, ()):
+                script.close()  # before the parking load, which would run them
+            setattr(page.context, _INIT_SCRIPTS, [])
             page.goto(PARKED)
             page.evaluate("() => { localStorage.clear(); sessionStorage.clear() }")
             page.context.clear_cookies()
@@ -349,6 +352,7 @@ def new_page(browser: Any, base_url: str, **options: Any) -> Any:
 
 
 _NOT_REUSED = "_tripeaks_not_reused"
+_INIT_SCRIPTS = "_tripeaks_init_scripts"
 # A page's events that a test may listen to; a listener left on a kept page would hear the next
 # test's page.
 _PAGE_EVENTS = (
@@ -369,8 +373,18 @@ _PAGE_EVENTS = (
 
 def not_reused(page: Any) -> Any:
     """`page`, its context closed after the test rather than kept for another (`PagePool`): for
-    what a reset cannot take back (an init script, a fake clock, a CDP session of the test's)."""
+    what a reset cannot take back (a fake clock, a CDP session of the test's, an init script not
+    added by `init_script`)."""
     setattr(page.context, _NOT_REUSED, True)
+    return page
+
+
+def init_script(page: Any, script: str) -> Any:
+    """`page`, `script` run in each document it loads from now on before the document's own
+    scripts (Playwright's init script): taken back when the test gives the page back, so that the
+    page is kept (`PagePool`; a new context is two renderer processes and cold caches)."""
+    added = page.add_init_script(script)
+    setattr(page.context, _INIT_SCRIPTS, [*getattr(page.context, _INIT_SCRIPTS, []), added])
     return page
 
 

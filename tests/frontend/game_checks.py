@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Count
 
-from tests.frontend.conftest import api_post, not_reused, sign_up
+from tests.frontend.conftest import api_post, init_script, sign_up
 from tests.frontend.helpers import click_move, open_game, view, wait_seq
 from tests.play.helpers import winnable_code
 from tripeaks.play.models import Game, Move
@@ -64,8 +64,7 @@ COUNT_OPEN_SOCKETS = """(() => {
 
 def counting_open_sockets(page: Any) -> Any:
     """`page`, its open sockets counted from its next navigation on (`wait_for_its_socket`)."""
-    not_reused(page).context.add_init_script(COUNT_OPEN_SOCKETS)
-    return page
+    return init_script(page, COUNT_OPEN_SOCKETS)
 
 
 def wait_for_its_socket(page: Any) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.frontend.conftest import DESKTOP, api_post, not_reused, sign_up
+from tests.frontend.conftest import DESKTOP, api_post, init_script, sign_up
 from tests.frontend.helpers import an_arena, open_game
 
 PLAYER = "walker_wanda"
@@ -124,8 +124,7 @@ QUIET = """() => {
 
 def counting_reads(page: Any) -> Any:
     """`page`, its reads counted from its next navigation on (`QUIET` waits for them)."""
-    not_reused(page).context.add_init_script(COUNT_READS)
-    return page
+    return init_script(page, COUNT_READS)
 
 
 def _load_afresh(page: Any, path: str, load: str) -> None:
@@ -137,12 +136,30 @@ def _load_afresh(page: Any, path: str, load: str) -> None:
     page.goto(f"{base}?walk={load}{hash_}{route}")
 
 
-def _texts(page: Any, path: str, load: str) -> set[str]:
-    _load_afresh(page, path, load)
+# A route of the app drawn by a jump from the last one (its hash set, as the site's own links do):
+# the page drawn before is marked so that the wait is for the new route's own, and the reads' quiet
+# is counted afresh.
+JUMP = """(hash) => {
+  const p = document.querySelector('#app > .page');
+  if (p) p.tpWalkLeft = true;
+  window.__tpQuiet = false;
+  location.hash = hash;
+}"""
+DRAWN = """() => {
+  const p = document.querySelector('#app > .page');
+  return p && !p.tpWalkLeft && p.children.length;
+}"""
+
+
+def _texts(page: Any, path: str, load: str, jump: bool = False) -> set[str]:
+    """The texts `path` shows: loaded afresh, or with `jump` reached from the app's page open
+    (in the walk's language) by its hash, as a player goes from page to page."""
+    if jump:
+        page.evaluate(JUMP, path.partition("#")[2])
+    else:
+        _load_afresh(page, path, load)
     if path == "/" or "#/" in path:  # the app's page drawn, and its second read (standings...)
-        page.wait_for_function(
-            "() => { const p = document.querySelector('#app > .page'); return p && p.children.length }"
-        )
+        page.wait_for_function(DRAWN)
         page.wait_for_function(QUIET)
     if path != "/#/play":
         return set(page.evaluate(COLLECT))
@@ -159,6 +176,10 @@ def _texts(page: Any, path: str, load: str) -> set[str]:
     return found | set(page.evaluate(COLLECT))
 
 
+def _app_route(path: str) -> bool:
+    return path == "/" or path.startswith("/#/")
+
+
 # Signed out: the start page and the account pages a newcomer sees.
 SIGNED_OUT = [
     "/", "/accounts/login/", "/accounts/signup/", "/accounts/guest/", "/accounts/password/reset/",
@@ -168,7 +189,13 @@ SIGNED_OUT = [
 def walk(pages: Any, page: Any, language: str, paths: list[str]) -> dict[str, set[str]]:
     cookie = {"name": "django_language", "value": language, "url": pages.base_url}
     page.context.add_cookies([cookie])
-    found = {path: _texts(page, path, f"{language}-{i}") for i, path in enumerate(paths)}
+    # The language is the document's (its cookie, read at a load): the walk's first page is loaded
+    # afresh, and each route of the app after it is a jump from the one before (a load each was
+    # most of the walk's CPU); the server's pages are loads.
+    found: dict[str, set[str]] = {}
+    for i, path in enumerate(paths):
+        jump = path.startswith("/#/") and i > 0 and _app_route(paths[i - 1])
+        found[path] = _texts(page, path, f"{language}-{i}", jump)
     stranger = counting_reads(pages.new(viewport=DESKTOP))
     stranger.context.add_cookies([cookie])
     found |= {

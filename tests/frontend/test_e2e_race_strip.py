@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.frontend.conftest import api_post, needs_chromium, not_reused, shot, sign_in, sign_up
+from tests.frontend.conftest import (
+    api_post,
+    init_script,
+    needs_chromium,
+    shot,
+    sign_in,
+    sign_up,
+)
 from tests.frontend.helpers import click_move, wait_seq
 from tests.frontend.test_e2e_race_table import DESKTOP, SIZES, make_user
 from tests.play.contests import game_of
@@ -63,7 +70,7 @@ def test_the_racers_own_moves_ask_for_no_sync_and_the_others_show_right(
     so their own `seq` in the next race frame has moved on by their moves: no gap to sync on.
     The others' progress and changes still show in the strip."""
     page = pages.new(viewport=size)
-    not_reused(page).add_init_script(RECORD_SENT)
+    init_script(page, RECORD_SENT)
     sign_up(page, f"own_ann_{size['width']}", "Ann")
     ann = get_user_model().objects.get(username=f"own_ann_{size['width']}")
     bob, carol = (make_user(f"own_{who}_{size['width']}") for who in ("bob", "carol"))

@@ -1,5 +1,6 @@
 """The browser tests' kept pages (`PagePool`, tests/frontend/conftest.py): a page comes back to the
-next test as a new context's would be, and one with what a reset cannot take back is closed."""
+next test as a new context's would be, and one with what a reset cannot take back is closed; an init
+script added by `init_script` is taken back."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from tests.frontend.conftest import DESKTOP, PHONE, PagePool, Pages, needs_chromium, not_reused
+from tests.frontend.conftest import (
+    DESKTOP,
+    PHONE,
+    PagePool,
+    Pages,
+    init_script,
+    needs_chromium,
+    not_reused,
+)
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
@@ -59,3 +68,20 @@ def test_a_page_left_with_what_a_reset_cannot_take_back_is_closed(
     made.close()
     assert page.is_closed()
     assert all(page not in kept for kept in _page_pool.free.values())
+
+
+def test_a_page_comes_back_without_the_init_script_of_init_script(
+    browser: Any, server_url: str, transactional_db: Any, _page_pool: PagePool
+) -> None:
+    first = Pages(browser, server_url, _page_pool)
+    page = init_script(first.new(), "window.seen = (window.seen || 0) + 1")
+    page.goto("/")
+    assert page.evaluate("() => window.seen") == 1
+    first.close()
+
+    second = Pages(browser, server_url, _page_pool)
+    again = second.new()
+    assert again is page  # kept, where a page with an init script was closed
+    again.goto("/")
+    assert again.evaluate("() => window.seen") is None
+    second.close()

@@ -15,3 +15,13 @@ export function paintHtml(el, html) {
   drawn.set(el, html);
   el.innerHTML = html;
 }
+
+/**
+ * Write `text` into `el` unless it already shows exactly that: a clock redrawn four times a second
+ * changes its text once a second, and each write is the page's style, layout and paint again.
+ * @param {HTMLElement} el
+ * @param {string} text
+ */
+export function paintText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}

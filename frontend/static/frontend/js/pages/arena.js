@@ -16,7 +16,7 @@ import { frameStep, turnAt } from './arenas/live.js';
 import { ArenaTable } from './arenas/at_table.js';
 import { raceStyles } from './races/styles.js';
 import { clock } from '../format.js';
-import { paintHtml } from '../paint.js';
+import { paintHtml, paintText } from '../paint.js';
 
 /** @param {ArenaScoring} scoring */
 const markup = (scoring) => `<div class="arena-page"><section class="panel"><h2 data-testid="arena-name"></h2><p class="small arena-rules"></p>
@@ -61,7 +61,7 @@ class ArenaScreen {
   now() { return Date.now() + this.skew; }
 
   drawClock() {
-    this.$('[data-testid=arena-clock]').textContent = clockText(this.arena, this.now());
+    paintText(this.$('[data-testid=arena-clock]'), clockText(this.arena, this.now()));
     if (this.atTable.on) this.drawTable();
   }
 

@@ -12,7 +12,7 @@ import { api, layoutNamed } from '../api.js';
 import { LiveSocket } from '../socket.js';
 import { esc } from '../dialog.js';
 import { clock } from '../format.js';
-import { paintHtml } from '../paint.js';
+import { paintHtml, paintText } from '../paint.js';
 import { _, digits, fill, num } from '../i18n.js';
 import { raceError } from './races/words.js';
 import { raceStyles } from './races/styles.js';
@@ -70,10 +70,11 @@ class RaceScreen {
   paint() {
     const { race } = this;
     const now = this.now();
-    this.$('[data-testid=race-state]').textContent = stateText(race, now);
-    this.$('[data-testid=race-state]').dataset.state = race.state;
-    this.$('[data-testid=race-clock]').textContent = clock(raceClockMs(race, now));
-    this.$('[data-testid=race-countdown]').textContent = race.state === 'countdown' ? digits(String(secondsTo(race, now))) : '';
+    const state = this.$('[data-testid=race-state]');
+    paintText(state, stateText(race, now));
+    if (state.dataset.state !== race.state) state.dataset.state = race.state;
+    paintText(this.$('[data-testid=race-clock]'), clock(raceClockMs(race, now)));
+    paintText(this.$('[data-testid=race-countdown]'), race.state === 'countdown' ? digits(String(secondsTo(race, now))) : '');
     paintHtml(this.$('.race-actions'), this.actions());
     if (this.absence.due(race, this.me)) this.sync(); // a racer's soonest claim came: ask the server
   }

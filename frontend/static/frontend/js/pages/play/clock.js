@@ -1,6 +1,6 @@
 // The game's clock on screen. The server keeps the time: the clock shows the view's `elapsed_ms`,
 // running on from when that view arrived while `clock_running` says so (format.js elapsedNow),
-// redrawn four times a second while the deal is on.
+// redrawn four times a second while the deal is on (its text written when it changes).
 
 import { clock, elapsedNow } from '../../format.js';
 
@@ -22,7 +22,12 @@ export class GameClock {
   // A new view arrived now.
   received() { this.receivedAt = performance.now(); }
 
-  tick() { this.el.textContent = clock(elapsedNow(this.view(), this.receivedAt, performance.now())); }
+  // Written when it changed (as paint.js's paintText does, not imported here: the game page's
+  // cold load, on its wire budget, asks for no module more).
+  tick() {
+    const text = clock(elapsedNow(this.view(), this.receivedAt, performance.now()));
+    if (this.el.textContent !== text) this.el.textContent = text;
+  }
 
   start() {
     clearInterval(this.timer);
