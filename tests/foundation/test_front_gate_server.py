@@ -26,6 +26,7 @@ from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatu
 from tests.foundation.test_server_limits import serving
 from tripeaks.infra import front_gate, limiter, redis_client
 from tripeaks.infra.front_gate import FrontGate
+from tripeaks.stack.header_timeout import HeaderTimeoutProtocol
 
 pytestmark = pytest.mark.asyncio
 
@@ -157,6 +158,45 @@ async def test_a_flooding_address_is_closed_as_it_connects_and_its_neighbour_is_
     assert unseen
     assert served is not None and served.startswith(b"HTTP/1.1 ")
     assert neighbour == ["open"]
+
+
+class Recorded(HeaderTimeoutProtocol):
+    """The stack's protocol, each connection's kept for the test to look at."""
+
+    made: list[Recorded] = []
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        Recorded.made.append(self)
+        super().connection_made(transport)
+
+
+async def test_a_flooding_addresss_connection_makes_none_of_uvicorns_state(
+    settings: Any,
+) -> None:
+    """A connection closed as it connects costs the server as little as it can: no request
+    parser, no flow control, not among the server's connections (Uvicorn's state is made only for
+    a connection let in). Before, each of a flood's refused connections made all of it: 16 us of
+    the ~80 us of Python that such a connection cost (bench.socket_flood --connection-cost)."""
+    settings.PLAY_THROTTLE_RATES = {"socket_open_address": "1/hour"}
+    settings.FRONT_GATE_FLOOD_REFUSALS = 2
+    limiter.forget_refusals()
+    Recorded.made = []
+    try:
+        async with serving(CountedGate(Counted()), http=Recorded) as port:
+            answers = await flood(port, 3)
+            refused = len(Recorded.made)
+            closed = [await http_get(port) for _ in range(3)]
+            neighbour = await http_get(port, "127.0.0.2")
+    finally:
+        limiter.forget_refusals()
+    assert answers == ["open", "status 429", "status 429"]
+    assert closed == [None] * 3
+    assert neighbour is not None and neighbour.startswith(b"HTTP/1.1 ")
+    turned_away = Recorded.made[refused : refused + 3]
+    assert [p.refused for p in turned_away] == [True] * 3
+    assert not any(hasattr(p, "parser") or hasattr(p, "flow") for p in turned_away)
+    served = Recorded.made[-1]
+    assert not served.refused and served.parser is None  # (let go once its answer was sent)
 
 
 async def test_a_forwarded_addresss_flood_never_closes_its_proxys_connections(

@@ -40,10 +40,11 @@ async def tiny_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 @asynccontextmanager
-async def serving(app: Any = tiny_app) -> AsyncIterator[int]:
-    """`app` on a real Uvicorn server with the stack's options, on a free port."""
+async def serving(app: Any = tiny_app, **options: Any) -> AsyncIterator[int]:
+    """`app` on a real Uvicorn server with the stack's options (and `options` over them), on a
+    free port."""
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, **uvicorn_options())
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, **{**uvicorn_options(), **options})
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     try:
