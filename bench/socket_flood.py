@@ -1,7 +1,7 @@
 """One account opens hundreds of game sockets (issue #35): does another player's move stay fast?
 
     .venv/bin/python -m bench.socket_flood [--sockets 500] [--seconds 15] [--port 8797] [--retry]
-        [--victims 3] [--rounds 2] [--attacker-address 127.0.0.2] [--open-cost N] [--pin]
+        [--victims 3] [--rounds 6] [--attacker-address 127.0.0.2] [--open-cost N] [--pin]
 
 One server (the production profile: its socket caps `SOCKETS_PER_GAME`, `_ACCOUNT`, `_ADDRESS`
 and the front gate's rates as configured), `--victims` players and an attacker. Each victim plays
@@ -79,6 +79,10 @@ from bench.play_load import (
 )
 
 BENCH_DB = "tripeaks_bench_sockets"
+# A round's own p99 is its 2nd slowest move of 180 and one slow move moves it: stop 51 saw single
+# rounds from 0.54x to 3.12x on either side of a change, and runs of 4 rounds from 1.0x to 1.8x.
+# Six rounds pool 1,080 moves a phase (p99: the 11th slowest), some 4 minutes a run.
+ROUNDS = 6
 MOVE_GAP_S = 0.25
 COST_PHASE_S = 10.0
 # A flood's first burst, from a fresh address each time, alone on the server (phases of at most
@@ -562,7 +566,12 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         "--retry", action="store_true", help="open each refused socket again a second later"
     )
     parser.add_argument("--victims", type=int, default=3, help="players moving meanwhile")
-    parser.add_argument("--rounds", type=int, default=2, help="quiet and flood phases, in turn")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=ROUNDS,
+        help=f"quiet and flood phases, in turn (default {ROUNDS})",
+    )
     parser.add_argument(
         "--attacker-address", default="127.0.0.2", help="the loopback address the attacker uses"
     )
