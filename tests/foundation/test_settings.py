@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,6 +37,9 @@ print(json.dumps({
     "deal_secret_type": type(s.DEAL_SECRET).__name__,
     "deal_secret": s.DEAL_SECRET.decode(),
     "secret_key": s.SECRET_KEY,
+    "pool_check": "{0.__module__}.{0.__qualname__}".format(
+        s.DATABASES["default"]["OPTIONS"]["pool"]["check"]
+    ),
 }))
 """
 
@@ -62,7 +66,7 @@ def test_embedded_defaults_are_postgresql_and_redis_on_sockets_in_var(tmp_path: 
     assert result.returncode == 0, result.stderr
     got = json.loads(result.stdout)
     # The servers `make run` embeds (tripeaks/stack/run.py): the same kinds as tests and production.
-    assert got["engine"] == "django.db.backends.postgresql"
+    assert got["engine"] == "tripeaks.infra.postgresql"  # Django's, its pool taking our check
     assert got["host"] == str(tmp_path / "var" / "postgres")
     assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert got["cache_location"] == f"unix://{tmp_path / 'var' / 'redis' / 'redis.sock'}"
@@ -70,6 +74,8 @@ def test_embedded_defaults_are_postgresql_and_redis_on_sockets_in_var(tmp_path: 
     assert got["broker"] == f"redis+socket://{tmp_path / 'var' / 'redis' / 'redis.sock'}"
     assert got["eager"] is False
     assert got["deal_secret_type"] == "bytes"
+    # The pool checks a connection by its socket, not by a round trip a checkout.
+    assert got["pool_check"] == "tripeaks.infra.pool_check.check_quietly"
 
 
 def test_log_level_sets_how_much_every_logger_writes_the_request_log_included(
@@ -132,7 +138,7 @@ def test_database_and_redis_urls_switch_to_servers_of_your_own(tmp_path: Path) -
 
     assert result.returncode == 0, result.stderr
     got = json.loads(result.stdout)
-    assert got["engine"] == "django.db.backends.postgresql"
+    assert got["engine"] == "tripeaks.infra.postgresql"  # Django's, its pool taking our check
     assert got["host"] == "127.0.0.1"
     assert got["cache_location"] == "redis://127.0.0.1:6379/3"
     assert got["broker"] == "redis://127.0.0.1:6379/3"
@@ -154,7 +160,8 @@ def test_time_settings() -> None:
 
 
 def test_tests_run_on_postgresql_and_redis() -> None:
-    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert settings.DATABASES["default"]["ENGINE"] == "tripeaks.infra.postgresql"
+    assert connection.vendor == "postgresql"
     assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     assert (
         settings.CHANNEL_LAYERS["default"]["BACKEND"]

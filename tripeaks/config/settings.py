@@ -183,6 +183,15 @@ if DB_POOL_MAX:
         "timeout": env.float("DB_POOL_TIMEOUT", default=3.0),
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps connections; Django must not
+    # A pooled connection is checked by its socket, not by an empty statement at every checkout
+    # (tripeaks/infra/pool_check.py).
+    if DATABASES["default"]["CONN_HEALTH_CHECKS"]:
+        from tripeaks.infra.pool_check import check_quietly
+
+        DATABASES["default"]["OPTIONS"]["pool"]["check"] = check_quietly
+        DATABASES["default"]["ENGINE"] = (
+            "tripeaks.infra.postgresql"  # (takes it: Django 5.2 doesn't)
+        )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --------------------------------------------------------------------------- redis: cache, channels

@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend, its pool checking connections by their sockets (`base`)."""
