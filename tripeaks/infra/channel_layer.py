@@ -1,4 +1,15 @@
-"""The Redis channel layer (channels_redis), with a receive that ends when it is cancelled.
+"""The Redis channel layer (channels_redis), with a receive of one round trip a message that ends
+when it is cancelled.
+
+A process's channels (every consumer's: "specific.<client>!<id>") share one queue in Redis. One
+task a process queue pops it (`_read`: one blocking pop a message) and hands each message to the
+receive waiting on its channel, or keeps it for the channel's next receive. The library's receive
+took four round trips a message (a clean-up script restoring its backup queue, the pop, the
+message backed up, the backup removed by a task after it) and two tasks and a wait for each call:
+its backup was there because any consumer could be the one popping when its socket closed. The
+reader is no consumer's, so a closing socket cancels only its own wait, and nothing is popped
+for a receive that is gone. The rest of this page is about the library's receive, which other
+channels (a plain name, no "!") still use.
 
 A consumer whose socket closes cancels its pending `receive` and waits for it to end. The
 library's receive, cancelled while it waits in Redis's blocking pop, sometimes carries on
@@ -33,9 +44,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from channels_redis.core import RedisChannelLayer as LibraryLayer
 
@@ -74,8 +85,53 @@ def cancel_until_done(task: asyncio.Future[T]) -> None:
     task.get_loop().call_later(CANCEL_AGAIN_EVERY_S, cancel_until_done, task)
 
 
+def _targets(message: dict[str, object], channel: str) -> list[str]:
+    """The local channels a message popped from a process's queue is for (the library's
+    ``__asgi_channel__``: one channel, or a group send's several of this process), taken out."""
+    named = message.pop("__asgi_channel__", channel)
+    return [str(c) for c in named] if isinstance(named, list) else [str(named)]
+
+
 class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A process's queue (its channels' common part, "specific.<client>!") -> the task reading it.
+        self.readers: dict[str, asyncio.Task[None]] = {}
+        # A local channel -> the receives waiting on it, first come first served.
+        self.waiting: defaultdict[str, deque[asyncio.Future[dict[str, object]]]] = defaultdict(
+            deque
+        )
+
     async def receive(self, channel: str) -> dict[str, object]:
+        """The next message of `channel`. A process's channels ("...!<id>": every consumer's)
+        are read by one task a process queue (`_read`), which hands each message to the
+        receive waiting for it, or keeps it for the channel's next receive."""
+        if "!" not in channel:
+            return await self._library_receive(channel)
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        kept = self.receive_buffer.get(channel)
+        if kept is not None and not kept.empty():
+            message: dict[str, object] = kept.get_nowait()
+            if kept.empty():
+                del self.receive_buffer[channel]
+            return message
+        waiter: asyncio.Future[dict[str, object]] = asyncio.get_running_loop().create_future()
+        self.waiting[channel].append(waiter)
+        self._ensure_reader(self.non_local_name(channel))
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            # As the library: the channel's kept messages go with its last receive.
+            self.receive_buffer.pop(channel, None)
+            raise
+        finally:
+            queue = self.waiting.get(channel)
+            if queue is not None and waiter in queue:
+                queue.remove(waiter)
+            if not queue:
+                self.waiting.pop(channel, None)
+
+    async def _library_receive(self, channel: str) -> dict[str, object]:
         inner = asyncio.ensure_future(super().receive(channel))
         try:
             return await asyncio.shield(inner)
@@ -83,6 +139,51 @@ class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
             cancel_until_done(inner)
             await asyncio.wait([inner])
             raise
+
+    def _ensure_reader(self, queue: str) -> None:
+        loop = asyncio.get_running_loop()
+        reader = self.readers.get(queue)
+        if reader is not None and not reader.done():
+            if reader.get_loop() is loop:
+                return
+            if not reader.get_loop().is_closed():
+                raise RuntimeError(
+                    "Two event loops are trying to receive() on one channel layer at once!"
+                )
+        self.readers[queue] = loop.create_task(self._read(queue))
+
+    async def _read(self, queue: str) -> None:
+        """Pops the process queue's messages, one blocking pop (one round trip) a message: the
+        library's receive took four (its backup queue's clean-up script, the pop, the message
+        backed up, the backup removed), for a receive that its consumer could cancel mid-pop.
+        This task is no consumer's: a socket that closes cancels its own wait only. It ends once
+        a pop times out with no receive waiting (an idle server stops asking), or fails: the
+        failure goes to every receive waiting then, as the library's receive raised it."""
+        key = self.prefix + queue
+        connection = self.connection(self.consistent_hash(queue))
+        try:
+            while True:
+                popped = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+                if popped is not None:
+                    self._hand_over(self.deserialize(popped[1]), queue)
+                elif not self.waiting:
+                    return
+        except Exception as error:  # noqa: BLE001 (each waiting receive raises it instead)
+            for waiters in self.waiting.values():
+                for waiter in waiters:
+                    if not waiter.done():
+                        waiter.set_exception(error)
+
+    def _hand_over(self, message: dict[str, object], queue: str) -> None:
+        for channel in _targets(message, queue):
+            waiters = self.waiting.get(channel)
+            while waiters:
+                waiter = waiters.popleft()
+                if not waiter.done():
+                    waiter.set_result(message)
+                    break
+            else:
+                self.receive_buffer[channel].put_nowait(message)
 
     async def group_add(self, group: str, channel: str) -> None:
         """The library's `group_add` (its checks, its shard, its commands) in one round trip."""
