@@ -26,6 +26,13 @@ library's `group_discard`.
 
 Its `group_send` is two round trips, not the library's four (a game socket's announcement to the
 game's other sockets, a move's view to them, a race's progress, a board's update).
+
+Its per-channel clean-up locks (`receive_clean_locks`: a receive takes its channel's to pop a
+message, the message's clean-up task holds it until the backup is removed) forget a waiter that
+was cancelled. The library's counted it for ever, so its lock, bound to that event loop, was never
+dropped: harmless on one loop, but a layer used on the next loop (bench.game_opening's rounds, an
+`asyncio.run` each) then failed the first receive that had to wait for it, "... is bound to a
+different event loop" (tests/foundation/test_channel_layer_loops.py).
 """
 
 from __future__ import annotations
@@ -35,8 +42,9 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from channels_redis.core import ChannelLock
 from channels_redis.core import RedisChannelLayer as LibraryLayer
 
 T = TypeVar("T")
@@ -74,7 +82,27 @@ def cancel_until_done(task: asyncio.Future[T]) -> None:
     task.get_loop().call_later(CANCEL_AGAIN_EVERY_S, cancel_until_done, task)
 
 
+class ChannelLocks(ChannelLock):  # type: ignore[misc]
+    """The library's per-channel locks, a waiter that gives up (cancelled) no longer counted:
+    the lock goes once no one holds or waits for it, as the library meant."""
+
+    async def acquire(self, channel: str) -> bool:
+        try:
+            return bool(await super().acquire(channel))
+        except BaseException:
+            # (Not holding it: asyncio's Lock hands a cancelled waiter's turn on.)
+            self.wait_counts[channel] -= 1
+            if self.wait_counts[channel] < 1:
+                del self.locks[channel]
+                del self.wait_counts[channel]
+            raise
+
+
 class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.receive_clean_locks = ChannelLocks()
+
     async def receive(self, channel: str) -> dict[str, object]:
         inner = asyncio.ensure_future(super().receive(channel))
         try:
