@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import CONNECTION_SLOT_WAIT_S
 from tests.ports import free_port
 
 CHROMIUM = "/usr/bin/chromium-headless-shell"
@@ -92,7 +93,10 @@ def _in_the_server_process() -> None:
     settings.DATABASES["default"]["OPTIONS"]["application_name"] = _connections_of(os.getpid())
     pool = getattr(settings, "SERVER_DB_POOL", None)  # (tests/settings.py)
     if pool:
-        settings.DATABASES["default"]["OPTIONS"]["pool"] = pool
+        # A request waits for a connection as long as a plain one waits for a free slot on the
+        # shared PostgreSQL (the pool tries again meanwhile), not production's 3 s.
+        wait = {"timeout": CONNECTION_SLOT_WAIT_S}
+        settings.DATABASES["default"]["OPTIONS"]["pool"] = {**pool, **wait}
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends = {}
     deals.KNOWN_DAILY_MAX = 0
