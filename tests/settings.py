@@ -70,8 +70,9 @@ TEST_RUN_PREFIX = f"test-{_CHECKOUT}-{os.getpid()}"
 DATABASES["default"]["TEST"] = {"NAME": f"test_tripeaks_{os.getpid()}"}  # noqa: F405
 # Plain connections in the test process: with the psycopg pool, a transactional test's flush hung
 # here once, its connection waiting on a reply PostgreSQL had sent. The servers that
-# tests/reliability starts run with the pool, as production does.
-DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
+# tests/reliability starts run with the pool, as production does, and so do the browser tests'
+# forked servers (tests/frontend/conftest.py `_in_the_server_process` puts it back).
+SERVER_DB_POOL = DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
 CACHES["default"]["KEY_PREFIX"] = TEST_RUN_PREFIX  # noqa: F405
 if "CONFIG" in CHANNEL_LAYERS["default"]:  # noqa: F405
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = TEST_RUN_PREFIX  # noqa: F405
