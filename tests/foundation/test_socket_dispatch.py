@@ -127,3 +127,72 @@ async def test_a_frame_is_read_without_a_task_or_a_wait_of_its_own(
     assert len(handled) == 20
     # One wait: the event reader's end, when the consumer ends; none a frame.
     assert len(waits) <= 1, waits
+
+
+async def test_a_free_turn_is_taken_with_no_lock_or_coroutine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every frame took `asyncio.Lock` by `async with`: four coroutine and generator calls and a
+    look through its waiters, for a turn nearly always free."""
+    frames, events = Source(), Source()
+    acquired: list[object] = []
+    acquire, take = asyncio.Lock.acquire, socket_dispatch.Turn.take
+
+    async def counted_acquire(self: asyncio.Lock) -> bool:
+        acquired.append(self)
+        return await acquire(self)
+
+    async def counted_take(self: socket_dispatch.Turn) -> None:
+        acquired.append(self)
+        await take(self)
+
+    monkeypatch.setattr(asyncio.Lock, "acquire", counted_acquire)
+    monkeypatch.setattr(socket_dispatch.Turn, "take", counted_take)
+    handled: list[str] = []
+
+    async def dispatch(message: Message) -> None:
+        handled.append(message["type"])
+        if message["type"] == "end":
+            raise StopConsumer
+
+    for _ in range(20):
+        frames.queue.put_nowait({"type": "frame"})
+    frames.queue.put_nowait({"type": "end"})
+    with pytest.raises(StopConsumer):
+        await asyncio.wait_for(socket_dispatch.dispatch_both(frames, events, dispatch), 10)
+    assert len(handled) == 21
+    assert acquired == []
+
+
+async def test_a_turn_goes_to_its_waiters_in_order_and_past_a_cancelled_one() -> None:
+    turn = socket_dispatch.Turn()
+    assert turn.take_now()
+    assert not turn.take_now()
+    order: list[str] = []
+
+    async def waiting(name: str) -> None:
+        await turn.take()
+        order.append(name)
+        turn.give()
+
+    first = asyncio.ensure_future(waiting("first"))
+    cancelled = asyncio.ensure_future(waiting("cancelled"))
+    last = asyncio.ensure_future(waiting("last"))
+    await asyncio.sleep(0)
+    cancelled.cancel()
+    turn.give()  # to `first`, which gives it past the cancelled one to `last`
+    await asyncio.wait_for(asyncio.gather(first, last), 5)
+    assert order == ["first", "last"]
+    assert turn.take_now()  # free again
+
+
+async def test_a_turn_handed_to_a_waiter_cancelled_meanwhile_goes_on() -> None:
+    turn = socket_dispatch.Turn()
+    turn.take_now()
+    handed = asyncio.ensure_future(turn.take())
+    after = asyncio.ensure_future(turn.take())
+    await asyncio.sleep(0)
+    turn.give()  # `handed` has it, but is cancelled before it runs
+    handed.cancel()
+    await asyncio.wait_for(after, 5)  # passed on, not lost
+    assert not turn.take_now()

@@ -70,6 +70,37 @@ async def read_on_open(
     return found
 
 
+class Watched:
+    """The server's `receive` and `send` as `OutageGuard` hands them on: the type of every message
+    that passes is noted (`seen`). A consumer that reads its own frames (`DirectDispatch`) takes
+    the server's own (`server_receive`, `server_send`) for its frames once it is open, and notes
+    what the guard must know of its end (`websocket.disconnect`) itself; its accept and close
+    still pass here. Every frame of a game socket went through both wrappers: one coroutine more
+    under the frame's wait and one more under its reply's send."""
+
+    __slots__ = ("seen", "server_receive", "server_send")
+
+    def __init__(self, receive: Receive, send: Send) -> None:
+        self.server_receive = receive
+        self.server_send = send
+        self.seen: set[str] = set()
+
+    async def receive(self) -> Message:
+        message = await self.server_receive()
+        self.seen.add(str(message["type"]))
+        return message
+
+    async def send(self, message: Message) -> None:
+        self.seen.add(str(message["type"]))
+        await self.server_send(message)
+
+
+def watched(receive: Receive) -> Watched | None:
+    """The `Watched` whose `receive` this is, if `OutageGuard` handed it on."""
+    owner = getattr(receive, "__self__", None)
+    return owner if isinstance(owner, Watched) else None
+
+
 class OutageGuard:
     def __init__(self, inner: Application) -> None:
         self.inner = inner
@@ -78,20 +109,11 @@ class OutageGuard:
         if scope["type"] != "websocket":
             await self.inner(scope, receive, send)
             return
-        seen: set[str] = set()
-
-        async def receiving() -> Message:
-            message = await receive()
-            seen.add(str(message["type"]))
-            return message
-
-        async def sending(message: Message) -> None:
-            seen.add(str(message["type"]))
-            await send(message)
-
+        passed = Watched(receive, send)
         try:
-            await self.inner(scope, receiving, sending)
+            await self.inner(scope, passed.receive, passed.send)
         except DatabaseError:
+            seen = passed.seen
             if "websocket.close" in seen or "websocket.disconnect" in seen:
                 return  # the socket is gone already: nobody to tell
             log.warning(

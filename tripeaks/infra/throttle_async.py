@@ -80,13 +80,25 @@ class FloodGuard:
     async def admit(self, socket: AsyncWebsocketConsumer, limits: list[throttling.Limit]) -> bool:
         """Count a frame; whether the socket may handle it (if not, the socket has been told).
         An admitted frame waits for nothing: its count goes to Redis behind it."""
+        wait = self.count(limits)
+        if wait is None:
+            return True
+        await self.refuse(socket, wait)
+        return False
+
+    def count(self, limits: list[throttling.Limit]) -> int | None:
+        """`admit`'s count with no coroutine (a frame's path): None when the frame may be
+        handled, else its wait, for `refuse`."""
         wait = limiter.count_behind(self._windows_of(limits))
         if wait is None:
             self.refused_in_a_row = 0
-            return True
+        return wait
+
+    async def refuse(self, socket: AsyncWebsocketConsumer, wait: int) -> None:
+        """Tell the socket its frame was refused (`count` gave `wait`); close it once more than
+        `most_in_a_row` were, in a row."""
         self.refused_in_a_row += 1
         if self.refused_in_a_row > self.most_in_a_row:
             await socket.close(code=CLOSE_FLOOD)
         else:
             await socket.send(text_data=orjson.dumps(throttled("messages", wait)).decode())
-        return False

@@ -225,13 +225,23 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
     async def _leave_game(self) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    async def websocket_receive(self, message: Mapping[str, object]) -> None:
+        """A frame. Channels' own handler only handed its text or bytes on to `receive`: one
+        coroutine more under every move, suspended and resumed with it while it waits for its
+        write; so were the flood count's and the screen's renewal, which nearly every frame
+        passes with nothing to wait for."""
         # Every frame counts against the player's move rate, junk included.
-        if not await self.flood.admit(self, self._limits()):
+        wait = self.flood.count(self._limits())
+        if wait is not None:
+            await self.flood.refuse(self, wait)
             return
+        text, data = message.get("text"), message.get("bytes")
         try:
-            await self.moves.renew()
-            await self._receive(text_data, bytes_data)
+            if self.moves.renewal_due():
+                await self.moves.renew()
+            await self._receive(
+                text if isinstance(text, str) else None, data if isinstance(data, bytes) else None
+            )
         except DatabaseError:
             # The database is unreachable (restarting): say so; the client retries with its seq.
             await self._error(UNAVAILABLE, code="unavailable")
@@ -364,5 +374,6 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             if seq > self.seen_seq:
                 self.last_view = view
             self.seen_seq = max(self.seen_seq, seq)
-        # Straight to the ASGI send: `AsyncWebsocketConsumer.send` only wraps the text in this.
-        await self.base_send({"type": "websocket.send", "text": orjson.dumps(body).decode()})
+        # Straight to the server's send (`DirectDispatch.frame_send`): `AsyncWebsocketConsumer.send`
+        # only wraps the text in this.
+        await self.frame_send({"type": "websocket.send", "text": orjson.dumps(body).decode()})

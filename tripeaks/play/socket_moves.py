@@ -237,17 +237,17 @@ class SocketGame:
         self.board_updates: list[live_board.Send] = []
 
     async def move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
-        outcome = await self._move(seq=seq, action=action, position=position)
+        outcome = None
+        if self.live is not None and action in COPY_ACTIONS:
+            outcome = await self._grouped(self.live, seq, action, position)
+        if outcome is None:
+            outcome = await self._locked(seq, action, position)
         game = outcome.game
         if game is not None and game.contest and not outcome.replayed and outcome.state is not None:
             send_progress(game, outcome.state, timezone.now())
         return outcome
 
-    async def _move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
-        if self.live is not None and action in COPY_ACTIONS:
-            outcome = await self._grouped(self.live, seq, action, position)
-            if outcome is not None:
-                return outcome
+    async def _locked(self, seq: int, action: str, position: int | None) -> services.MoveOutcome:
         # In a worker thread (`in_a_thread`), not the one sync thread: moves of different games
         # run in parallel (each with its own connection), so one game's commit does not queue
         # every other socket behind it.
@@ -358,8 +358,12 @@ class SocketGame:
             return
         await _hide_game(game_id=self.game_id, user=self.user)
 
+    def renewal_due(self) -> bool:
+        """Whether `renew` would renew now: asked with no coroutine (a frame's path)."""
+        return time.monotonic() >= self.renew_at
+
     async def renew(self) -> None:
         """Keep the socket counted among the game's screens (at most once every RENEW_S)."""
-        if time.monotonic() >= self.renew_at:
+        if self.renewal_due():
             self.renew_at = time.monotonic() + screens.RENEW_S
             await socket_caps.admit_async(self.screen, self.holders)
