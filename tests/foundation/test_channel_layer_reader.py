@@ -94,3 +94,11 @@ async def test_an_idle_process_stops_reading_its_queue() -> None:
     await layer.send(channel, {"type": "again"})
     assert await asyncio.wait_for(layer.receive(channel), 5) == {"type": "again"}
     await layer.flush()
+
+
+async def test_a_named_channel_is_not_received() -> None:
+    """Every consumer's channel is its process's (`new_channel`); a shared, named channel has no
+    reader here, and asking for one says so rather than waiting for ever."""
+    layer = _layer("reader-named")
+    with pytest.raises(ValueError, match="process's channels"):
+        await layer.receive("workers")

@@ -8,22 +8,12 @@ took four round trips a message (a clean-up script restoring its backup queue, t
 message backed up, the backup removed by a task after it) and two tasks and a wait for each call:
 its backup was there because any consumer could be the one popping when its socket closed. The
 reader is no consumer's, so a closing socket cancels only its own wait, and nothing is popped
-for a receive that is gone. The rest of this page is about the library's receive, which other
-channels (a plain name, no "!") still use.
-
-A consumer whose socket closes cancels its pending `receive` and waits for it to end. The
-library's receive, cancelled while it waits in Redis's blocking pop, sometimes carries on
-popping instead: in 3 of 12 rounds of 8 receivers cancelled one after another, one was still
-receiving 7 s later (on asyncio and on uvloop alike; tests/foundation/test_channel_layer.py).
-Its consumer then never ended: a task and a Redis connection kept for nothing, and a server told
-to stop waited out its whole grace period for it (race bench servers: 10 s, a run in four).
-
-This receive runs the library's in a task of its own and, once cancelled, has the event loop
-cancel that task again until it has ended. A cancellation that is swallowed once is taken at the
-task's next wait: within a blocking pop's 5 s at worst, at once in practice. The loop does the
-cancelling, not the receive's own task: that task may be cancelled again while it waits (an
-event loop closing cancels every task at once), and the library's task would then outlive it,
-popping for ever, and hold the closing loop with it.
+for a receive that is gone. The library's receive, cancelled while it waited in Redis's blocking
+pop, also sometimes carried on popping (3 of 12 rounds of 8 receivers cancelled one after
+another left one receiving 7 s later; tests/foundation/test_channel_layer.py): its consumer never
+ended, and a server told to stop waited out its grace period for it. A cancelled receive here is
+a future cancelled. Only a process's channels are received: every consumer's channel is one
+(`new_channel`), and no run of the project receives on a shared, named channel.
 
 Its `group_add` sends the library's two commands (the channel added to the group's sorted set,
 the set's expiry renewed) in one round trip, not two: a game socket joins three groups as it
@@ -46,14 +36,9 @@ import logging
 import time
 from collections import defaultdict, deque
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from channels_redis.core import RedisChannelLayer as LibraryLayer
-
-T = TypeVar("T")
-
-# How often a receive that outlived its cancellation is cancelled again.
-CANCEL_AGAIN_EVERY_S = 0.05
 
 log = logging.getLogger("channels_redis.core")  # (the library's own, where it logs this)
 
@@ -75,14 +60,6 @@ for i = 1, n do
 end
 return over
 """
-
-
-def cancel_until_done(task: asyncio.Future[T]) -> None:
-    """Cancel `task` now and again every CANCEL_AGAIN_EVERY_S until it has ended."""
-    if task.done():
-        return
-    task.cancel()
-    task.get_loop().call_later(CANCEL_AGAIN_EVERY_S, cancel_until_done, task)
 
 
 def _targets(message: dict[str, object], channel: str) -> list[str]:
@@ -107,7 +84,7 @@ class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
         are read by one task a process queue (`_read`), which hands each message to the
         receive waiting for it, or keeps it for the channel's next receive."""
         if "!" not in channel:
-            return await self._library_receive(channel)
+            raise ValueError(f"only a process's channels (...!<id>) are received: {channel!r}")
         assert self.require_valid_channel_name(channel), "Channel name not valid"
         kept = self.receive_buffer.get(channel)
         if kept is not None and not kept.empty():
@@ -130,15 +107,6 @@ class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
                 queue.remove(waiter)
             if not queue:
                 self.waiting.pop(channel, None)
-
-    async def _library_receive(self, channel: str) -> dict[str, object]:
-        inner = asyncio.ensure_future(super().receive(channel))
-        try:
-            return await asyncio.shield(inner)
-        except asyncio.CancelledError:
-            cancel_until_done(inner)
-            await asyncio.wait([inner])
-            raise
 
     def _ensure_reader(self, queue: str) -> None:
         loop = asyncio.get_running_loop()
