@@ -619,6 +619,8 @@ WHITENOISE_AUTOREFRESH = False
 WHITENOISE_ALLOW_ALL_ORIGINS = False
 
 # --------------------------------------------------------------------------- security
+# Django's database sessions, their row read with a plain statement (tripeaks/infra/sessions.py).
+SESSION_ENGINE = "tripeaks.infra.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"

@@ -16,10 +16,12 @@ import functools
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ParamSpec, TypeVar, cast
 
-from channels.auth import AuthMiddleware, get_user
+from channels.auth import AuthMiddleware
 from channels.db import database_sync_to_async
 from django.db import close_old_connections
 from django.utils.functional import LazyObject, empty
+
+from tripeaks.infra.session_users import session_user
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -50,7 +52,9 @@ def in_a_thread(call: Callable[P, R]) -> Callable[P, Awaitable[R]]:
 
 
 def _user_then(scope: Mapping[str, Any], then: Callable[[Any], Any] | None) -> tuple[Any, Any]:
-    user = get_user.func(scope)
+    if "session" not in scope:
+        raise ValueError("A socket's user is read from its session: wrap it in SessionMiddleware.")
+    user = session_user(scope["session"])
     return user, (then(user) if then is not None and user.is_authenticated else None)
 
 
