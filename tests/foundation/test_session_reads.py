@@ -136,3 +136,52 @@ def test_a_session_with_no_user_is_anonymous_and_a_wrong_hash_flushes_it() -> No
     session.save()
     assert isinstance(session_user(_store()(key)), AnonymousUser)
     assert not Session.objects.filter(pk=key).exists()  # flushed: signed out
+
+
+def _request(key: str) -> Any:
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/")
+    request.session = _store()(key)
+    return request
+
+
+def test_a_requests_user_is_djangos_read_with_one_statement_a_row() -> None:
+    from django.contrib.auth import get_user as django_get_user
+
+    from tripeaks.infra.session_users import SessionUserMiddleware
+
+    user = User.objects.create_user("requester", password="x-1234567")
+    key = _signed_in(user)
+    request = _request(key)
+    SessionUserMiddleware(lambda request: None).process_request(request)
+    with CaptureQueriesContext(connection) as queries:
+        assert request.user == user and request.user.is_authenticated
+        assert request.user.username == "requester"  # read once: no second read
+    assert len(queries) == 2  # the session's row, the user's
+    assert django_get_user(_request(key)) == user
+    # Django's way reads the user through the ORM, after the same session read.
+    ours, djangos = _request(key), _request(key)
+    assert _python_calls(lambda: session_user(ours.session)) < 450  # 341
+    assert _python_calls(lambda: django_get_user(djangos)) > 650  # 788
+
+
+def test_a_session_signed_under_a_fallback_key_is_renewed_as_django_renews_it(
+    settings: Any,
+) -> None:
+    from django.contrib.auth import get_user as django_get_user
+
+    user = User.objects.create_user("fallback", password="x-1234567")
+    old_secret = settings.SECRET_KEY
+    ours_key, djangos_key = _signed_in(user), _signed_in(user)
+    settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS = "a-new-secret-" * 5, [old_secret]
+    # The sessions' data were signed with the old key too: sessions read under the fallback.
+    ours, djangos = _request(ours_key), _request(djangos_key)
+    assert session_user(ours.session) == user and django_get_user(djangos) == user
+    for request, key in ((ours, ours_key), (djangos, djangos_key)):
+        assert request.session.session_key != key  # a new key
+        assert request.session[HASH_SESSION_KEY] == user.get_session_auth_hash()
+    settings.SECRET_KEY_FALLBACKS = []
+    stale = _signed_in(user)
+    settings.SECRET_KEY = "yet-another-secret-" * 3
+    assert isinstance(session_user(_store()(stale)), AnonymousUser)

@@ -116,7 +116,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, the user's row read with a plain statement (tripeaks/infra/session_users.py).
+    "tripeaks.infra.session_users.SessionUserMiddleware",
     # Each session's and token's device, address and last use, once a minute (accounts.access).
     "accounts.middleware.RecordAccess",
     # Fair play: a long-lived device id (tripeaks/infra/devices.py).

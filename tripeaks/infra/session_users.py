@@ -1,16 +1,21 @@
-"""The signed-in user of a socket's session: Channels' `get_user`, the user's row read with one
-plain statement.
+"""The signed-in user of a session, for a request (`SessionUserMiddleware`) and a socket
+(tripeaks/infra/socket_threads.py): Django's `get_user`, the user's row read with one plain
+statement.
 
-Channels' `get_user` has the session's backend read the user through the ORM (`ModelBackend`:
-`_default_manager.get(pk=...)`), the query built and compiled for every socket that opens; with
-the session's own read it was most of a served game socket's database work (bench/README.md,
-"Stop 53, lead"). The steps are Channels': the session's user id and backend, the backend one of
-the settings', the user able to sign in (`user_can_authenticate`), the session's hash of the
-password checked (a mismatch flushes the session: signed out). Only `ModelBackend`'s read is a
-statement here; any other backend reads its own way.
+Django's `get_user` (and Channels', its copy for sockets) has the session's backend read the
+user through the ORM (`ModelBackend`: `_default_manager.get(pk=...)`), the query built and
+compiled for every request and socket that carries the session cookie; with the session's own
+read it was most of a served game socket's database work (bench/README.md, "Stop 53, lead").
+The steps are Django's: the session's user id and backend, the backend one of the settings', the
+user able to sign in (`user_can_authenticate`), the session's hash of the password checked (a
+hash made with one of `SECRET_KEY_FALLBACKS` is renewed under a new session key; any other
+mismatch flushes the session: signed out). Only `ModelBackend`'s read is a statement here; any
+other backend reads its own way.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import (
@@ -22,10 +27,13 @@ from django.contrib.auth import (
 )
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import connections, router
+from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
+from django.utils.functional import SimpleLazyObject
 
 
 def user_row(pk: int) -> AbstractBaseUser | None:
@@ -69,8 +77,32 @@ def session_user(session: SessionBase) -> AbstractBaseUser | AnonymousUser:
     user = _backend_user(backend_path, user_id)
     if user is None:
         return AnonymousUser()
+    return user if _hash_verified(session, user) else AnonymousUser()
+
+
+def _hash_verified(session: SessionBase, user: AbstractBaseUser) -> bool:
+    """Whether the session was signed in with the user's password as it is. One signed under a
+    fallback secret key is renewed (a new key, today's hash); any other is flushed."""
     session_hash = session.get(HASH_SESSION_KEY)
-    if not (session_hash and constant_time_compare(session_hash, user.get_session_auth_hash())):
-        session.flush()
-        return AnonymousUser()
-    return user
+    current = user.get_session_auth_hash()
+    if session_hash and constant_time_compare(session_hash, current):
+        return True
+    if session_hash and any(
+        constant_time_compare(session_hash, fallback)
+        for fallback in user.get_session_auth_fallback_hash()
+    ):
+        session.cycle_key()
+        session[HASH_SESSION_KEY] = current
+        return True
+    session.flush()
+    return False
+
+
+class SessionUserMiddleware(AuthenticationMiddleware):
+    """Django's `AuthenticationMiddleware`, its `request.user` read by `session_user`."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        super().process_request(request)
+        # (Read once, when first asked: the lazy object keeps what it read.)
+        lazy = SimpleLazyObject(partial(session_user, request.session))
+        request.user = lazy  # type: ignore[assignment]  # (as Django does: a lazy user)
