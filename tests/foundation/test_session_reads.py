@@ -185,3 +185,32 @@ def test_a_session_signed_under_a_fallback_key_is_renewed_as_django_renews_it(
     stale = _signed_in(user)
     settings.SECRET_KEY = "yet-another-secret-" * 3
     assert isinstance(session_user(_store()(stale)), AnonymousUser)
+
+
+def test_an_api_token_is_drfs_read_with_one_statement() -> None:
+    from rest_framework.authentication import TokenAuthentication as DRFTokens
+    from rest_framework.authtoken.models import Token
+    from rest_framework.exceptions import AuthenticationFailed
+
+    from tripeaks.infra.token_users import TokenAuthentication
+
+    user = User.objects.create_user("tokened", password="x-1234567")
+    token = Token.objects.create(user=user)
+    ours, drfs = TokenAuthentication(), DRFTokens()
+    with CaptureQueriesContext(connection) as queries:
+        found_user, found_token = ours.authenticate_credentials(token.key)
+        assert found_token.user.username == "tokened"  # its user cached on it
+    assert len(queries) == 1
+    theirs = drfs.authenticate_credentials(token.key)
+    assert (found_user, found_token) == theirs and found_token.created == theirs[1].created
+    for field in User._meta.concrete_fields:
+        assert getattr(found_user, field.attname) == getattr(theirs[0], field.attname)
+    # DRF's way builds and compiles a joined query: 789 Python calls, 187 here.
+    assert _python_calls(lambda: ours.authenticate_credentials(token.key)) < 300
+    assert _python_calls(lambda: drfs.authenticate_credentials(token.key)) > 600
+    for key, detail in (("0" * 40, "Invalid token."), (token.key, "User inactive or deleted.")):
+        if detail.startswith("User"):
+            User.objects.filter(pk=user.pk).update(is_active=False)
+        for authentication in (ours, drfs):
+            with pytest.raises(AuthenticationFailed, match=detail):
+                authentication.authenticate_credentials(key)

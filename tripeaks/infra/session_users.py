@@ -31,27 +31,36 @@ from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import connections, router
+from django.db.models import Model
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
 
 
+def columns(model: type[Model], table: str) -> tuple[str, list[str]]:
+    """A model's columns for a SELECT list, each `table.column`, and the names `from_db` takes
+    them by, in the ORM's order."""
+    quote = connections[router.db_for_read(model)].ops.quote_name
+    fields = model._meta.concrete_fields
+    listed = ", ".join(f"{table}.{quote(field.column)}" for field in fields)
+    return listed, [field.attname for field in fields]
+
+
 def user_row(pk: int) -> AbstractBaseUser | None:
     """The user whose primary key is `pk`, as the ORM would make it, or None."""
     model = get_user_model()
-    fields = model._meta.concrete_fields
     alias = router.db_for_read(model)
     quote = connections[alias].ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
+    listed, names = columns(model, "u")
     key = quote(model._meta.pk.column)
     with connections[alias].cursor() as cursor:
         cursor.execute(
-            f"SELECT {columns} FROM {quote(model._meta.db_table)} WHERE {key} = %s", [pk]
+            f"SELECT {listed} FROM {quote(model._meta.db_table)} u WHERE u.{key} = %s", [pk]
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    user: AbstractBaseUser = model.from_db(alias, [field.attname for field in fields], row)
+    user: AbstractBaseUser = model.from_db(alias, names, row)
     return user
 
 
