@@ -181,6 +181,15 @@ def test_a_session_signed_under_a_fallback_key_is_renewed_as_django_renews_it(
     for request, key in ((ours, ours_key), (djangos, djangos_key)):
         assert request.session.session_key != key  # a new key
         assert request.session[HASH_SESSION_KEY] == user.get_session_auth_hash()
+    # A socket takes it as it is: it could not hand its browser the new key.
+    socket_key = _signed_in(user)
+    settings.SECRET_KEY = "a-newer-secret-" * 4
+    settings.SECRET_KEY_FALLBACKS = ["a-new-secret-" * 5]
+    socket_session = _store()(socket_key)
+    assert session_user(socket_session, renew=False) == user
+    assert (
+        socket_session.session_key == socket_key and Session.objects.filter(pk=socket_key).exists()
+    )
     settings.SECRET_KEY_FALLBACKS = []
     stale = _signed_in(user)
     settings.SECRET_KEY = "yet-another-secret-" * 3

@@ -74,8 +74,10 @@ def _backend_user(backend_path: str, user_id: int) -> AbstractBaseUser | None:
     return user if user is not None and getattr(user, "is_active", True) else None
 
 
-def session_user(session: SessionBase) -> AbstractBaseUser | AnonymousUser:
-    """The session's signed-in user, else an anonymous one (Channels' `get_user`)."""
+def session_user(session: SessionBase, *, renew: bool = True) -> AbstractBaseUser | AnonymousUser:
+    """The session's signed-in user, else an anonymous one (Django's `get_user`). A socket
+    passes `renew=False`: it cannot hand its browser a new session key, so a session signed
+    under a fallback secret key is taken as it is, to be renewed by the browser's next request."""
     try:
         user_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
         backend_path = session[BACKEND_SESSION_KEY]
@@ -86,12 +88,12 @@ def session_user(session: SessionBase) -> AbstractBaseUser | AnonymousUser:
     user = _backend_user(backend_path, user_id)
     if user is None:
         return AnonymousUser()
-    return user if _hash_verified(session, user) else AnonymousUser()
+    return user if _hash_verified(session, user, renew) else AnonymousUser()
 
 
-def _hash_verified(session: SessionBase, user: AbstractBaseUser) -> bool:
+def _hash_verified(session: SessionBase, user: AbstractBaseUser, renew: bool) -> bool:
     """Whether the session was signed in with the user's password as it is. One signed under a
-    fallback secret key is renewed (a new key, today's hash); any other is flushed."""
+    fallback secret key is renewed (a new key, today's hash) if `renew`; any other is flushed."""
     session_hash = session.get(HASH_SESSION_KEY)
     current = user.get_session_auth_hash()
     if session_hash and constant_time_compare(session_hash, current):
@@ -100,8 +102,9 @@ def _hash_verified(session: SessionBase, user: AbstractBaseUser) -> bool:
         constant_time_compare(session_hash, fallback)
         for fallback in user.get_session_auth_fallback_hash()
     ):
-        session.cycle_key()
-        session[HASH_SESSION_KEY] = current
+        if renew:
+            session.cycle_key()
+            session[HASH_SESSION_KEY] = current
         return True
     session.flush()
     return False

@@ -54,7 +54,7 @@ def in_a_thread(call: Callable[P, R]) -> Callable[P, Awaitable[R]]:
 def _user_then(scope: Mapping[str, Any], then: Callable[[Any], Any] | None) -> tuple[Any, Any]:
     if "session" not in scope:
         raise ValueError("A socket's user is read from its session: wrap it in SessionMiddleware.")
-    user = session_user(scope["session"])
+    user = session_user(scope["session"], renew=False)
     return user, (then(user) if then is not None and user.is_authenticated else None)
 
 
