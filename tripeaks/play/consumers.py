@@ -336,7 +336,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         await self._send(reply)
         if self.peers and not outcome.replayed:
             await send_view(self.game_id, outcome.view)
-        await self.moves.send_board_updates()
+        if self.moves.board_updates:  # (a game's end: nearly every move has none to send)
+            await self.moves.send_board_updates()
 
     async def game_view(self, event: ViewEvent) -> None:
         """A move made elsewhere (another tab, the REST API) on this game."""
