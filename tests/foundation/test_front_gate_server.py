@@ -245,3 +245,14 @@ async def test_a_bursts_opens_over_the_rate_are_never_accepted_nor_sent_to_redis
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     window = front_gate.address_open_windows(address)[0]
     assert redis_client.client().get(cache.make_key(window.key)) == b"5"
+
+
+async def test_every_frame_goes_out_by_uvicorns_own_send() -> None:
+    """The quiet denial (tripeaks/stack/socket_denial.py) wrapped Uvicorn's `send` in a coroutine
+    of its own: one more under every frame any socket sent (issue #37 item 4 counts a move's
+    reply against a bare echo's on this stack). It now says what Uvicorn did, and adds nothing."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    from tripeaks.stack.socket_denial import DenialCompletesHandshake
+
+    assert DenialCompletesHandshake.send is WebSocketsSansIOProtocol.send

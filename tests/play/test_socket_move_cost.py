@@ -14,7 +14,7 @@ from django.test import Client
 from tests.play.helpers import client_for, start_custom, winnable_code
 from tripeaks.config.asgi import application
 from tripeaks.infra import throttling
-from tripeaks.play import payloads, services
+from tripeaks.play import payloads, services, socket_moves
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -131,3 +131,21 @@ async def test_a_moves_redis_replies_are_parsed_in_c() -> None:
         assert isinstance(sync_connection._parser, _HiredisParser)
     finally:
         sync_pool.release(sync_connection)
+
+
+async def test_a_move_that_ends_no_game_makes_no_board_update_coroutine(
+    make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a game's end (or a start that resigns one) has live board updates to send: a plain
+    move made the sending coroutine, which found nothing to send, after every reply."""
+    user = await database_sync_to_async(make_player)("boardless")
+    made: list[object] = []
+    send = socket_moves.SocketGame.send_board_updates
+
+    def counted(self: socket_moves.SocketGame) -> Any:
+        made.append(self)
+        return send(self)
+
+    monkeypatch.setattr(socket_moves.SocketGame, "send_board_updates", counted)
+    _, _, views = await _played(user, monkeypatch)
+    assert len(views) == MOVES + 1 and made == []  # was one a move

@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 
 from tests.play.helpers import client_for, connect, move, start_custom, winnable_code
+from tests.play.test_socket_open_hops import redis_round_trips
+from tripeaks.play.broadcast import game_group
 from tripeaks.play.models import Game, Move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -132,4 +135,27 @@ async def test_a_start_the_service_refuses_gets_the_same_answer_as_rest(
     await socket.send_json_to({"type": "sync"})
     assert (await socket.receive_json_from())["game"]["id"] == old["id"]
     assert await database_sync_to_async(Game.objects.count)() == 1
+    await socket.disconnect()
+
+
+async def test_new_moves_the_socket_between_the_games_groups_in_one_round_trip(
+    started: Any,
+) -> None:
+    """Issue #37 item 4: a game's end and the next start are a quarter of a solo move's server
+    CPU. The socket left the old game's group (a round trip led by `zrem`), then joined the new
+    one's (another): one pipeline does both."""
+    user, old, code, _ = started
+    socket = await connect(user, old["id"])
+    await socket.connect()
+    await socket.receive_json_from()
+    with redis_round_trips() as trips:
+        await socket.send_json_to({"type": "new", "mode": "custom", "deal": code})
+        new = (await socket.receive_json_from())["game"]
+    assert trips["zrem"] == 0 and trips["zadd"] == 1, trips
+    layer = get_channel_layer()
+    assert layer is not None
+    for game_id, members in ((old["id"], 0), (new["id"], 1)):  # it alone showed the old game
+        group = game_group(game_id)
+        redis = layer.connection(layer.consistent_hash(group))
+        assert await redis.zcard(layer._group_key(group)) == members, game_id
     await socket.disconnect()

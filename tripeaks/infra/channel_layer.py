@@ -181,24 +181,35 @@ class RedisChannelLayer(LibraryLayer):  # type: ignore[misc]
             if over > 0:
                 log.info("%s of %s channels over capacity in group %s", over, len(names), group)
 
-    async def group_join(self, group: str, channel: str, *also: str) -> int:
+    async def group_join(
+        self, group: str, channel: str, *also: str, leaving: Sequence[str] = ()
+    ) -> int:
         """`group_add`, and how many channels the group holds then (this one included, and any
         that lapsed without leaving), in the same round trip; and `group_add` of the groups
         `also`, in the same round trip when they are on the group's shard (a game socket's
-        player's group, with its game's)."""
+        player's group, with its game's). The groups `leaving` are left (`group_leave`) in the
+        same round trip too when on the group's shard: a game socket that starts its next game
+        moves from the old game's group to the new one's in one."""
         assert self.require_valid_group_name(group), "Group name not valid"
         assert self.require_valid_channel_name(channel), "Channel name not valid"
         index = self.consistent_hash(group)
         elsewhere = [other for other in also if self.consistent_hash(other) != index]
+        left_elsewhere = [old for old in leaving if self.consistent_hash(old) != index]
         async with self.connection(index).pipeline(transaction=False) as pipe:
             for joined in (*(other for other in also if other not in elsewhere), group):
                 assert self.require_valid_group_name(joined), "Group name not valid"
                 pipe.zadd(self._group_key(joined), {channel: time.time()})
                 pipe.expire(self._group_key(joined), self.group_expiry)
+            for old in leaving:
+                if old not in left_elsewhere:
+                    assert self.require_valid_group_name(old), "Group name not valid"
+                    pipe.zrem(self._group_key(old), channel)
             pipe.zcard(self._group_key(group))
             *_joined, members = await pipe.execute()
         for other in elsewhere:
             await self.group_join(other, channel)
+        if left_elsewhere:
+            await self.group_leave(left_elsewhere, channel)
         return int(members)
 
     async def group_leave(self, groups: Sequence[str], channel: str) -> None:

@@ -201,18 +201,17 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             except DatabaseError:  # the clock then runs on, as it did before screens counted
                 log.warning("could not stop a game's clock", extra={"game": self.game_id})
 
-    async def _join_game(self) -> None:
-        """In the game's group, and announced to the game's other sockets (`game_peer`)."""
-        await self._enter_game()
-        await self._announce()
-
-    async def _enter_game(self) -> None:
+    async def _enter_game(self, leaving: str | None = None) -> None:
         """In the game's group, with `peers` if the group holds another socket. A socket alone in
         the group (nearly every one: a tab a game) has nobody to announce itself to: the
         announcement came back to it alone, four Redis round trips and a frame for nothing. Of two
-        sockets joining at once, the later to count the group counts both, and announces."""
+        sockets joining at once, the later to count the group counts both, and announces.
+        `leaving`: the group of the game the socket showed until now, left in the same trip."""
         also = self.player_group_to_join()  # (as the socket opens)
-        self.peers = await self.channel_layer.group_join(self.group, self.channel_name, *also) > 1
+        joined = await self.channel_layer.group_join(
+            self.group, self.channel_name, *also, leaving=(leaving,) if leaving else ()
+        )
+        self.peers = joined > 1
 
     async def _announce(self) -> None:
         """Told to the game's other sockets (`game_peer`), with the newest seq this socket has:
@@ -303,13 +302,14 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         except PlayError as error:  # pool_empty says how long to wait, as over REST
             await self._send(refusal_frame(error))
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
         clock_presence.let_go(self.game_id)
         await clock_presence.hold(moves.game_id)  # a new game: no beat of another server
+        left = self.group
         self.moves, self.game_id = moves, moves.game_id
         self.group = game_group(self.game_id)
         self.seen_seq, self.last_view, self.peers = -1, None, False
-        await self._join_game()
+        await self._enter_game(leaving=left)  # out of the old game's group in the same trip
+        await self._announce()
         await self._send({"type": "started", "game": view})
         await self.moves.send_board_updates()
 
@@ -336,7 +336,8 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
         await self._send(reply)
         if self.peers and not outcome.replayed:
             await send_view(self.game_id, outcome.view)
-        await self.moves.send_board_updates()
+        if self.moves.board_updates:  # (a game's end: nearly every move has none to send)
+            await self.moves.send_board_updates()
 
     async def game_view(self, event: ViewEvent) -> None:
         """A move made elsewhere (another tab, the REST API) on this game."""

@@ -320,7 +320,8 @@ class SocketGame:
         return started, game_payload(live.game, live.state, timezone.now())
 
     async def send_board_updates(self) -> None:
-        """The live board updates of the last move (a game's end, a start), if it made any."""
+        """The live board updates of the last move (a game's end, a start), if it made any. (A
+        plain move makes none: its socket looks at `board_updates` before making this coroutine.)"""
         if self.board_updates:
             updates, self.board_updates = self.board_updates, []
             await live_board.send_held(updates)
