@@ -73,6 +73,13 @@ DATABASES["default"]["TEST"] = {"NAME": f"test_tripeaks_{os.getpid()}"}  # noqa:
 # tests/reliability starts run with the pool, as production does, and so do the browser tests'
 # forked servers (tests/frontend/conftest.py `_in_the_server_process` puts it back).
 SERVER_DB_POOL = DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
+# Kept open, each by its thread, for the test process's life: with production's 0 (the pool keeps
+# its connections), every database call of an in-process socket consumer (channels closes old
+# connections around each) opened a new connection, ~2.4 ms of a PostgreSQL backend's start and
+# ~1 ms of this process's (tests/races 342 a run, 134 kept). A kept one is checked
+# (CONN_HEALTH_CHECKS) before a call uses it; the suite's end ends them
+# (`_no_connection_outlives_the_suite`); the forked servers go back to 0 with their pool.
+DATABASES["default"]["CONN_MAX_AGE"] = None  # noqa: F405
 CACHES["default"]["KEY_PREFIX"] = TEST_RUN_PREFIX  # noqa: F405
 if "CONFIG" in CHANNEL_LAYERS["default"]:  # noqa: F405
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = TEST_RUN_PREFIX  # noqa: F405

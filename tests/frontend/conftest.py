@@ -97,6 +97,7 @@ def _in_the_server_process() -> None:
         # shared PostgreSQL (the pool tries again meanwhile), not production's 3 s.
         wait = {"timeout": CONNECTION_SLOT_WAIT_S}
         settings.DATABASES["default"]["OPTIONS"]["pool"] = {**pool, **wait}
+        settings.DATABASES["default"]["CONN_MAX_AGE"] = 0  # a pool's, as in production
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends = {}
     deals.KNOWN_DAILY_MAX = 0

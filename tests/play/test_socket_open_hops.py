@@ -76,6 +76,26 @@ def database_work() -> Iterator[Work]:
             connection.execute_wrappers.remove(count)
 
 
+@pytest.fixture(autouse=True)
+def _a_connection_each_hop() -> Iterator[None]:
+    """Each hop takes a connection, as a server's takes one from its pool (a checkout is a
+    `connection_created`, what `database_work` counts as a hop): the test process keeps its
+    connections otherwise (CONN_MAX_AGE, tests/settings.py), here it opens one a hop again."""
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    settings = connections["default"].settings_dict  # every thread's connection reads this one
+    kept = settings["CONN_MAX_AGE"]
+    settings["CONN_MAX_AGE"] = 0
+    # The kept connections of this thread and of the one sync thread go: the next are opened anew.
+    connections.close_all()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+    try:
+        yield
+    finally:
+        settings["CONN_MAX_AGE"] = kept
+
+
 @pytest.fixture
 def player_and_game(make_player: Any) -> tuple[Any, str, bytes]:
     """A player, their game, and the session cookie of a browser signed in as them."""

@@ -1,0 +1,50 @@
+"""The test process keeps its database connections (tests/settings.py, CONN_MAX_AGE): an in-process
+socket consumer's database calls, each closed around by channels as in a server, use one
+connection instead of opening one each, and a kept connection that has died is found so
+(CONN_HEALTH_CHECKS) and replaced before a call uses it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import psycopg
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+
+
+@database_sync_to_async
+def _backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        row = cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _end_backend(pid: int, settings: dict[str, str]) -> None:
+    """The backend `pid` ended from a session of its own, as a PostgreSQL restart would end it."""
+    with psycopg.connect(
+        host=settings["HOST"] or None,
+        port=settings["PORT"] or None,
+        user=settings["USER"] or None,
+        dbname=settings["NAME"],
+        autocommit=True,
+    ) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_consumers_database_calls_share_one_connection() -> None:
+    first = await _backend_pid()
+    assert await _backend_pid() == first
+    assert await _backend_pid() == first
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_kept_connection_that_died_is_replaced_before_the_next_call() -> None:
+    first = await _backend_pid()
+    await asyncio.to_thread(_end_backend, first, connection.settings_dict)
+    assert await _backend_pid() != first  # and no error: the dead one was not used
