@@ -80,6 +80,10 @@ SERVER_DB_POOL = DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # no
 # (CONN_HEALTH_CHECKS) before a call uses it; the suite's end ends them
 # (`_no_connection_outlives_the_suite`); the forked servers go back to 0 with their pool.
 DATABASES["default"]["CONN_MAX_AGE"] = None  # noqa: F405
+# A commit here does not wait for PostgreSQL to write it to disk (synchronous_commit off: 1.26 ms
+# a commit against 0.59 ms, 1,000 in a row on this machine). The test databases are dropped after
+# the run, and no test crashes this PostgreSQL (tests/reliability restarts one of its own).
+DATABASES["default"]["OPTIONS"]["options"] = "-c synchronous_commit=off"  # noqa: F405
 CACHES["default"]["KEY_PREFIX"] = TEST_RUN_PREFIX  # noqa: F405
 if "CONFIG" in CHANNEL_LAYERS["default"]:  # noqa: F405
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = TEST_RUN_PREFIX  # noqa: F405
