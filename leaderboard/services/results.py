@@ -45,7 +45,7 @@ from leaderboard.services import record_row
 from leaderboard.services import stats as stats_rows
 from leaderboard.services.board_cache import warm_board_cache
 from leaderboard.services.rows import player_line
-from tripeaks.infra.bulk_rows import insert_row
+from tripeaks.infra.bulk_rows import insert_row, run
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
@@ -104,13 +104,22 @@ def record_result(*, game: Game, by_contest: bool = False) -> Result:
     insert_row(result)
     if not ranked:
         return result
-    counted = stats_rows.count_in_stats(result, stats) if result.in_stats else None
+    counted, storing = stats_rows.count_in_stats(result, stats) if result.in_stats else (None, None)
     result.standing = Standing(stats=counted)
-    if result.mode in BOARD_MODES and result.on_boards:
-        if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY:
-            # Its live update goes out with the best line's, once the record has its version.
-            result.standing.first_try = _new_line(FirstTry, result)
-        _rank(result, result.standing, game)
+    if result.mode not in BOARD_MODES:
+        if storing is not None:
+            run(storing)
+        return result
+    # The statistics stored in the round trip that reads the player's line on the deal's board,
+    # which the game-over view shows (a run off the boards: the player's earlier line).
+    line = player_line(result.player_id, result.deal_id, after=storing)
+    if not result.on_boards:
+        _earlier_line(result.standing, line, game)
+        return result
+    if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY:
+        # Its live update goes out with the best line's, once the record has its version.
+        result.standing.first_try = _new_line(FirstTry, result)
+    _rank(result, result.standing, game, line)
     return result
 
 
@@ -133,6 +142,15 @@ def _attempt_and_hold(game: Game, ranked: bool, facts: fairplay.Facts) -> tuple[
 
 
 # --------------------------------------------------------------------------- bests and records
+
+
+def _earlier_line(standing: Standing, line: tuple[DealBest | None, int | None], game: Game) -> None:
+    """A run off the boards (held, flagged, unranked) leaves them alone: the view shows the
+    player's earlier line (if any) and the board's size, as read by the finish."""
+    standing.line, standing.lines = line
+    standing.line_read = True
+    if standing.line is not None and type(game).player.is_cached(game):
+        standing.line.player = game.player  # the line's name
 
 
 def _line_fields(result: Result) -> dict[str, Any]:
@@ -160,12 +178,15 @@ def _new_line(board: type[_Line], result: Result) -> _Line:
     return line
 
 
-def _rank(result: Result, standing: Standing, game: Game) -> None:
-    """Update the player's line on the deal's board and the deal's record; tell the player."""
+def _rank(
+    result: Result, standing: Standing, game: Game, line: tuple[DealBest | None, int | None]
+) -> None:
+    """Update the player's `line` on the deal's board (`player_line`'s) and the deal's record;
+    tell the player."""
     mode = result.mode
     # With the board's size as it stands, for the view of a run that leaves the board alone (most
     # finishes: only a better run moves the player's line): no query after the commit.
-    best, lines_now = player_line(result.player_id, result.deal_id)
+    best, lines_now = line
     new_line = best is None
     improved = best is None or improves(mode, result, best)
     if best is None:
