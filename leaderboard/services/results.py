@@ -11,13 +11,15 @@ this order so two finishing games never deadlock:
    takes turns on that row, so it is held as briefly as possible).
 
 Each statement is a round trip that, under load, waits for the thread to run again, so a ranked
-finish of a returning player makes six: lock their statistics rows (the same query asks what fair
+finish of a returning player makes five: lock their statistics rows (the same query asks what fair
 play must know before the result is stored, hence the lock first: whether staff took them off the
 boards, whether this is their first try at the deal, whether they took a hint on it, whether
 another account played it today from their device or address, and the move log's timing: see
-``fairplay``), insert the result, update both statistics rows (one statement), read their line on
-the deal's board, write it, settle the deal's record. A daily first try writes its first-try line
-too (one more statement, once per player and deal).
+``fairplay``), insert the result, update both statistics rows and read their line on the deal's
+board (one statement: the update is a ``WITH``), write the line, settle the deal's record. A daily
+first try writes its first-try line too (one more statement, once per player and deal). A run
+off the boards (held, flagged) reads the player's earlier line in that statement too, for its
+game-over view, which reads nothing after the commit.
 
 What happens after commit is best-effort (the channel layer and the Redis rank cache): a failure
 there is logged and never fails the finishing move.
