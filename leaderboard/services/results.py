@@ -28,6 +28,7 @@ there is logged and never fails the finishing move.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import transaction
@@ -40,6 +41,7 @@ from leaderboard.models import (
     Attempt,
     DealBest,
     FirstTry,
+    PlayerStats,
     Result,
     Standing,
 )
@@ -104,25 +106,29 @@ def record_result(*, game: Game, by_contest: bool = False) -> Result:
         line_digest=line_digest(facts.line) if game.status == "won" else "",
     )
     insert_row(result)
-    if not ranked:
-        return result
+    if ranked:
+        _count(result, stats, game)
+    return result
+
+
+def _count(result: Result, stats: Sequence[PlayerStats], game: Game) -> None:
+    """Count a ranked result in the player's locked statistics rows, and on the deal's board."""
     counted, storing = stats_rows.count_in_stats(result, stats) if result.in_stats else (None, None)
     result.standing = Standing(stats=counted)
     if result.mode not in BOARD_MODES:
         if storing is not None:
             run(storing)
-        return result
+        return
     # The statistics stored in the round trip that reads the player's line on the deal's board,
     # which the game-over view shows (a run off the boards: the player's earlier line).
     line = player_line(result.player_id, result.deal_id, after=storing)
     if not result.on_boards:
         _earlier_line(result.standing, line, game)
-        return result
+        return
     if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY:
         # Its live update goes out with the best line's, once the record has its version.
         result.standing.first_try = _new_line(FirstTry, result)
     _rank(result, result.standing, game, line)
-    return result
 
 
 def _attempt_and_hold(game: Game, ranked: bool, facts: fairplay.Facts) -> tuple[str, str]:

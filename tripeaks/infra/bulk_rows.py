@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Any
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -35,7 +36,7 @@ def update_rows(rows: Sequence[Model], fields: Sequence[str]) -> None:
     run(update_statement(rows, fields))
 
 
-Statement = tuple[str, list[object]]
+Statement = tuple[str, list[Any]]
 
 
 def run(statement: Statement) -> None:
