@@ -413,6 +413,9 @@ class Standing:
     # The board's number of lines and version as this finish left them; None when not learnt.
     lines: int | None = None
     version: int | None = None
+    # Whether `line` and `lines` (None where there is none) are the player's earlier line and the
+    # board's size as a run off the boards found them: the view need not read them again.
+    line_read: bool = False
     # The line's rank, once the board's set holds it (after commit).
     rank: int | None = None
     # The run's line on the daily deal's first-try board, when it is the player's first try.

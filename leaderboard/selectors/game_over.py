@@ -67,12 +67,13 @@ def result_for_game(game: Game, result: Result | None = None) -> GameOverPayload
             payload["first_try"] = {"rank": rank, "lines": lines_now}
     if result.mode in ("daily", "numbered"):
         own, lines = standing.line, standing.lines
-        if own is None:
+        # A run off the boards (`line_read`): the finish read the player's earlier line already.
+        if own is None and not standing.line_read:
             # A run that did not rank (held, flagged): the line is the player's earlier best.
             own, lines = player_line(result.player_id, result.deal_id)
             if own is not None and type(game).player.is_cached(game):
                 own.player = game.player  # the line's name
-        elif lines is None:
+        elif lines is None and not standing.line_read:
             record = DealRecord.objects.filter(deal_id=result.deal_id).first()
             lines = None if record is None else record.lines
         if own is not None and lines is not None:

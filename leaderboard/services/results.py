@@ -11,13 +11,15 @@ this order so two finishing games never deadlock:
    takes turns on that row, so it is held as briefly as possible).
 
 Each statement is a round trip that, under load, waits for the thread to run again, so a ranked
-finish of a returning player makes six: lock their statistics rows (the same query asks what fair
+finish of a returning player makes five: lock their statistics rows (the same query asks what fair
 play must know before the result is stored, hence the lock first: whether staff took them off the
 boards, whether this is their first try at the deal, whether they took a hint on it, whether
 another account played it today from their device or address, and the move log's timing: see
-``fairplay``), insert the result, update both statistics rows (one statement), read their line on
-the deal's board, write it, settle the deal's record. A daily first try writes its first-try line
-too (one more statement, once per player and deal).
+``fairplay``), insert the result, update both statistics rows and read their line on the deal's
+board (one statement: the update is a ``WITH``), write the line, settle the deal's record. A daily
+first try writes its first-try line too (one more statement, once per player and deal). A run
+off the boards (held, flagged) reads the player's earlier line in that statement too, for its
+game-over view, which reads nothing after the commit.
 
 What happens after commit is best-effort (the channel layer and the Redis rank cache): a failure
 there is logged and never fails the finishing move.
@@ -26,6 +28,7 @@ there is logged and never fails the finishing move.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import transaction
@@ -38,6 +41,7 @@ from leaderboard.models import (
     Attempt,
     DealBest,
     FirstTry,
+    PlayerStats,
     Result,
     Standing,
 )
@@ -45,7 +49,7 @@ from leaderboard.services import record_row
 from leaderboard.services import stats as stats_rows
 from leaderboard.services.board_cache import warm_board_cache
 from leaderboard.services.rows import player_line
-from tripeaks.infra.bulk_rows import insert_row
+from tripeaks.infra.bulk_rows import insert_row, run
 
 if TYPE_CHECKING:
     from tripeaks.play.models import Game
@@ -102,16 +106,29 @@ def record_result(*, game: Game, by_contest: bool = False) -> Result:
         line_digest=line_digest(facts.line) if game.status == "won" else "",
     )
     insert_row(result)
-    if not ranked:
-        return result
-    counted = stats_rows.count_in_stats(result, stats) if result.in_stats else None
-    result.standing = Standing(stats=counted)
-    if result.mode in BOARD_MODES and result.on_boards:
-        if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY:
-            # Its live update goes out with the best line's, once the record has its version.
-            result.standing.first_try = _new_line(FirstTry, result)
-        _rank(result, result.standing, game)
+    if ranked:
+        _count(result, stats, game)
     return result
+
+
+def _count(result: Result, stats: Sequence[PlayerStats], game: Game) -> None:
+    """Count a ranked result in the player's locked statistics rows, and on the deal's board."""
+    counted, storing = stats_rows.count_in_stats(result, stats) if result.in_stats else (None, None)
+    result.standing = Standing(stats=counted)
+    if result.mode not in BOARD_MODES:
+        if storing is not None:
+            run(storing)
+        return
+    # The statistics stored in the round trip that reads the player's line on the deal's board,
+    # which the game-over view shows (a run off the boards: the player's earlier line).
+    line = player_line(result.player_id, result.deal_id, after=storing)
+    if not result.on_boards:
+        _earlier_line(result.standing, line, game)
+        return
+    if result.mode == "daily" and result.attempt == Attempt.FIRST_TRY:
+        # Its live update goes out with the best line's, once the record has its version.
+        result.standing.first_try = _new_line(FirstTry, result)
+    _rank(result, result.standing, game, line)
 
 
 def _attempt_and_hold(game: Game, ranked: bool, facts: fairplay.Facts) -> tuple[str, str]:
@@ -133,6 +150,15 @@ def _attempt_and_hold(game: Game, ranked: bool, facts: fairplay.Facts) -> tuple[
 
 
 # --------------------------------------------------------------------------- bests and records
+
+
+def _earlier_line(standing: Standing, line: tuple[DealBest | None, int | None], game: Game) -> None:
+    """A run off the boards (held, flagged, unranked) leaves them alone: the view shows the
+    player's earlier line (if any) and the board's size, as read by the finish."""
+    standing.line, standing.lines = line
+    standing.line_read = True
+    if standing.line is not None and type(game).player.is_cached(game):
+        standing.line.player = game.player  # the line's name
 
 
 def _line_fields(result: Result) -> dict[str, Any]:
@@ -160,12 +186,15 @@ def _new_line(board: type[_Line], result: Result) -> _Line:
     return line
 
 
-def _rank(result: Result, standing: Standing, game: Game) -> None:
-    """Update the player's line on the deal's board and the deal's record; tell the player."""
+def _rank(
+    result: Result, standing: Standing, game: Game, line: tuple[DealBest | None, int | None]
+) -> None:
+    """Update the player's `line` on the deal's board (`player_line`'s) and the deal's record;
+    tell the player."""
     mode = result.mode
     # With the board's size as it stands, for the view of a run that leaves the board alone (most
     # finishes: only a better run moves the player's line): no query after the commit.
-    best, lines_now = player_line(result.player_id, result.deal_id)
+    best, lines_now = line
     new_line = best is None
     improved = best is None or improves(mode, result, best)
     if best is None:

@@ -12,6 +12,7 @@ from django.db.models import Model
 from django.db.models.expressions import Col
 
 from leaderboard.models import DealBest, DealRecord
+from tripeaks.infra.bulk_rows import Statement
 
 _Row = TypeVar("_Row", bound=Model)
 
@@ -45,14 +46,20 @@ def select_rows(
     return selected
 
 
-def player_line(player_id: int, deal_id: int) -> tuple[DealBest | None, int | None]:
+def player_line(
+    player_id: int, deal_id: int, after: Statement | None = None
+) -> tuple[DealBest | None, int | None]:
     """The player's line on the deal's board, if any, with the board's size (its record's
-    `lines`): one statement, for the finish that ranks a run and the game-over view."""
+    `lines`): one statement, for the finish that ranks a run and the game-over view. `after`:
+    a write (the finish's statistics `UPDATE`) run first in the same statement, as a `WITH`: one
+    round trip where two were (a write of other tables, which the read does not see)."""
     sql, columns = _line_sql()
-    params = [
+    params: list[object] = [
         DealBest.player.field.get_db_prep_value(player_id, connection),
         DealBest.deal.field.get_db_prep_value(deal_id, connection),
     ]
+    if after is not None:
+        sql, params = f"WITH written AS ({after[0]}) {sql}", [*after[1], *params]
     if found := select_rows(DealBest, sql, columns, params):  # one line at most
         best, (lines,) = found[0]
         return best, lines

@@ -20,7 +20,7 @@ from django.db.models.expressions import Col
 from leaderboard import fairplay
 from leaderboard.models import ALL_RULES, ALL_TIME_RUNS, PlayerStats, Result
 from leaderboard.services.rows import select_rows
-from tripeaks.infra.bulk_rows import update_rows
+from tripeaks.infra.bulk_rows import Statement, update_statement
 from tripeaks.infra.row_locks import for_update
 
 if TYPE_CHECKING:
@@ -68,8 +68,12 @@ def _lock_stats_sql(keys: int, answers: str) -> tuple[str, list[Col]]:
     return sql, [*columns, *fairplay.answer_types()]
 
 
-def count_in_stats(result: Result, rows: Sequence[PlayerStats]) -> PlayerStats | None:
-    """Count the result in the player's locked statistics rows; their row of its rule set."""
+def count_in_stats(
+    result: Result, rows: Sequence[PlayerStats]
+) -> tuple[PlayerStats | None, Statement]:
+    """Count the result in the player's locked statistics rows: their row of its rule set, and
+    the statement that stores them all (every column ``save()`` writes but the identity, never
+    counted), for the caller to run (``bulk_rows.run``) or to send with its next read."""
     own = None
     for stats in rows:
         stats.played += 1
@@ -89,14 +93,7 @@ def count_in_stats(result: Result, rows: Sequence[PlayerStats]) -> PlayerStats |
             _count_on_boards(stats, result)
         if stats.rules_key == result.rules_key:
             own = stats
-    _store_stats(rows)
-    return own
-
-
-def _store_stats(rows: Sequence[PlayerStats]) -> None:
-    """Write the counted rows with one statement: every column ``save()`` writes but the identity
-    (player, rule set), never counted."""
-    update_rows(rows, _COUNTED)
+    return own, update_statement(rows, _COUNTED)
 
 
 _COUNTED = [

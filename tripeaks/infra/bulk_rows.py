@@ -1,5 +1,6 @@
 """Rows of a model written by statements made once, for little CPU: several rows updated in one
-statement (`update_rows`), new rows inserted in one (`insert_rows`; `insert_row` for one).
+statement (`update_rows`; `update_statement` to send it with a read), new rows inserted in one
+(`insert_rows`; `insert_row` for one).
 
 `QuerySet.bulk_update` is one statement too, but it builds a `CASE WHEN` expression for every
 field of every row, and compiling those took more CPU than the rest of a race's end (its seats
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Any
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -31,13 +33,28 @@ def update_rows(rows: Sequence[Model], fields: Sequence[str]) -> None:
     """Write `fields` of every row in `rows` (stored instances of one model) in one statement."""
     if not rows:
         return
+    run(update_statement(rows, fields))
+
+
+Statement = tuple[str, list[Any]]
+
+
+def run(statement: Statement) -> None:
+    """Run a statement (`update_statement`'s) with its parameters."""
+    sql, values = statement
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+
+
+def update_statement(rows: Sequence[Model], fields: Sequence[str]) -> Statement:
+    """`update_rows`' statement and its parameters, not run: for a caller that sends it in the
+    same round trip as a read of its own (a data-modifying `WITH`). `rows` is not empty."""
     sql, columns = _statement(type(rows[0]), tuple(fields), len(rows))
     db = _connection()
     values = [
         field.get_db_prep_save(getattr(row, field.attname), db) for row in rows for field in columns
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+    return sql, values
 
 
 def _connection() -> BaseDatabaseWrapper:
