@@ -16,6 +16,7 @@ other backend reads its own way.
 from __future__ import annotations
 
 from functools import partial
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import (
@@ -70,8 +71,7 @@ def _backend_user(backend_path: str, user_id: int) -> AbstractBaseUser | None:
         found: AbstractBaseUser | None = backend.get_user(user_id)
         return found
     user = user_row(user_id)
-    # (ModelBackend's own check: an inactive user does not sign in.)
-    return user if user is not None and getattr(user, "is_active", True) else None
+    return user if user is not None and backend.user_can_authenticate(cast(Any, user)) else None
 
 
 def session_user(session: SessionBase, *, renew: bool = True) -> AbstractBaseUser | AnonymousUser:
