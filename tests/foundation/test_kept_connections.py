@@ -22,8 +22,16 @@ def _backend_pid() -> int:
     return int(row[0])
 
 
+@database_sync_to_async
+def _close() -> None:
+    connection.close()
+
+
 def _end_backend(pid: int, settings: dict[str, str]) -> None:
-    """The backend `pid` ended from a session of its own, as a PostgreSQL restart would end it."""
+    """The backend `pid` ended from a session of its own, as a PostgreSQL restart would end it,
+    and gone before this returns: `pg_terminate_backend` without a timeout only signals it, and a
+    health check that ran before it had exited found it alive (the next query then failed with
+    `AdminShutdown`, seen on a fresh clone)."""
     with psycopg.connect(
         host=settings["HOST"] or None,
         port=settings["PORT"] or None,
@@ -31,7 +39,8 @@ def _end_backend(pid: int, settings: dict[str, str]) -> None:
         dbname=settings["NAME"],
         autocommit=True,
     ) as admin:
-        admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+        ended = admin.execute("SELECT pg_terminate_backend(%s, %s)", [pid, 10_000]).fetchone()
+    assert ended == (True,)
 
 
 @pytest.mark.asyncio
@@ -46,5 +55,10 @@ async def test_a_consumers_database_calls_share_one_connection() -> None:
 @pytest.mark.django_db(transaction=True)
 async def test_a_kept_connection_that_died_is_replaced_before_the_next_call() -> None:
     first = await _backend_pid()
-    await asyncio.to_thread(_end_backend, first, connection.settings_dict)
-    assert await _backend_pid() != first  # and no error: the dead one was not used
+    try:
+        await asyncio.to_thread(_end_backend, first, connection.settings_dict)
+        assert await _backend_pid() != first  # and no error: the dead one was not used
+    finally:
+        # The connection is the shared sync thread's: a dead one left there would fail every
+        # later test of this process that reaches the database from that thread.
+        await _close()
