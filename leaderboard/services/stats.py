@@ -19,8 +19,8 @@ from django.db.models.expressions import Col
 
 from leaderboard import fairplay
 from leaderboard.models import ALL_RULES, ALL_TIME_RUNS, PlayerStats, Result
-from leaderboard.services.rows import select_rows
 from tripeaks.infra.bulk_rows import Statement, update_statement
+from tripeaks.infra.model_rows import columns, field_columns, select_rows
 from tripeaks.infra.row_locks import for_update
 
 if TYPE_CHECKING:
@@ -33,16 +33,16 @@ def lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], fairp
     player_id = game.player_id
     wanted = sorted({rules_key, ALL_RULES})
     answers_sql, answers_params = fairplay.columns(game)
-    sql, columns = _lock_stats_sql(len(wanted), answers_sql)
+    sql, selected = _lock_stats_sql(len(wanted), answers_sql)
     player = PlayerStats.player.field.get_db_prep_value(player_id, connection)
     params = [*answers_params, player, *wanted]
-    rows = select_rows(PlayerStats, sql, columns, params)
+    rows = select_rows(PlayerStats, sql, selected, params)
     if len(rows) != len(wanted):  # a new player: make their rows
         PlayerStats.objects.bulk_create(
             [PlayerStats(player_id=player_id, rules_key=key) for key in wanted],
             ignore_conflicts=True,
         )
-        rows = select_rows(PlayerStats, sql, columns, params)
+        rows = select_rows(PlayerStats, sql, selected, params)
     facts = fairplay.facts(game, rows[0][1])  # the same on every row
     return [stats for stats, _ in rows], facts
 
@@ -58,14 +58,13 @@ def _lock_stats_sql(keys: int, answers: str) -> tuple[str, list[Col]]:
         quote(PlayerStats.rules_key.field.column),
     )
     sql = (
-        f"SELECT {', '.join(f's.{quote(field.column)}' for field in meta.concrete_fields)},"
+        f"SELECT {columns(PlayerStats, 's')[0]},"
         f" {answers}"
         f" FROM {quote(meta.db_table)} s WHERE s.{player} = %s"
         f" AND s.{rules_key} IN ({', '.join(['%s'] * keys)})"
         f" ORDER BY s.{rules_key}{for_update(of='s')}"
     )
-    columns = [field.get_col("s") for field in meta.concrete_fields]
-    return sql, [*columns, *fairplay.answer_types()]
+    return sql, [*field_columns(PlayerStats, "s"), *fairplay.answer_types()]
 
 
 def count_in_stats(

@@ -32,19 +32,11 @@ from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import connections, router
-from django.db.models import Model
 from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import SimpleLazyObject
 
-
-def columns(model: type[Model], table: str) -> tuple[str, list[str]]:
-    """A model's columns for a SELECT list, each `table.column`, and the names `from_db` takes
-    them by, in the ORM's order."""
-    quote = connections[router.db_for_read(model)].ops.quote_name
-    fields = model._meta.concrete_fields
-    listed = ", ".join(f"{table}.{quote(field.column)}" for field in fields)
-    return listed, [field.attname for field in fields]
+from tripeaks.infra.model_rows import columns
 
 
 def user_row(pk: int) -> AbstractBaseUser | None:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from tripeaks.infra.session_users import columns
+from tripeaks.infra.model_rows import columns
 
 
 def token_row(key: str) -> tuple[Token, AbstractBaseUser] | None:
