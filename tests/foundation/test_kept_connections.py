@@ -9,6 +9,7 @@ import asyncio
 
 import psycopg
 import pytest
+from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
 from django.db import connection
 
@@ -46,19 +47,24 @@ def _end_backend(pid: int, settings: dict[str, str]) -> None:
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_consumers_database_calls_share_one_connection() -> None:
-    first = await _backend_pid()
-    assert await _backend_pid() == first
-    assert await _backend_pid() == first
+    async with ThreadSensitiveContext():  # a consumer's calls share a thread of their own
+        first = await _backend_pid()
+        assert await _backend_pid() == first
+        assert await _backend_pid() == first
+        await _close()
 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_kept_connection_that_died_is_replaced_before_the_next_call() -> None:
-    first = await _backend_pid()
-    try:
-        await asyncio.to_thread(_end_backend, first, connection.settings_dict)
-        assert await _backend_pid() != first  # and no error: the dead one was not used
-    finally:
-        # The connection is the shared sync thread's: a dead one left there would fail every
-        # later test of this process that reaches the database from that thread.
-        await _close()
+    # In a thread of the test's own, as a consumer's calls are: on the process's shared sync
+    # thread, whatever an earlier test left on its connection was this test's too, and a dead
+    # connection left there failed every later test of the process that reached it (18, seen on
+    # a fresh clone).
+    async with ThreadSensitiveContext():
+        first = await _backend_pid()
+        try:
+            await asyncio.to_thread(_end_backend, first, connection.settings_dict)
+            assert await _backend_pid() != first  # and no error: the dead one was not used
+        finally:
+            await _close()
