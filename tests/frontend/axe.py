@@ -55,8 +55,12 @@ def in_each_theme(page: Any) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
-def assert_no_violations(page: Any, where: str, counts: dict[str, int] | None = None) -> None:
-    found = violations(page)
+def assert_no_violations(
+    page: Any, where: str, counts: dict[str, int] | None = None, colours_only: bool = False
+) -> None:
+    """No `violations`; of the colour rules alone (`colours_only`) where only the theme changed
+    since the page's last check."""
+    found = violations(page, colours_only)
     if counts is not None:
         counts[where] = len(found)
     assert found == [], f"axe on {where}: {found}"
