@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.frontend.a11y_walk import Screen, axe_every_way, player, signed_in
+from tests.frontend.a11y_walk import (
+    LANGUAGES,
+    Screen,
+    axe_every_way,
+    documents_loaded,
+    player,
+    signed_in,
+)
 from tests.frontend.conftest import Pages, api_post, needs_chromium
 from tests.frontend.helpers import an_arena
 
@@ -45,3 +52,4 @@ def test_axe_finds_nothing_on_the_arena_screens_in_three_languages_light_and_dar
         ],
     )
     assert sum(checked.values()) == 18
+    assert documents_loaded(ann) == len(LANGUAGES)  # its next screens are routes of the app

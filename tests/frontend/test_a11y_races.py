@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from tests.frontend.a11y_walk import Screen, axe_every_way, player, signed_in
+from tests.frontend.a11y_walk import (
+    LANGUAGES,
+    Screen,
+    axe_every_way,
+    documents_loaded,
+    player,
+    signed_in,
+)
 from tests.frontend.conftest import Pages, needs_chromium
 from tripeaks.engine.rules import Rules
 from tripeaks.races import services as races
@@ -27,11 +34,12 @@ def test_axe_finds_nothing_before_a_race_in_three_languages_light_and_dark(
     counting = races.create_race(host=bob, rules=Rules(), seats=2)
     races.join_race(race_id=counting.pk, user=cat)  # the last seat: the countdown begins
     state = "[data-testid=race-state][data-state={}]".format
+    ann_page = signed_in(pages, ann)  # the lobby, then the race: loaded once a language
     checked = axe_every_way(
         pages,
         [
-            Screen("lobby", signed_in(pages, ann), "#/races", "[data-testid=race-form]"),
-            Screen("race waiting", signed_in(pages, ann), f"#/races/{waiting.pk}", state("open")),
+            Screen("lobby", ann_page, "#/races", "[data-testid=race-form]"),
+            Screen("race waiting", ann_page, f"#/races/{waiting.pk}", state("open")),
             Screen(
                 "race counting down",
                 signed_in(pages, bob),
@@ -41,3 +49,4 @@ def test_axe_finds_nothing_before_a_race_in_three_languages_light_and_dark(
         ],
     )
     assert sum(checked.values()) == 18
+    assert documents_loaded(ann_page) == len(LANGUAGES)
