@@ -125,77 +125,48 @@ def port_free(port: int) -> int:
     return port
 
 
-@dataclass(frozen=True)
-class Site:
-    """A tree to serve, the folder its static files are collected into, its port."""
-
-    tree: Path
-    static_root: Path
-    port: int
-
-    def env(self, env: dict[str, str]) -> dict[str, str]:
-        return {**env, "STATIC_ROOT": str(self.static_root), "PYTHONPATH": str(self.tree)}
-
-
-def side_by_side(commands: list[tuple[list[str], Path, dict[str, str]]]) -> None:
-    """Each (command, its folder, its environment) run at once; returns when all have ended,
-    SystemExit if any failed. The two servers' collects ran one after the other: 3-5 s each of
-    the tiny run's time, the processes mostly waiting on their files."""
-    running = [
-        (command, subprocess.Popen(command, cwd=cwd, env=env)) for command, cwd, env in commands
-    ]
-    failed = [command for command, process in running if process.wait() != 0]
-    if failed:
-        raise SystemExit(f"failed: {failed}")
-
-
-COLLECT = ["manage.py", "collectstatic", "--noinput", "-v0"]
-# The apps' own static files the pages measured never load.
-IGNORED = ["--ignore", "admin", "--ignore", "rest_framework", "--ignore", "drf_spectacular_sidecar"]
-
-
 @contextmanager
-def serving(sites: list[Site], env: dict[str, str]) -> Iterator[list[str]]:
-    """Each site's tree served, its static files collected into its folder; yields their URLs.
-    The sites are collected side by side, then their servers started side by side."""
+def serving(tree: Path, static_root: Path, env: dict[str, str], port: int) -> Iterator[str]:
+    """The site of `tree`, its static files collected into `static_root`; yields its URL."""
+    env = {**env, "STATIC_ROOT": str(static_root), "PYTHONPATH": str(tree)}
     if (template := from_environment()) is not None:
         # The tests (their baseline is this commit): the prepared VAR_DIR's collected files
         # first, so that collectstatic copies and gzips only what is newer than them. Two cold
         # collects were a third of the tiny run's CPU.
-        for site in sites:
-            copy_into(site.static_root.parent, template, database=False)
-    side_by_side([([PYTHON, *COLLECT, *IGNORED], site.tree, site.env(env)) for site in sites])
-    servers: list[subprocess.Popen[bytes]] = []
-    logs = [(site.static_root.parent / "server.log").open("ab") for site in sites]
+        copy_into(static_root.parent, template, database=False)
+    ignore = [
+        "--ignore",
+        "admin",
+        "--ignore",
+        "rest_framework",
+        "--ignore",
+        "drf_spectacular_sidecar",
+    ]
+    subprocess.run(
+        [PYTHON, "manage.py", "collectstatic", "--noinput", "-v0", *ignore],
+        cwd=tree,
+        env=env,
+        check=True,
+    )
+    log = (static_root.parent / "server.log").open("ab")
+    command = [PYTHON, "-m", "tripeaks.stack.serve", "--port", str(port)]
+    server = subprocess.Popen(command, cwd=tree, env=env, stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
     try:
-        for site, log in zip(sites, logs, strict=True):
-            command = [PYTHON, "-m", "tripeaks.stack.serve", "--port", str(site.port)]
-            servers.append(
-                subprocess.Popen(command, cwd=site.tree, env=site.env(env), stdout=log, stderr=log)
-            )
-        urls = [f"http://127.0.0.1:{site.port}" for site in sites]
-        for site, server, url in zip(sites, servers, urls, strict=True):
-            wait_for_health(url, server, site.tree)
-        yield urls
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/health", timeout=2).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit(f"the server of {tree} did not come up") from None
+                time.sleep(0.2)
+        yield url
     finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            server.wait(timeout=20)
-        for log in logs:
-            log.close()
-
-
-def wait_for_health(url: str, server: subprocess.Popen[bytes], tree: Path) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/api/health", timeout=2).read()
-            return
-        except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit(f"the server of {tree} did not come up") from None
-            time.sleep(0.2)
+        server.terminate()
+        server.wait(timeout=20)
+        log.close()
 
 
 def a_player_with_a_deal(browser: Any, url: str) -> dict[str, Any]:
@@ -322,11 +293,11 @@ def main(argv: list[str] | None = None) -> int:
     ports = [port_free(args.port + i) for i in (0, 1)] if args.port else [free_port(), free_port()]
     with tempfile.TemporaryDirectory(prefix="tripeaks-first-card-") as tmp:
         before = export_tree(args.baseline, Path(tmp) / "before" / "tree")
-        sites = [
-            Site(before, Path(tmp) / "before" / "static", ports[0]),
-            Site(ROOT, Path(tmp) / "after" / "static", ports[1]),
-        ]
-        with serving(sites, env) as (before_url, after_url), sync_playwright() as playwright:
+        with (
+            serving(before, Path(tmp) / "before" / "static", env, ports[0]) as before_url,
+            serving(ROOT, Path(tmp) / "after" / "static", env, ports[1]) as after_url,
+            sync_playwright() as playwright,
+        ):
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 tally = measure(browser, {"before": before_url, "after": after_url}, args)
