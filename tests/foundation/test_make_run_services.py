@@ -57,6 +57,9 @@ def test_make_run_uses_the_database_and_redis_it_is_given_and_runs_a_queued_task
     received = next(n for n, line in enumerate(lines) if f"[{sent}] received" in line)
     assert migrated < received, "\n".join(lines[: received + 1])[-4000:]
     assert not any("Traceback" in line or "does not exist" in line for line in lines)
+    # The workers asked no neighbours at their start (mingle: a broadcast and a second's wait for
+    # replies, before the first task and the health check's ping).
+    assert not any("mingle" in line for line in lines)
 
 
 def test_the_task_queued_before_a_start_leaves_this_process_celery_app_alone(

@@ -14,6 +14,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from tests import forked_python
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # The settings module alone (no django.setup(): the apps are not what these tests read): a
@@ -45,15 +47,22 @@ print(json.dumps({
 
 
 def run_python(code: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """`python [args] -c code` in the checkout, the environment `env` over a bare one. Code alone
+    runs forked from a warm process (tests/forked_python.py: the two dozen such runs of the
+    settings tests each spent 0.5-0.6 s of CPU starting Python and importing the libraries the
+    settings import); a command (`manage.py check`) starts Python as before."""
     base = {
         "PATH": os.environ["PATH"],
         "HOME": os.environ.get("HOME", "/tmp"),
         "VAR_DIR": os.path.join(tempfile.gettempdir(), "tripeaks-test-var"),
+        "DJANGO_SETTINGS_MODULE": "tripeaks.config.settings",
     }
+    if code and not args:
+        return forked_python.run(code, base, env)
     return subprocess.run(
         [sys.executable, *args, *(["-c", code] if code else [])],
         cwd=ROOT,
-        env={**base, "DJANGO_SETTINGS_MODULE": "tripeaks.config.settings", **env},
+        env={**base, **env},
         capture_output=True,
         text=True,
         timeout=120,

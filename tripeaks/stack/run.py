@@ -267,7 +267,14 @@ def spawn_processes(
     after migrate: a task left in the broker's queue (by a run stopped before its worker took
     it, or another deployment's beat) is taken as soon as a worker is up, and it ran against
     tables migrate had not made yet."""
-    celery_worker = ("-m", "celery", "-A", "tripeaks.config", "worker", "-l", "INFO")
+    # Without mingle (at its start a worker asks the others for their revoked tasks and waits a
+    # second for replies: nothing here revokes, and that second delayed every start's first task
+    # and its health) and without gossip (each worker listening to the others' events: nothing
+    # here reads them).
+    celery_worker = (
+        "-m", "celery", "-A", "tripeaks.config", "worker", "-l", "INFO",
+        "--without-mingle", "--without-gossip",
+    )  # fmt: skip
     supervisor.spawn("worker", *celery_worker, "-Q", "urgent,celery", "-n", "worker@%h")
     # Solver work on a worker of its own, one process unless SOLVER_WORKERS says more: the
     # pools fill on one core and leave the other to the players (docs/operations.md).
