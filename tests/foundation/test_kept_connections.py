@@ -13,14 +13,22 @@ from asgiref.sync import ThreadSensitiveContext
 from channels.db import database_sync_to_async
 from django.db import connection
 
+from tripeaks.infra.socket_threads import closing_connections
 
-@database_sync_to_async
-def _backend_pid() -> int:
+
+def _pid() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         row = cursor.fetchone()
     assert row is not None
     return int(row[0])
+
+
+# Closed after in the call's own context, as the sockets' calls are (`closing_connections`):
+# channels closes old connections outside that context, where after some tests (sockets opened
+# at once, tests/play/test_socket_open_hops.py) the call's connection is not found, so its
+# health check was never asked for again and a dead connection was used.
+_backend_pid = database_sync_to_async(closing_connections(_pid))
 
 
 @database_sync_to_async
