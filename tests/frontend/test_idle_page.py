@@ -23,7 +23,9 @@ WAKES = IDLE_MS // 1000 + 1
 
 def _frame_counts(cdp: Any) -> dict[str, float]:
     metrics = cdp.send("Performance.getMetrics")["metrics"]
-    return {m["name"]: m["value"] for m in metrics if m["name"] in ("LayoutCount", "RecalcStyleCount")}
+    return {
+        m["name"]: m["value"] for m in metrics if m["name"] in ("LayoutCount", "RecalcStyleCount")
+    }
 
 
 def test_an_idle_game_page_wakes_once_a_second(pages: Any, browser: Any, tmp_path: Path) -> None:
