@@ -1,10 +1,8 @@
 // The game's clock on screen. The server keeps the time: the clock shows the view's `elapsed_ms`,
 // running on from when that view arrived while `clock_running` says so (format.js elapsedNow),
-// redrawn four times a second while the deal is on (its text written when it changes).
+// woken when its second turns (an idle page's one wake-up a second; 5 ms late, as timers may be).
 
 import { clock, elapsedNow } from '../../format.js';
-
-const TICK_MS = 250;
 
 export class GameClock {
   /**
@@ -15,24 +13,24 @@ export class GameClock {
     this.el = el;
     this.view = view;
     this.receivedAt = performance.now();
-    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.running = false;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.timer = undefined;
   }
 
   // A new view arrived now.
   received() { this.receivedAt = performance.now(); }
 
-  // Written when it changed (as paint.js's paintText does, not imported here: the game page's
-  // cold load, on its wire budget, asks for no module more).
+  // Written when it changed (paint.js's paintText, not imported: one module more on the wire).
+  // Each view comes with a tick (game.js).
   tick() {
-    const text = clock(elapsedNow(this.view(), this.receivedAt, performance.now()));
+    const v = this.view(), ms = elapsedNow(v, this.receivedAt, performance.now()), text = clock(ms);
     if (this.el.textContent !== text) this.el.textContent = text;
+    clearTimeout(this.timer);
+    if (this.running && v?.clock_running && !v.paused) this.timer = setTimeout(() => this.tick(), 1005 - ms % 1000);
   }
 
-  start() {
-    clearInterval(this.timer);
-    this.timer = setInterval(() => this.tick(), TICK_MS);
-  }
+  start() { this.running = true; this.tick(); }
 
-  stop() { clearInterval(this.timer); }
+  stop() { this.running = false; clearTimeout(this.timer); }
 }
