@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.database import create_migrated_database
+from bench.play_load import NO_PING_WAIT
 from bench.stack_template import copy_into, from_environment
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,10 +93,8 @@ def bench_env(database_url: str) -> dict[str, str]:
         LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="tripeaks.config.settings",
         THROTTLE_GUESTS_ADDRESS="1000/hour",  # a guest per server and run, all from 127.0.0.1
-        # No worker here: each server's readiness probe (/api/health) waited a second for the
-        # workers' ping (as play_load.start_servers' servers: NO_PING_WAIT, whose import is heavy).
-        HEALTH_WORKER_PING_SECONDS="0.05",
     )
+    env.update(NO_PING_WAIT)  # no worker here: the readiness probe need not wait for its ping
     return env
 
 

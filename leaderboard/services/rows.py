@@ -4,17 +4,13 @@ on the finishing path the ORM's compiling costs more CPU than the round trip."""
 from __future__ import annotations
 
 import functools
-from typing import TypeVar
 
 from django.db import connection
-from django.db.models import Model
 from django.db.models.expressions import Col
 
 from leaderboard.models import DealBest, DealRecord
 from tripeaks.infra.bulk_rows import Statement
 from tripeaks.infra.model_rows import columns, field_columns, select_rows
-
-_Row = TypeVar("_Row", bound=Model)
 
 
 def player_line(
