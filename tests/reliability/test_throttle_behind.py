@@ -126,3 +126,30 @@ async def test_a_windows_frames_between_calls_are_one_count_of_many(settings: An
     await _counted()
     assert counter.calls == calls + 1
     assert _count_of(windows[0]) == 1000
+
+
+async def test_a_frames_one_pass_count_is_the_check_then_the_send() -> None:
+    """`take` (a frame's count in one pass over its windows) answers and counts as `wait` and
+    then `send` did, frame by frame, through a window reaching its limit, another known over by
+    Redis, and their ends."""
+    now = 1_000.0
+    windows = [
+        limiter.Window("a:1", 3, 60, 20, now + 20),
+        limiter.Window("b:1", 5, 60, 40, now + 40),
+    ]
+    one, two = limiter._Refusals(), limiter._Refusals()
+    answers: list[tuple[int | None, int | None]] = []
+    for step in range(12):
+        at = now + step * 3
+        if step == 8:  # Redis says the second window is over (other processes counted it)
+            one.note(windows[1:], [6], at)
+            two.note(windows[1:], [6], at)
+        taken = one.take(windows, at)
+        waited = two.wait(windows, at)
+        if waited is None:
+            two.send(windows, at)
+        answers.append((taken, waited))
+    assert [taken for taken, _ in answers] == [waited for _, waited in answers]
+    # Over at its limit, until it ends.
+    assert [taken for taken, _ in answers][:4] == [None, None, None, 11]
+    assert one._sent == two._sent and one._ends == two._ends

@@ -249,6 +249,24 @@ class _Refusals:
             self._refusing_until = max(self._refusing_until, known)
         return max(1, math.ceil(known - now))
 
+    def take(self, windows: list[Window], now: float) -> int | None:
+        """`wait` (no tally), and when it finds none over, `send`: a frame's count in one pass
+        over its windows (`count_behind`, every socket frame)."""
+        known = 0.0
+        for w in windows:
+            end = self._ends.get(w.key)
+            if end is None:
+                sent = self._sent.get(w.key)
+                if sent is None or sent[0] < w.allowed:
+                    continue
+                self._remember(w, now)
+                end = w.ends
+            known = max(known, end)
+        if known > now:
+            return max(1, math.ceil(known - now))
+        self.send(windows, now)
+        return None
+
     def refusing(self, now: float) -> bool:
         """Whether a window is known over (and so may have refusals) that has not ended, or a
         flood's window has just ended (the next one may renew it: `flooding`)."""
@@ -401,11 +419,9 @@ def count_behind(windows: list[Window]) -> int | None:
     largest part of a socket move's CPU that was not the move (bench/README.md, "Stop 49")."""
     if not windows:
         return None
-    now = time.time()
-    known = _frames_known.wait(windows, now)
+    known = _frames_known.take(windows, time.time())
     if known is not None:
         return known
-    _frames_known.send(windows, now)
     _counters.get().behind(windows)
     return None
 

@@ -20,7 +20,6 @@ import functools
 import logging
 import queue
 import threading
-import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from uuid import UUID
 
 from django.db import DatabaseError, OperationalError, connection
 
+from tripeaks.infra.loop_local import PerLoop
 from tripeaks.infra.socket_outage import UNAVAILABLE
 from tripeaks.play import recorder
 from tripeaks.play.errors import PlayError
@@ -195,25 +195,14 @@ class MoveWriter:
         self._thread.stop(timeout=10)
 
 
-_writers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, MoveWriter] = (
-    weakref.WeakKeyDictionary()
-)
+_writers = PerLoop(MoveWriter, close=MoveWriter.close_now)
 
 
 def writer() -> MoveWriter:
-    loop = asyncio.get_running_loop()
-    found = _writers.get(loop)
-    if found is None:
-        for other_loop, other in list(_writers.items()):
-            if other_loop.is_closed():
-                other.close_now()
-                del _writers[other_loop]
-        found = _writers[loop] = MoveWriter()
-    return found
+    """The running loop's writer (a writer of a loop that has closed is closed as one is made)."""
+    return _writers.get()
 
 
 def close_all() -> None:
     """Close every writer's connection (tests, before their database goes away)."""
-    for other in list(_writers.values()):
-        other.close_now()
     _writers.clear()
