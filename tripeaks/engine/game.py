@@ -139,14 +139,19 @@ class State:
         )
 
     def playable(self) -> tuple[int, ...]:
-        """Free layout positions whose card fits the waste, in position order."""
-        removed, cards = self.position.removed, self.deal.layout_cards
-        ranks = self.fitting_ranks
-        return tuple(
-            p
-            for p, mask in enumerate(self.deal.layout.cover_masks)
-            if not removed >> p & 1 and removed & mask == mask and cards[p].rank in ranks
-        )
+        """Free layout positions whose card fits the waste, in position order. Only the positions
+        still in the layout whose card fits (a few) are looked at, by their bits: every move's
+        view asks, and a look at each of the layout's positions was most of the view's time."""
+        removed, covers = self.position.removed, self.deal.layout.cover_masks
+        candidates = _fitting_positions(self.deal, self.fitting_ranks) & ~removed
+        found = []
+        while candidates:
+            lowest = candidates & -candidates
+            p = lowest.bit_length() - 1
+            if removed & covers[p] == covers[p]:
+                found.append(p)
+            candidates ^= lowest
+        return tuple(found)
 
     def legal_moves(self) -> tuple[Move, ...]:
         """Every move `apply` accepts now: the playable positions, then draw, undo, restart, resign."""
@@ -180,6 +185,29 @@ class State:
     @property
     def over(self) -> bool:
         return self.status in ("won", "lost")
+
+
+# Each deal's layout positions by rank (a bitmask a rank, 1-13), made once: by the deal's id
+# (hashing a deal hashes its cards), the deal kept with them so that a reused id is seen.
+_rank_positions: dict[int, tuple[Deal, tuple[int, ...]]] = {}
+_MOST_DEALS = 4096
+
+
+def _fitting_positions(deal: Deal, ranks: tuple[int, ...]) -> int:
+    """The bitmask of `deal`'s layout positions whose card has one of `ranks`."""
+    found = _rank_positions.get(id(deal))
+    if found is None or found[0] is not deal:
+        by_rank = [0] * 14
+        for p, card in enumerate(deal.layout_cards):
+            by_rank[card.rank] |= 1 << p
+        if len(_rank_positions) >= _MOST_DEALS:
+            _rank_positions.clear()
+        found = _rank_positions[id(deal)] = (deal, tuple(by_rank))
+    masks = found[1]
+    fitting = 0
+    for rank in ranks:
+        fitting |= masks[rank]
+    return fitting
 
 
 @cache
