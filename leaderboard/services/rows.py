@@ -6,11 +6,10 @@ from __future__ import annotations
 import functools
 
 from django.db import connection
-from django.db.models.expressions import Col
 
 from leaderboard.models import DealBest, DealRecord
 from tripeaks.infra.bulk_rows import Statement
-from tripeaks.infra.model_rows import columns, field_columns, select_rows
+from tripeaks.infra.model_rows import Selected, columns, field_columns, select_rows
 
 
 def player_line(
@@ -34,7 +33,7 @@ def player_line(
 
 
 @functools.cache
-def _line_sql() -> tuple[str, list[Col]]:
+def _line_sql() -> tuple[str, Selected]:
     quote = connection.ops.quote_name
     line = DealBest._meta
     player, deal = quote(DealBest.player.field.column), quote(DealBest.deal.field.column)
@@ -45,4 +44,4 @@ def _line_sql() -> tuple[str, list[Col]]:
         f" WHERE r.{quote(DealRecord.deal.field.column)} = b.{deal})"
         f" FROM {quote(line.db_table)} b WHERE b.{player} = %s AND b.{deal} = %s"
     )
-    return sql, [*field_columns(DealBest, "b"), lines.get_col("r")]
+    return sql, Selected([*field_columns(DealBest, "b"), lines.get_col("r")])

@@ -15,12 +15,11 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import connection
-from django.db.models.expressions import Col
 
 from leaderboard import fairplay
 from leaderboard.models import ALL_RULES, ALL_TIME_RUNS, PlayerStats, Result
 from tripeaks.infra.bulk_rows import Statement, update_statement
-from tripeaks.infra.model_rows import columns, field_columns, select_rows
+from tripeaks.infra.model_rows import Selected, columns, field_columns, select_rows
 from tripeaks.infra.row_locks import for_update
 
 if TYPE_CHECKING:
@@ -48,7 +47,7 @@ def lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], fairp
 
 
 @functools.cache
-def _lock_stats_sql(keys: int, answers: str) -> tuple[str, list[Col]]:
+def _lock_stats_sql(keys: int, answers: str) -> tuple[str, Selected]:
     """``SELECT ... FOR UPDATE`` of a player's statistics rows of `keys` rule keys, in rules key
     order, with the `answers` columns of ``fairplay``; and what each column holds."""
     quote = connection.ops.quote_name
@@ -64,7 +63,7 @@ def _lock_stats_sql(keys: int, answers: str) -> tuple[str, list[Col]]:
         f" AND s.{rules_key} IN ({', '.join(['%s'] * keys)})"
         f" ORDER BY s.{rules_key}{for_update(of='s')}"
     )
-    return sql, [*field_columns(PlayerStats, "s"), *fairplay.answer_types()]
+    return sql, Selected([*field_columns(PlayerStats, "s"), *fairplay.answer_types()])
 
 
 def count_in_stats(

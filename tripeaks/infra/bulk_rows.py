@@ -11,7 +11,8 @@ writes the same columns by primary key, as `bulk_update` does (no field's `pre_s
 `Model.objects.create` compiles its INSERT anew for every row: on a finish and a next game's
 start (a result row, a board line, a game row) the compiling cost more CPU than the round trip.
 `insert_row` writes what `create` writes (every concrete field, each through its `pre_save` and
-`get_db_prep_save`, the database's own key read back), with a statement made once a model and
+`get_db_prep_save`, the database's own key read back; `_Column`: a value that call would keep
+as it is, or wrap in psycopg's integer of its column's size, is kept or wrapped without it), with a statement made once a model and
 bound on the server (`bound_cursor`), and sends no `pre_save`/`post_save` signal, as
 `bulk_create` does not (no receiver in the project listens for one).
 """
@@ -19,11 +20,12 @@ bound on the server (`bound_cursor`), and sends no `pre_save`/`post_save` signal
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Field, Model
@@ -50,11 +52,76 @@ def update_statement(rows: Sequence[Model], fields: Sequence[str]) -> Statement:
     """`update_rows`' statement and its parameters, not run: for a caller that sends it in the
     same round trip as a read of its own (a data-modifying `WITH`). `rows` is not empty."""
     sql, columns = _statement(type(rows[0]), tuple(fields), len(rows))
-    db = _connection()
-    values = [
-        field.get_db_prep_save(getattr(row, field.attname), db) for row in rows for field in columns
-    ]
-    return sql, values
+    return sql, _values(rows, columns, _connection(), adding=False)
+
+
+# Fields whose `get_db_prep_save` stores a value of these exact types as it is (None too), or
+# for an integer column, as psycopg's integer of the column's size: Django's own classes only
+# (a subclass may prepare its values otherwise). tests/play/test_row_values.py holds every
+# column of the finish's and the start's rows to Django's answers.
+_KEPT: dict[type[Field[Any, Any]], frozenset[type]] = {
+    models.CharField: frozenset({str}),
+    models.TextField: frozenset({str}),
+    models.BooleanField: frozenset({bool}),
+}
+_SIZED = (
+    models.IntegerField,
+    models.BigIntegerField,
+    models.SmallIntegerField,
+    models.PositiveIntegerField,
+    models.PositiveSmallIntegerField,
+    models.PositiveBigIntegerField,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Column:
+    """A field written by a statement, and how its values are adapted without Django's chain of
+    calls (`get_db_prep_save`: 3-5 calls a value, some 700 a game's end, 300 a start) where it
+    would give them back unchanged: the types it keeps, the integer type it wraps an int in."""
+
+    field: Field[Any, Any]
+    kept: frozenset[type]
+    sized: Callable[[int], int] | None
+    # Its own `pre_save` (an `auto_now_add`): else the value is the row's attribute.
+    pre_save: bool
+
+    @classmethod
+    def of(cls, field: Field[Any, Any], ops: Any) -> _Column:
+        kind = type(field)
+        kept = _KEPT.get(kind, frozenset())
+        sized = None
+        if kind in _SIZED:
+            sized = getattr(ops, "integerfield_type_map", {}).get(field.get_internal_type())
+        elif (
+            isinstance(field, models.ForeignKey)
+            and kind is models.ForeignKey
+            and type(field.target_field) in (models.AutoField, models.BigAutoField)
+        ):
+            kept = frozenset({int})  # the key's own `get_prep_value`: `int(value)`
+        if kept or sized is not None:
+            kept |= {type(None)}
+        return cls(field, kept, sized, type(field).pre_save is not Field.pre_save)
+
+
+def _values(
+    rows: Sequence[Model], columns: Sequence[_Column], db: BaseDatabaseWrapper, *, adding: bool
+) -> list[Any]:
+    """Each row's value of each column, as `get_db_prep_save` makes it (after `pre_save` for a
+    row `adding`), in the order of the statement's parameters."""
+    values = []
+    for row in rows:
+        for column in columns:
+            field = column.field
+            value = field.pre_save(row, adding) if column.pre_save else getattr(row, field.attname)
+            kind = type(value)
+            if kind in column.kept:
+                values.append(value)
+            elif kind is int and column.sized is not None:
+                values.append(column.sized(value))
+            else:
+                values.append(field.get_db_prep_save(value, db))
+    return values
 
 
 def _connection() -> BaseDatabaseWrapper:
@@ -73,7 +140,7 @@ def _field(model: type[Model], name: str) -> Field[object, object]:
 @functools.cache
 def _statement(
     model: type[Model], fields: tuple[str, ...], count: int
-) -> tuple[str, tuple[Field[object, object], ...]]:
+) -> tuple[str, tuple[_Column, ...]]:
     """The statement for `count` rows, and the fields whose values it takes from each row (the
     key first)."""
     quote = connection.ops.quote_name
@@ -89,7 +156,7 @@ def _statement(
         f" AS v ({', '.join(quote(f.column) for f in columns)})"
         f" WHERE t.{quote(pk.column)} = v.{quote(pk.column)}"
     )
-    return sql, columns
+    return sql, tuple(_Column.of(field, connection.ops) for field in columns)
 
 
 def bound_cursor() -> CursorWrapper:
@@ -118,9 +185,7 @@ def insert_rows(rows: Sequence[Model]) -> None:
         return
     sql, written, returned = _insert_statement(type(rows[0]), len(rows))
     db = _connection()
-    values = [
-        field.get_db_prep_save(field.pre_save(row, True), db) for row in rows for field in written
-    ]
+    values = _values(rows, written, db, adding=True)
     with bound_cursor() as cursor:
         cursor.execute(sql, values)
         made = cursor.fetchall() if returned else [()] * len(rows)
@@ -135,7 +200,7 @@ def insert_rows(rows: Sequence[Model]) -> None:
 @functools.cache
 def _insert_statement(
     model: type[Model], count: int
-) -> tuple[str, tuple[Field[object, object], ...], tuple[Field[object, object], ...]]:
+) -> tuple[str, tuple[_Column, ...], tuple[Field[object, object], ...]]:
     """The INSERT of `count` rows of `model`, the fields whose values it takes from each, and those
     it returns."""
     quote = connection.ops.quote_name
@@ -149,4 +214,4 @@ def _insert_statement(
     )
     if returned:
         sql += f" RETURNING {', '.join(quote(field.column) for field in returned)}"
-    return sql, written, returned
+    return sql, tuple(_Column.of(field, connection.ops) for field in written), returned
