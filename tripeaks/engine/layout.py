@@ -38,6 +38,8 @@ class Layout:
     covers: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     # covered_by as bitmasks: a position is free when every bit of its mask is removed.
     cover_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    # How many positions (a field, not worked out at each ask: every move's rules and view ask).
+    size: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         slots = self.slots
@@ -62,15 +64,12 @@ class Layout:
         covers = tuple(
             tuple(i for i, above in enumerate(covered_by) if j in above) for j in range(len(slots))
         )
+        object.__setattr__(self, "size", len(slots))
         object.__setattr__(self, "covered_by", covered_by)
         object.__setattr__(self, "covers", covers)
         object.__setattr__(
             self, "cover_masks", tuple(sum(1 << c for c in above) for above in covered_by)
         )
-
-    @property
-    def size(self) -> int:
-        return len(self.slots)
 
     def free(self, position: int, removed: int) -> bool:
         """Is `position` uncovered once the positions in the bitmask `removed` are gone?"""

@@ -37,20 +37,26 @@ class Score:
 
 def score_breakdown(state: State, elapsed_seconds: float) -> Score:
     """The parts of the score of `state` after `elapsed_seconds` on the server's clock."""
+    return Score(*_parts(state, elapsed_seconds))
+
+
+def score(state: State, elapsed_seconds: float) -> int:
+    """The score of `state` after `elapsed_seconds`: see the module docstring for the scheme.
+    (Summed from the parts with no `Score` made: every move's step asks.)"""
+    return sum(_parts(state, elapsed_seconds))
+
+
+def _parts(state: State, elapsed_seconds: float) -> tuple[int, int, int]:
+    """The card points, the stock points and the win bonus."""
     if not math.isfinite(elapsed_seconds) or elapsed_seconds < 0:
         raise ValueError(
             f"elapsed time must be a finite number of seconds, at least 0, not {elapsed_seconds!r}"
         )
     cards = CARD_POINTS * state.position.removed.bit_count()
     if state.status != "won":
-        return Score(cards, 0, 0)
+        return cards, 0, 0
     raw = WIN_BONUS - WIN_BONUS_PER_MOVE * state.moves - WIN_BONUS_PER_SECOND * elapsed_seconds
-    return Score(cards, STOCK_POINTS * state.stock_left, max(0, math.floor(raw)))
-
-
-def score(state: State, elapsed_seconds: float) -> int:
-    """The score of `state` after `elapsed_seconds`: see the module docstring for the scheme."""
-    return score_breakdown(state, elapsed_seconds).total
+    return cards, STOCK_POINTS * state.stock_left, max(0, math.floor(raw))
 
 
 def longest_streak(state: State) -> int:

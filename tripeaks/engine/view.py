@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from tripeaks.engine.deal import Deal
-from tripeaks.engine.game import State
+from tripeaks.engine.game import MAX_POSITIONS, State
 from tripeaks.engine.layout import Layout
 
 
@@ -51,6 +51,8 @@ class LayoutOutline(TypedDict):
 _REMOVED, _FACE_DOWN, _COVERED, _FREE = range(4)
 _tables: dict[int, tuple[Deal, tuple[tuple[PositionView, ...], ...]]] = {}
 _MOST_TABLES = 4096
+# Each position's bit in a `removed` mask, by the layout's size.
+_BITS = tuple(tuple(1 << p for p in range(size)) for size in range(MAX_POSITIONS + 2))
 
 
 def _position_table(deal: Deal) -> tuple[tuple[PositionView, ...], ...]:
@@ -84,10 +86,10 @@ def player_view(state: State, *, paused: bool = False) -> dict[str, object]:
     positions (the shape of the table and the counts stay); stopping the clock is the server's job.
     The position views may be shared between views: nothing may change one."""
     gone, face_down = state.position.removed, _COVERED if state.rules.open else _FACE_DOWN
-    table = _position_table(state.deal)
+    table, layout = _position_table(state.deal), state.deal.layout
     positions = [
-        table[p][_REMOVED if gone >> p & 1 else _FREE if gone & mask == mask else face_down]
-        for p, mask in enumerate(state.deal.layout.cover_masks)
+        views[_REMOVED] if gone & bit else views[_FREE] if gone & mask == mask else views[face_down]
+        for views, bit, mask in zip(table, _BITS[len(table)], layout.cover_masks, strict=True)
     ]
     if paused:
         positions = [{**view, "card": None} for view in positions]

@@ -26,10 +26,7 @@ class Clock:
         return cls(game.elapsed_ms, game.running_since)
 
     def ms(self, now: datetime) -> int:
-        running = 0
-        if self.running_since is not None:
-            running = max(0, int((now - self.running_since).total_seconds() * 1000))
-        return self.elapsed_ms + running
+        return _ms(self.elapsed_ms, self.running_since, now)
 
     def stopped(self, now: datetime) -> Clock:
         return Clock(self.ms(now), None)
@@ -38,5 +35,12 @@ class Clock:
         return self if self.running_since is not None else Clock(self.elapsed_ms, now)
 
 
+def _ms(elapsed_ms: int, running_since: datetime | None, now: datetime) -> int:
+    if running_since is None:
+        return elapsed_ms
+    return elapsed_ms + max(0, int((now - running_since).total_seconds() * 1000))
+
+
 def clock_ms(game: Game, now: datetime) -> int:
-    return Clock.of(game).ms(now)
+    """`Clock.of(game).ms(now)`, with no clock made (every move's view asks)."""
+    return _ms(game.elapsed_ms, game.running_since, now)

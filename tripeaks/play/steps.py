@@ -90,9 +90,9 @@ def _refuse(game: Game, action: str, now: datetime) -> None:
 
 
 def _engine_move(action: str, position: int | None) -> engine.Move:
-    return engine.parse_move(
-        {"action": action, "position": position} if action == "play" else {"action": action}
-    )
+    if action != "play":
+        return engine.parse_move(action)  # (a bare action name: the same move, found at once)
+    return engine.parse_move({"action": action, "position": position})
 
 
 def advance(
