@@ -16,15 +16,7 @@ from tests.races.helpers import api, begun, join, open_race, race_socket, until,
 from tripeaks.races.models import Race, Seat, State
 from tripeaks.ratings.models import RatingEvent
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _quick_countdown(settings: Any) -> None:
-    """Every race here begins before anything of the test happens (`running`, `begun`): nothing
-    here is done in the countdown, so waiting out the races' 0.6 s one (tests/races/conftest.py,
-    long enough to attack before the start) was 7 s of this file's 24 alone, for nothing."""
-    settings.RACE_COUNTDOWN_S = 0.05
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_countdown")]
 
 
 def running(*users: Any) -> str:

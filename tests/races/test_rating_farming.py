@@ -20,6 +20,8 @@ from tripeaks.ratings.models import RatingFlag
 
 RULES = "wrap-closed"
 
+pytestmark = pytest.mark.usefixtures("quick_countdown")
+
 
 def move(user: Any, game: str, seq: int, action: str) -> None:
     answer = api(user).post(
