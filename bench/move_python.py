@@ -10,7 +10,8 @@ the same code gives the same count whatever else the machine does, so two commit
 run where `bench.play_load`'s CPU a move moves by 10% from run to run. Each count is the run of
 `--rounds` rounds less the run of none (Python's start and the imports), divided by the moves.
 `--against` counts another checkout's code (its own `.venv`) in the same run, and prints the
-ratio. Needs `valgrind` (Debian's package).
+ratio. Needs `valgrind` (Debian's package); `--counter time` times the rounds instead, with no
+valgrind (a quick look, as noisy as the machine).
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED = 7
 
 
-def play_rounds(rounds: int) -> int:
-    """(In the counted process.) `rounds` times over the line: the moves of one round."""
+def play_rounds(rounds: int) -> tuple[int, int]:
+    """(In the counted process.) `rounds` times over the line: the moves of one round, and the
+    nanoseconds the rounds took."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     import datetime
+    import time
     import uuid
 
     import django
@@ -73,6 +76,7 @@ def play_rounds(rounds: int) -> int:
         created_at=now,
     )
     state = services.load_game_state(game)
+    began = time.perf_counter_ns()
     for _ in range(rounds):
         played, at = game, state
         for i, move in enumerate(line):
@@ -82,38 +86,38 @@ def play_rounds(rounds: int) -> int:
             )
             played, at = step.applied_to(played), step.state
             orjson.dumps({"type": "view", "game": game_payload(played, at, moment)}).decode()
-    return len(line)
+    return len(line), time.perf_counter_ns() - began
 
 
-def _instructions(checkout: Path, rounds: int) -> tuple[int, int]:
-    """The instructions of a process playing `rounds` rounds in `checkout`, and its moves a round."""
+def _count(checkout: Path, rounds: int, counter: str) -> tuple[int, int]:
+    """What a process playing `rounds` rounds in `checkout` counted (its instructions, or with
+    `counter` "time" the nanoseconds of its rounds alone), and its moves a round."""
+    code = (
+        # This module's `play_rounds`, on the checkout's code (`-c` imports from its folder).
+        f"import os, sys\nSEED = {SEED}\n{inspect.getsource(play_rounds)}\n"
+        "print('moves %d ns %d' % play_rounds(int(sys.argv[1])))"
+    )
+    python = [str(checkout / ".venv/bin/python"), "-c", code, str(rounds)]
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(checkout)}
     with tempfile.TemporaryDirectory() as folder:
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            f"--callgrind-out-file={folder}/out",
-            str(checkout / ".venv/bin/python"),
-            "-c",
-            # This module's `play_rounds`, on the checkout's code (`-c` imports from its folder).
-            f"import os, sys\nSEED = {SEED}\n{inspect.getsource(play_rounds)}\n"
-            "print('moves', play_rounds(int(sys.argv[1])))",
-            str(rounds),
-        ]
-        env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(checkout)}
+        counting = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out"]
+        command = python if counter == "time" else [*counting, *python]
         done = subprocess.run(
             command, cwd=checkout, env=env, capture_output=True, text=True, check=True
         )
+    said = re.search(r"moves (\d+) ns (\d+)", done.stdout)
     collected = re.search(r"Collected : (\d+)", done.stderr)
-    moves = re.search(r"moves (\d+)", done.stdout)
-    if collected is None or moves is None:
-        raise RuntimeError(f"callgrind said nothing countable:\n{done.stderr[-2000:]}")
-    return int(collected.group(1)), int(moves.group(1))
+    if said is None or (counter != "time" and collected is None):
+        raise RuntimeError(f"the run said nothing countable:\n{done.stderr[-2000:]}")
+    counted = int(said.group(2)) if collected is None else int(collected.group(1))
+    return counted, int(said.group(1))
 
 
-def per_move(checkout: Path, rounds: int) -> float:
-    """Instructions a move of `checkout`'s code: `rounds` rounds less none, over the moves."""
-    base, _ = _instructions(checkout, 0)
-    full, moves = _instructions(checkout, rounds)
+def per_move(checkout: Path, rounds: int, counter: str = "instructions") -> float:
+    """`checkout`'s code a move: `rounds` rounds (less none, for the process's instructions),
+    over the moves."""
+    base = 0 if counter == "time" else _count(checkout, 0, counter)[0]
+    full, moves = _count(checkout, rounds, counter)
     return (full - base) / (rounds * moves)
 
 
@@ -121,16 +125,22 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.move_python", description=__doc__)
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--against", type=Path, help="another checkout, counted in the same run")
-    args = parser.parse_args(argv)
-    if shutil.which("valgrind") is None:
-        sys.exit("bench.move_python needs valgrind (apt-get install valgrind)")
-    here = per_move(ROOT, args.rounds)
-    print(
-        f"this checkout: {here:,.0f} instructions a move (advance, the stored copy, the view, JSON)"
+    parser.add_argument(
+        "--counter",
+        choices=("instructions", "time"),
+        default="instructions",
+        help="callgrind's instructions (default), or nanoseconds with no valgrind (a quick look)",
     )
+    args = parser.parse_args(argv)
+    if args.counter == "instructions" and shutil.which("valgrind") is None:
+        sys.exit("bench.move_python needs valgrind (apt-get install valgrind)")
+    unit = "instructions" if args.counter == "instructions" else "ns"
+    what = "(advance, the stored copy, the view, JSON)"
+    here = per_move(ROOT, args.rounds, args.counter)
+    print(f"this checkout: {here:,.0f} {unit} a move {what}")
     if args.against is not None:
-        there = per_move(args.against.resolve(), args.rounds)
-        print(f"{args.against}: {there:,.0f} instructions a move")
+        there = per_move(args.against.resolve(), args.rounds, args.counter)
+        print(f"{args.against}: {there:,.0f} {unit} a move")
         print(f"this checkout / that one: {here / there:.3f}")
 
 

@@ -23,6 +23,7 @@ NOT_BENCHES = {
     "stack_template.py",  # the prepared VAR_DIR the whole-stack benches start on in the tests
 }
 TINY = {
+    "move_python.py": ["-m", "bench.move_python", "--rounds", "1", "--counter", "time"],
     "solver_bench.py": ["-m", "bench.solver_bench", "--deals", "3", "--hints", "3"],
     "layout_solvability.py": [
         "bench/layout_solvability.py",

@@ -31,6 +31,11 @@ def test_solver_bench() -> None:
     assert "speed-up" in out.lower() or "deals/s" in out
 
 
+def test_move_python() -> None:
+    out = run_bench(TINY["move_python.py"])
+    assert "this checkout: " in out and " ns a move (advance, the stored copy, the view" in out
+
+
 def test_layout_solvability() -> None:
     out = run_bench(TINY["layout_solvability.py"])
     assert "classic" in out
