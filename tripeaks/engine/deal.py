@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from tripeaks.engine.cards import SORTED_DECK, Card, CardError, parse_card
 from tripeaks.engine.layout import Layout
@@ -65,6 +66,30 @@ class Deal:
     @property
     def code(self) -> str:
         return " ".join(card.token for card in self.cards)
+
+
+T = TypeVar("T")
+
+
+class PerDeal(Generic[T]):
+    """What `make` works out of a deal, made once a deal and kept: by the deal's id (hashing a
+    deal hashes its cards), the deal kept beside it so that a reused id is seen. The parsed deals
+    are few and long-lived; past `most` of them, all are forgotten."""
+
+    def __init__(self, make: Callable[[Deal], T], most: int = 4096) -> None:
+        self._make = make
+        self._most = most
+        self._of: dict[int, tuple[Deal, T]] = {}
+
+    def get(self, deal: Deal) -> T:
+        found = self._of.get(id(deal))
+        if found is not None and found[0] is deal:
+            return found[1]
+        made = self._make(deal)
+        if len(self._of) >= self._most:
+            self._of.clear()
+        self._of[id(deal)] = (deal, made)
+        return made
 
 
 def deal_from_cards(cards: tuple[Card, ...], layout: Layout, start: Start = "waste") -> Deal:

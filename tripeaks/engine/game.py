@@ -8,7 +8,7 @@ from functools import cache
 from typing import Literal
 
 from tripeaks.engine.cards import Card
-from tripeaks.engine.deal import Deal
+from tripeaks.engine.deal import Deal, PerDeal
 from tripeaks.engine.layout import Layout
 from tripeaks.engine.rules import Rules
 
@@ -187,23 +187,20 @@ class State:
         return self.status in ("won", "lost")
 
 
-# Each deal's layout positions by rank (a bitmask a rank, 1-13), made once: by the deal's id
-# (hashing a deal hashes its cards), the deal kept with them so that a reused id is seen.
-_rank_positions: dict[int, tuple[Deal, tuple[int, ...]]] = {}
-_MOST_DEALS = 4096
+def _positions_by_rank(deal: Deal) -> tuple[int, ...]:
+    """The bitmask of `deal`'s layout positions of each rank (1-13; 0 unused)."""
+    by_rank = [0] * 14
+    for p, card in enumerate(deal.layout_cards):
+        by_rank[card.rank] |= 1 << p
+    return tuple(by_rank)
+
+
+_rank_positions = PerDeal(_positions_by_rank)
 
 
 def _fitting_positions(deal: Deal, ranks: tuple[int, ...]) -> int:
     """The bitmask of `deal`'s layout positions whose card has one of `ranks`."""
-    found = _rank_positions.get(id(deal))
-    if found is None or found[0] is not deal:
-        by_rank = [0] * 14
-        for p, card in enumerate(deal.layout_cards):
-            by_rank[card.rank] |= 1 << p
-        if len(_rank_positions) >= _MOST_DEALS:
-            _rank_positions.clear()
-        found = _rank_positions[id(deal)] = (deal, tuple(by_rank))
-    masks = found[1]
+    masks = _rank_positions.get(deal)
     fitting = 0
     for rank in ranks:
         fitting |= masks[rank]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from tripeaks.engine.deal import Deal
+from tripeaks.engine.deal import Deal, PerDeal
 from tripeaks.engine.game import MAX_POSITIONS, State
 from tripeaks.engine.layout import Layout
 
@@ -45,22 +45,16 @@ class LayoutOutline(TypedDict):
     slots: list[list[int]]
 
 
-# Each deal's position views, made once: a view lists every position, nearly always one of these
-# four, and every socket move builds a view. By the deal's id (hashing a deal hashes its cards),
-# the deal kept with them so that a reused id is seen; the parsed deals are few and long-lived.
+# Each deal's position views, made once (`PerDeal`): a view lists every position, nearly always one
+# of these four, and every socket move builds a view.
 _REMOVED, _FACE_DOWN, _COVERED, _FREE = range(4)
-_tables: dict[int, tuple[Deal, tuple[tuple[PositionView, ...], ...]]] = {}
-_MOST_TABLES = 4096
 # Each position's bit in a `removed` mask, by the layout's size.
 _BITS = tuple(tuple(1 << p for p in range(size)) for size in range(MAX_POSITIONS + 2))
 
 
-def _position_table(deal: Deal) -> tuple[tuple[PositionView, ...], ...]:
+def _position_views(deal: Deal) -> tuple[tuple[PositionView, ...], ...]:
     """For each position of `deal`, its view removed, face down, face up but covered, and free."""
-    found = _tables.get(id(deal))
-    if found is not None and found[0] is deal:
-        return found[1]
-    table = tuple(
+    return tuple(
         (
             _position(p, None, face_up=False, free=False, removed=True),
             _position(p, None, face_up=False, free=False, removed=False),
@@ -69,10 +63,9 @@ def _position_table(deal: Deal) -> tuple[tuple[PositionView, ...], ...]:
         )
         for p, card in enumerate(deal.layout_cards)
     )
-    if len(_tables) >= _MOST_TABLES:
-        _tables.clear()
-    _tables[id(deal)] = (deal, table)
-    return table
+
+
+_position_table = PerDeal(_position_views).get
 
 
 def _position(

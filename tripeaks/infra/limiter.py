@@ -234,38 +234,31 @@ class _Refusals:
         count is refused: it is added to each over window's refusals. A window whose limit this
         process's own counts sent to Redis have reached is over (they are a part of Redis's
         count): known so from now on, before Redis has answered them (the rest of a burst that
-        arrives while its first counts are in flight)."""
+        arrives while its first counts are in flight). (Every socket frame asks, by `take`: a
+        loop over the windows and no list, unless the count is refused.)"""
+        # (`self._ends` each time: `_remember` may make it anew.)
         for w in windows:
-            if self._sent.get(w.key, (0, 0.0))[0] >= w.allowed and w.key not in self._ends:
+            if w.key not in self._ends and self._sent.get(w.key, (0, 0.0))[0] >= w.allowed:
                 self._remember(w, now)
-        ends = [self._ends.get(w.key, 0.0) for w in windows]
-        known = max(ends, default=0.0)
+        known = 0.0
+        for w in windows:
+            known = max(known, self._ends.get(w.key, 0.0))
         if known <= now:
             return None
         if tally:
-            for w, end in zip(windows, ends, strict=True):
-                if end > now:
+            for w in windows:
+                if self._ends.get(w.key, 0.0) > now:
                     self._refused[w.key] = self._refused.get(w.key, 0) + 1
             self._refusing_until = max(self._refusing_until, known)
         return max(1, math.ceil(known - now))
 
     def take(self, windows: list[Window], now: float) -> int | None:
-        """`wait` (no tally), and when it finds none over, `send`: a frame's count in one pass
-        over its windows (`count_behind`, every socket frame)."""
-        known = 0.0
-        for w in windows:
-            end = self._ends.get(w.key)
-            if end is None:
-                sent = self._sent.get(w.key)
-                if sent is None or sent[0] < w.allowed:
-                    continue
-                self._remember(w, now)
-                end = w.ends
-            known = max(known, end)
-        if known > now:
-            return max(1, math.ceil(known - now))
-        self.send(windows, now)
-        return None
+        """`wait` (no tally), and when it finds none over, `send`: a frame's count
+        (`count_behind`, every socket frame)."""
+        known = self.wait(windows, now)
+        if known is None:
+            self.send(windows, now)
+        return known
 
     def refusing(self, now: float) -> bool:
         """Whether a window is known over (and so may have refusals) that has not ended, or a
