@@ -136,10 +136,13 @@ class _Waiting:
 BEHIND_S = 0.01
 
 
-class _Counter:
-    """One event loop's counts: a call in flight at a time, the frames meanwhile in the next."""
+class LoopCounts:
+    """One event loop's counts: a call in flight at a time, the frames meanwhile in the next.
+    Made on its loop, which it keeps: on Python 3.11 every `asyncio.get_running_loop()` is a
+    `getpid` system call."""
 
     def __init__(self) -> None:
+        self._loop = asyncio.get_running_loop()
         self._script = redis_client.async_client().register_script(COUNT_SCRIPT)
         # The cache's, bound once: a count's task starts from a context where Django's `caches`
         # holds no backend yet, and `cache.make_key` made one for every count (10 us of CPU).
@@ -154,7 +157,7 @@ class _Counter:
 
     async def counts(self, windows: list[Window]) -> list[int] | None:
         """Each window's count with this one in it; None when Redis could not be reached."""
-        future: asyncio.Future[list[int] | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[list[int] | None] = self._loop.create_future()
         self._waiting.append(_Waiting(windows, future))
         self._start()
         return await future
@@ -168,7 +171,7 @@ class _Counter:
             self._behind[w.key] = (w, 1 if counted is None else counted[1] + 1)
         if not self._behind_due:
             self._behind_due = True
-            asyncio.get_running_loop().call_later(BEHIND_S, self._behind_now)
+            self._loop.call_later(BEHIND_S, self._behind_now)
 
     def _behind_now(self) -> None:
         self._behind_due = False
@@ -177,7 +180,7 @@ class _Counter:
 
     def _start(self) -> None:
         if self._counting is None or self._counting.done():
-            self._counting = asyncio.create_task(self._count())
+            self._counting = self._loop.create_task(self._count())
 
     async def _count(self) -> None:
         # Counts behind their frames wait for their timed call (a slow round trip on a busy
@@ -211,7 +214,12 @@ class _Counter:
             return None
 
 
-_counters = PerLoop(_Counter)
+_counters = PerLoop(LoopCounts)
+
+
+def loop_counts() -> LoopCounts:
+    """The running loop's counts: kept by a socket for its frames (`count_behind`)."""
+    return _counters.get()
 
 
 class _Refusals:
@@ -394,7 +402,7 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
     return longest_wait(windows, counts)
 
 
-def count_behind(windows: list[Window]) -> int | None:
+def count_behind(windows: list[Window], counts: LoopCounts | None = None) -> int | None:
     """Count a socket's frame in each window without waiting for Redis (from an event loop): the
     wait of a frame refused by what the process knows, else None, and the frame goes ahead while
     its count goes to Redis with a later call (`count_async`'s, shared by every frame meanwhile,
@@ -409,13 +417,14 @@ def count_behind(windows: list[Window]) -> int | None:
     every frame goes through, as with `count_async`.
 
     An admitted frame makes no Redis round trip of its own and never waits: a round trip was the
-    largest part of a socket move's CPU that was not the move (bench/README.md, "Stop 49")."""
+    largest part of a socket move's CPU that was not the move (bench/README.md, "Stop 49").
+    `counts`: the running loop's (`loop_counts`), kept by the caller, else looked up."""
     if not windows:
         return None
     known = _frames_known.take(windows, time.time())
     if known is not None:
         return known
-    _counters.get().behind(windows)
+    (counts or _counters.get()).behind(windows)
     return None
 
 

@@ -67,16 +67,17 @@ class WriterThread:
     """The writer's one thread, fed by a queue: a batch goes over with a put and comes back with
     one `call_soon_threadsafe` (through `run_in_executor`, with its executor's and its chained
     futures, each hand-off cost some 30 us of CPU; this way 18, in one process on uvloop). Its
-    Django connection is the writer's, taken from the pool once."""
+    Django connection is the writer's, taken from the pool once. Its results go to `loop`'s futures."""
 
-    def __init__(self) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
         self._jobs: queue.SimpleQueue[_Job[object] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._serve, name="move-writer", daemon=True)
         self._thread.start()
 
     def run(self, call: Callable[[], R]) -> asyncio.Future[R]:
-        """`call` in the thread: its result (or its exception) on the running loop's future."""
-        future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        """`call` in the thread: its result (or its exception) on the loop's future."""
+        future: asyncio.Future[R] = self._loop.create_future()
         self._jobs.put(_Job(call, future))  # type: ignore[arg-type]
         return future
 
@@ -110,10 +111,14 @@ def _settle(future: asyncio.Future[R], result: R | None, error: BaseException | 
 
 
 class MoveWriter:
+    """The running loop's writer (`writer()`), made on that loop, which it keeps: on Python 3.11
+    every `asyncio.get_running_loop()` is a `getpid` system call, and a move asked it twice."""
+
     def __init__(self) -> None:
+        self._loop = asyncio.get_running_loop()
         self._queue: deque[_Waiting] = deque()
         self._draining: asyncio.Task[None] | None = None
-        self._thread = WriterThread()
+        self._thread = WriterThread(self._loop)
         self._backend_pid: int | None = None
         self.batches_written = 0
 
@@ -123,10 +128,10 @@ class MoveWriter:
         batch: its result is recorded under the game's lock (`services.finish_copy`)."""
         if step.finishes:
             raise ValueError("a game-ending step is stored with its result, not in a batch")
-        future: asyncio.Future[Game | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Game | None] = self._loop.create_future()
         self._queue.append(_Waiting(game, step, future))
         if self._draining is None or self._draining.done():
-            self._draining = asyncio.create_task(self._drain())
+            self._draining = self._loop.create_task(self._drain())
         return await future
 
     async def _drain(self) -> None:
