@@ -178,7 +178,7 @@ def _plan(statement: str, arguments: list[Any], generic: bool) -> dict[str, Any]
     statement gets)."""
     with transaction.atomic(), connection.cursor() as cursor:
         if generic:
-            numbered = statement.replace("%s", "$1", 1).replace("%s", "$2", 1)
+            numbered = statement.replace("%s", "$1", 1).replace("%b", "$2", 1)
             cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
             cursor.execute(f"PREPARE batch_plan(json, uuid[]) AS {numbered}")
             cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE batch_plan(%s, %s)", arguments)

@@ -148,7 +148,9 @@ def batch_statement() -> str:
 
     The keys come again as an array: the planner takes the JSON document for 100 rows and found
     the games by the partial index of unfinished games, reading every unfinished game's row for
-    each batch (1,000 rows a batch with 1,000 racers playing); by the array it reads the batch's."""
+    each batch (1,000 rows a batch with 1,000 racers playing); by the array it reads the batch's.
+    The array goes in binary (`%b`): psycopg's text form of a list checks each element with a
+    regular expression (67 keys: 326 us against 64 us)."""
     quote = connection.ops.quote_name
     pk, seq, player, finished = (
         _pk(),
@@ -181,7 +183,7 @@ applied AS (
         AND g.{quote(player.column)} = m.{quote(player.column)}
         AND g.{quote(seq.column)} = m.{quote(_EXPECTED_SEQ)}
         AND g.{quote(finished.column)} IS NULL
-        AND g.{quote(pk.column)} = ANY(%s)
+        AND g.{quote(pk.column)} = ANY(%b)
     RETURNING g.{quote(pk.column)} AS {quote(_ID)}
 )
 INSERT INTO {moves} ({logged})
