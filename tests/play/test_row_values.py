@@ -9,9 +9,11 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
+from datetime import timezone as fixed_zone
 from types import FrameType
 from typing import Any
+from uuid import UUID
 
 import pytest
 from django.db import connection
@@ -28,7 +30,11 @@ from tripeaks.play.models import Game
 
 pytestmark = pytest.mark.django_db
 
-SAMPLES: list[Any] = [None, 0, 7, -3, 2**40, True, False, "", "x", "2", date(2026, 1, 2)]
+SAMPLES: list[Any] = [
+    *(None, 0, 7, -3, 2**40, True, False, "", "x", "2", date(2026, 1, 2)),
+    *(1.5, -0.0, UUID(int=7), datetime(2026, 1, 2, 3, tzinfo=UTC)),
+    datetime(2026, 1, 2, 3, tzinfo=fixed_zone(timedelta(hours=-5))),
+]
 MODELS: list[type[Model]] = [Game, Result, DealBest, FirstTry, PlayerStats]
 
 
@@ -54,6 +60,9 @@ def test_every_column_is_adapted_as_django_adapts_it(model: type[Model]) -> None
                 ok, made = _django(field, value)
                 assert ok and made == column.sized(value), (field, value)
                 assert type(made) is type(column.sized(value))
+            elif kind is datetime and column.aware:  # an aware datetime, kept as it is
+                ok, made = _django(field, value)
+                assert ok and made is value, (field, value)
 
 
 @contextmanager

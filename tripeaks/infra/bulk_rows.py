@@ -22,7 +22,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
+from uuid import UUID
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
@@ -63,6 +65,20 @@ _KEPT: dict[type[Field[Any, Any]], frozenset[type]] = {
     models.CharField: frozenset({str}),
     models.TextField: frozenset({str}),
     models.BooleanField: frozenset({bool}),
+    models.FloatField: frozenset({float}),  # `float(value)`
+    models.DateField: frozenset({date}),  # (a `datetime` is made a date: not its exact type)
+    models.UUIDField: frozenset({UUID}),  # a native type on PostgreSQL
+    models.AutoField: frozenset({int}),  # `int(value)`, and no integer wrapper for a key
+    models.BigAutoField: frozenset({int}),
+    models.SmallAutoField: frozenset({int}),
+    # An aware datetime too (`_Column.aware`): a naive one is warned of and made aware.
+    models.DateTimeField: frozenset(),
+}
+# Keys whose foreign keys keep their values: an auto-incremented key's int, a UUID.
+_KEY_TYPES: dict[type[Field[Any, Any]], frozenset[type]] = {
+    models.AutoField: frozenset({int}),
+    models.BigAutoField: frozenset({int}),
+    models.UUIDField: frozenset({UUID}),
 }
 _SIZED = (
     models.IntegerField,
@@ -85,23 +101,28 @@ class _Column:
     sized: Callable[[int], int] | None
     # Its own `pre_save` (an `auto_now_add`): else the value is the row's attribute.
     pre_save: bool
+    # A `DateTimeField`, which keeps an aware datetime as it is.
+    aware: bool = False
 
     @classmethod
     def of(cls, field: Field[Any, Any], ops: Any) -> _Column:
         kind = type(field)
+        known = kind in _KEPT
         kept = _KEPT.get(kind, frozenset())
         sized = None
         if kind in _SIZED:
             sized = getattr(ops, "integerfield_type_map", {}).get(field.get_internal_type())
-        elif (
-            isinstance(field, models.ForeignKey)
-            and kind is models.ForeignKey
-            and type(field.target_field) in (models.AutoField, models.BigAutoField)
+        elif isinstance(field, models.ForeignKey) and kind in (
+            models.ForeignKey,
+            models.OneToOneField,
         ):
-            kept = frozenset({int})  # the key's own `get_prep_value`: `int(value)`
-        if kept or sized is not None:
+            # The key's own `get_db_prep_save`, by way of the foreign key's (None stays None).
+            kept = _KEY_TYPES.get(type(field.target_field), frozenset())
+            known = bool(kept)
+        if known or sized is not None:
             kept |= {type(None)}
-        return cls(field, kept, sized, type(field).pre_save is not Field.pre_save)
+        aware = kind is models.DateTimeField
+        return cls(field, kept, sized, type(field).pre_save is not Field.pre_save, aware)
 
 
 def _values(
@@ -119,6 +140,8 @@ def _values(
                 values.append(value)
             elif kind is int and column.sized is not None:
                 values.append(column.sized(value))
+            elif kind is datetime and column.aware and value.utcoffset() is not None:
+                values.append(value)
             else:
                 values.append(field.get_db_prep_save(value, db))
     return values
