@@ -11,6 +11,7 @@ from channels.layers import get_channel_layer
 
 from tests.play.helpers import client_for, connect, move, start_custom, winnable_code
 from tests.play.test_socket_open_hops import redis_round_trips
+from tripeaks.play import clock_presence
 from tripeaks.play.broadcast import game_group
 from tripeaks.play.models import Game, Move
 
@@ -158,4 +159,23 @@ async def test_new_moves_the_socket_between_the_games_groups_in_one_round_trip(
         group = game_group(game_id)
         redis = layer.connection(layer.consistent_hash(group))
         assert await redis.zcard(layer._group_key(group)) == members, game_id
+    await socket.disconnect()
+
+
+async def test_new_notes_the_next_game_as_shown_from_the_thread_that_starts_it(
+    started: Any,
+) -> None:
+    """Issue #37 item 4: the next game's beat (the clock's heartbeat, play/clock_presence.py) was
+    a script sent from the event loop after the start; the worker thread that starts the game
+    notes it (one ZADD on its own client), and the loop only counts it."""
+    user, old, code, _ = started
+    socket = await connect(user, old["id"])
+    await socket.connect()
+    await socket.receive_json_from()
+    with redis_round_trips() as trips:
+        await socket.send_json_to({"type": "new", "mode": "custom", "deal": code})
+        new = (await socket.receive_json_from())["game"]
+    assert trips["eval"] == 0 and trips["evalsha"] == 0, trips
+    beat = await database_sync_to_async(clock_presence.last_beat)(new["id"])
+    assert beat is not None and abs(beat - clock_presence.now_s()) < 60
     await socket.disconnect()

@@ -303,7 +303,7 @@ class GameConsumer(DirectDispatch, SessionSocket, AsyncWebsocketConsumer):
             await self._send(refusal_frame(error))
             return
         clock_presence.let_go(self.game_id)
-        await clock_presence.hold(moves.game_id)  # a new game: no beat of another server
+        clock_presence.hold_noted(moves.game_id)  # noted as it started (`note_started`)
         left = self.group
         self.moves, self.game_id = moves, moves.game_id
         self.group = game_group(self.game_id)

@@ -43,7 +43,7 @@ from tripeaks.engine import game as engine
 from tripeaks.infra import socket_caps
 from tripeaks.infra.devices import scope_device
 from tripeaks.infra.socket_threads import in_a_thread
-from tripeaks.play import move_writer, screens, services, steps
+from tripeaks.play import clock_presence, move_writer, screens, services, steps
 from tripeaks.play.errors import PlayError, TimeUp
 from tripeaks.play.models import Game
 from tripeaks.play.payloads import ViewPayload, game_payload
@@ -215,6 +215,7 @@ def _start(
     with live_board.held_sends() as board_updates:
         game = services.start_requested_game(user, request, **origin)
     screens.moved(leaving, game.pk, screen)
+    clock_presence.note_started(str(game.pk))  # shown from now on (the socket counts it)
     return LiveGame(game, services.load_game_state(game)), board_updates
 
 
