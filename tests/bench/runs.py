@@ -24,6 +24,7 @@ NOT_BENCHES = {
 }
 TINY = {
     "move_python.py": ["-m", "bench.move_python", "--rounds", "1", "--counter", "time"],
+    "end_start.py": ["-m", "bench.end_start", "--games", "2", "--counter", "time"],
     "solver_bench.py": ["-m", "bench.solver_bench", "--deals", "3", "--hints", "3"],
     "layout_solvability.py": [
         "bench/layout_solvability.py",
