@@ -9,9 +9,10 @@ no screen. So every server process beats for the games its sockets show:
 - `hold(game_id)` (a game socket opens) counts the game for the process's event loop, and notes
   it at once; a socket's next game is noted by the thread that starts it (`note_started`) and
   counted by `hold_noted`; `let_go(game_id)` (the socket closes or moves on) uncounts it. While
-  the loop holds any game, a timer notes all of them every `heartbeat_s()` (5 s) in ONE command: `ZADD` into one Redis sorted set, game id -> the beat's time (epoch s).
-  A game shown by several servers is noted by each; nothing is removed when a socket closes
-  (another server may still show it): its entry simply stops being renewed.
+  the loop holds any game, a timer notes all of them every `heartbeat_s()` (5 s) in ONE command:
+  `ZADD` into one Redis sorted set, game id -> the beat's time (epoch s). A game shown by
+  several servers is noted by each; nothing is removed when a socket closes (another server may
+  still show it): its entry simply stops being renewed.
 - An entry older than `lapse_s()` (three beats) has lost its server. The sweeper
   (`clock_sweep.sweep_lapsed_clocks`, a Celery beat task) stops such a game's running clock,
   charging it up to its last beat plus one interval at most, and drops the entry. With no entry
@@ -183,9 +184,9 @@ async def beat(game_ids: list[str]) -> None:
 # ------------------------------------------------------------------ a REST client's requests
 def note_request(game_id: str) -> float | None:
     """A REST read or move of the game by its player shows its cards now (play/api.py,
-    `clock_sweep.beat_of_a_move`): noted as a beat, in one command. A REST client has no socket that a server beats for: its requests are its
-    beats. A beat that had lapsed is left as it was and answered (its clock is the sweep's to
-    stop there: a read writes no game)."""
+    `clock_sweep.beat_of_a_move`): noted as a beat, in one command. A REST client has no socket
+    that a server beats for: its requests are its beats. A beat that had lapsed is left as it was
+    and answered (its clock is the sweep's to stop there: a read writes no game)."""
     at = now_s()
     old = redis_client.client().eval(REQUEST_SCRIPT, 1, index_key(), at, game_id, at - lapse_s())
     return None if old is None else float(old)
