@@ -2,48 +2,26 @@
 (tripeaks.stack.serve's Uvicorn options, in this process, on loopback, as in
 test_front_gate_server.py): a flooding address is let in again after a window with no knock, and
 a flood that goes on knocking gets no burst through when a window starts (issue #35). Windows of
-a few seconds, turned over by the limiter's clock (`WindowClock`) rather than waited out.
+a few seconds, turned over by their clock (tests/window_clock.py) rather than waited out.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from tests.foundation.test_front_gate_server import Counted, CountedGate, flood, http_get
 from tests.foundation.test_server_limits import serving
-from tripeaks.infra import limiter, throttling
+from tests.window_clock import WindowClock
+from tripeaks.infra import limiter
 
 pytestmark = pytest.mark.asyncio
 
 
-class WindowClock:
-    """`time` as the limiter and the throttles read it (tripeaks/infra/limiter.py,
-    throttling.py): the wall clock, moved on by the test to where the next window of a rate has
-    just started (`next_window`). Both read the windows, and what the gate remembers of them,
-    from `time.time()` alone, so this is what waiting for the window did (a mean of 9.5 s of
-    sleep for the two tests), and the server, Redis and the sockets run as before. Redis's
-    counters are keyed by window: a new window's are new keys, as after a wait."""
-
-    def __init__(self) -> None:
-        self.ahead = 0.0
-
-    def time(self) -> float:
-        return time.time() + self.ahead
-
-    def next_window(self, period: float) -> None:
-        """Move on to just after the start of the next `period`-second window."""
-        self.ahead += period - self.time() % period + 0.02
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> WindowClock:
-    clock = WindowClock()
-    monkeypatch.setattr(limiter, "time", clock)
-    monkeypatch.setattr(throttling, "time", clock)
-    return clock
+    return WindowClock().install(monkeypatch)
 
 
 async def test_a_flooding_address_connects_again_after_a_window_with_no_knock(

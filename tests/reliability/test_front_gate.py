@@ -9,8 +9,6 @@ read the session and DRF had authenticated the player.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable, Iterator
 from importlib import import_module
 from typing import Any
@@ -26,6 +24,7 @@ from django.db.backends.utils import CursorWrapper
 from django.test import Client
 
 from tests.play.helpers import client_for, start_custom, winnable_code
+from tests.window_clock import WindowClock
 from tripeaks.config.asgi import application
 from tripeaks.infra import front_gate, limiter, throttling
 
@@ -222,18 +221,19 @@ async def test_pages_and_static_files_are_not_counted(gate: Any) -> None:
 
 
 async def test_an_address_over_its_open_rate_opens_again_when_its_window_ends(
-    gate: dict[str, str | None],
+    gate: dict[str, str | None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What an honest page behind a busy address meets: refused for the rest of the window (the
     page tries again, backing off), then let in."""
     gate["socket_open_address"] = "3/4s"
     nowhere = "00000000-0000-0000-0000-000000000000"
-    await asyncio.sleep(4 - time.time() % 4 + 0.01)  # a window's start: 4 s for the 5 opens
+    clock = WindowClock().install(monkeypatch)  # (its windows turned over, not waited out)
+    clock.next_window(4)  # a window's start: 4 s for the 5 opens
     answers = [(await open_socket(nowhere, "none", ATTACKER))[0] for _ in range(5)]
     assert answers[3:] == [1013, 1013] and 1013 not in answers[:3]
     wait = limiter.known_refusal(throttling.windows_of(front_gate.socket_limits(SCOPE)))
     assert wait is not None and 1 <= wait <= 4
-    await asyncio.sleep(wait + 0.05)
+    clock.wait(wait + 0.05)
     assert (await open_socket(nowhere, "none", ATTACKER))[0] != 1013
 
 
