@@ -30,6 +30,12 @@ class WindowClock:
         """Move on to just after the start of the next `period`-second window."""
         self.wait(period - self.time() % period + 0.02)
 
+    def clear_of_the_end(self, period: float, margin: float) -> None:
+        """At least `margin` seconds of the current `period`-second window left: if fewer
+        are, the next window's start (a test's counts in one window, not straddling two)."""
+        if period - self.time() % period < margin:
+            self.next_window(period)
+
     def install(self, monkeypatch: pytest.MonkeyPatch) -> WindowClock:
         for module in (limiter, throttling, throttle_async):
             monkeypatch.setattr(module, "time", self)

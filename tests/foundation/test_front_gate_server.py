@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import Counter
 from typing import Any
 
@@ -24,6 +23,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 
 from tests.foundation.test_server_limits import serving
+from tests.window_clock import WindowClock
 from tripeaks.infra import front_gate, limiter, redis_client
 from tripeaks.infra.front_gate import FrontGate
 from tripeaks.stack.header_timeout import HeaderTimeoutProtocol
@@ -37,11 +37,11 @@ HOUR = 3600
 
 
 @pytest.fixture(autouse=True)
-def clear_of_the_hours_end() -> None:
-    """Returns when at least 30 s of the current hour's window are left (a test here takes a few)."""
-    left = HOUR - time.time() % HOUR
-    if left < 30:
-        time.sleep(left + 0.05)
+def clear_of_the_hours_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At least 30 s of the current hour's window left (a test here takes a few): the windows'
+    clock moved on to the next hour's start when fewer are (tests/window_clock.py), where the
+    test slept up to 30 s for it."""
+    WindowClock().install(monkeypatch).clear_of_the_end(HOUR, 30)
 
 
 class Counted:

@@ -6,12 +6,12 @@ other processes too) refuses from its answer on."""
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
 from django.core.cache import cache
 
+from tests.window_clock import WindowClock
 from tripeaks.infra import limiter, throttle_async, throttling
 
 pytestmark = pytest.mark.asyncio
@@ -23,12 +23,11 @@ MINUTE = 60
 
 
 @pytest.fixture(autouse=True)
-def clear_of_the_minutes_end() -> None:
-    """Returns when at least 10 s of the current minute's window are left (a test here takes
-    well under one)."""
-    left = MINUTE - time.time() % MINUTE
-    if left < 10:
-        time.sleep(left + 0.05)
+def clear_of_the_minutes_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At least 10 s of the current minute's window left (a test here takes well under one): the
+    windows' clock moved on to the next minute's start when fewer are (tests/window_clock.py),
+    where the test slept up to 10 s for it."""
+    WindowClock().install(monkeypatch).clear_of_the_end(MINUTE, 10)
 
 
 async def _counted() -> None:
