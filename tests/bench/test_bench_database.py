@@ -63,6 +63,9 @@ def test_a_bench_database_is_migrated_and_made_anew_each_time(bench_url: str) ->
     assert template in names and len(names) <= KEEP_TEMPLATES
 
 
+# `slow`: it migrates a template from scratch (tests/conftest.py runs such tests first). As a
+# short test it ran last in a whole run, 18 s alone on its worker at the end.
+@pytest.mark.slow
 def test_a_failed_migration_leaves_no_template_and_other_checkouts_templates_are_kept(
     bench_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
