@@ -3,6 +3,7 @@ to it: no new request, no new socket."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -139,12 +140,9 @@ async def test_a_start_the_service_refuses_gets_the_same_answer_as_rest(
     await socket.disconnect()
 
 
-async def test_new_moves_the_socket_between_the_games_groups_in_one_round_trip(
-    started: Any,
-) -> None:
-    """Issue #37 item 4: a game's end and the next start are a quarter of a solo move's server
-    CPU. The socket left the old game's group (a round trip led by `zrem`), then joined the new
-    one's (another): one pipeline does both."""
+async def new_counting_redis(started: Any) -> tuple[Any, dict[str, Any], Counter[str]]:
+    """The player's socket on their game, then a `new` on it: the socket, the new game's view,
+    and the Redis round trips of the `new`, by the command that led each."""
     user, old, code, _ = started
     socket = await connect(user, old["id"])
     await socket.connect()
@@ -152,6 +150,17 @@ async def test_new_moves_the_socket_between_the_games_groups_in_one_round_trip(
     with redis_round_trips() as trips:
         await socket.send_json_to({"type": "new", "mode": "custom", "deal": code})
         new = (await socket.receive_json_from())["game"]
+    return socket, new, trips
+
+
+async def test_new_moves_the_socket_between_the_games_groups_in_one_round_trip(
+    started: Any,
+) -> None:
+    """Issue #37 item 4: a game's end and the next start are a quarter of a solo move's server
+    CPU. The socket left the old game's group (a round trip led by `zrem`), then joined the new
+    one's (another): one pipeline does both."""
+    socket, new, trips = await new_counting_redis(started)
+    old = started[1]
     assert trips["zrem"] == 0 and trips["zadd"] == 1, trips
     layer = get_channel_layer()
     assert layer is not None
@@ -168,13 +177,7 @@ async def test_new_notes_the_next_game_as_shown_from_the_thread_that_starts_it(
     """Issue #37 item 4: the next game's beat (the clock's heartbeat, play/clock_presence.py) was
     a script sent from the event loop after the start; the worker thread that starts the game
     notes it (one ZADD on its own client), and the loop only counts it."""
-    user, old, code, _ = started
-    socket = await connect(user, old["id"])
-    await socket.connect()
-    await socket.receive_json_from()
-    with redis_round_trips() as trips:
-        await socket.send_json_to({"type": "new", "mode": "custom", "deal": code})
-        new = (await socket.receive_json_from())["game"]
+    socket, new, trips = await new_counting_redis(started)
     assert trips["eval"] == 0 and trips["evalsha"] == 0, trips
     beat = await database_sync_to_async(clock_presence.last_beat)(new["id"])
     assert beat is not None and abs(beat - clock_presence.now_s()) < 60
