@@ -14,7 +14,6 @@ from django.db import connection
 
 from tests.play.helpers import client_for, move, start_custom, winnable_code
 from tripeaks.config.asgi import application
-from tripeaks.infra.loop_local import PerLoop
 from tripeaks.play import move_writer
 from tripeaks.play.models import Game, Move
 from tripeaks.play.replay import matches_log
@@ -244,31 +243,5 @@ async def test_a_resignation_on_the_socket_ends_the_game_with_its_result(start: 
     await socket.send_json_to({"seq": 2, "action": "draw"})
     refused = await socket.receive_json_from()
     assert refused["type"] == "error" and "over" in refused["detail"]
-    await socket.disconnect()
-    assert await database_sync_to_async(replayed_equals_stored)(game["id"])
-
-
-async def test_a_sockets_moves_look_up_their_loops_objects_once(
-    start: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The flood count's counts and the move writer are the loop's (`PerLoop`), kept by the
-    socket after its first move: each look-up asks for the running loop, a system call on
-    Python 3.11 (`getpid`), and a move made two."""
-    user, game = await start("lookups")
-    socket = await opened(user, game["id"])
-    await socket.send_json_to({"seq": 0, "action": "draw"})
-    assert (await socket.receive_json_from())["game"]["seq"] == 1
-    looked: list[object] = []
-    get = PerLoop.get
-
-    def counted(self: PerLoop[Any]) -> Any:
-        looked.append(self)
-        return get(self)
-
-    monkeypatch.setattr(PerLoop, "get", counted)
-    for seq in range(1, 11):
-        await socket.send_json_to({"seq": seq, "action": "draw"})
-        assert (await socket.receive_json_from())["game"]["seq"] == seq + 1
-    assert looked == []  # two a move before
     await socket.disconnect()
     assert await database_sync_to_async(replayed_equals_stored)(game["id"])

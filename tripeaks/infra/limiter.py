@@ -217,11 +217,6 @@ class LoopCounts:
 _counters = PerLoop(LoopCounts)
 
 
-def loop_counts() -> LoopCounts:
-    """The running loop's counts: kept by a socket for its frames (`count_behind`)."""
-    return _counters.get()
-
-
 class _Refusals:
     """The windows Redis said were over their limit, by key, with when each ends: in the process,
     so that a count in one of them is refused without a Redis call; and how many counts each has
@@ -402,7 +397,7 @@ async def count_async(windows: list[Window], *, remember_refusals: bool = False)
     return longest_wait(windows, counts)
 
 
-def count_behind(windows: list[Window], counts: LoopCounts | None = None) -> int | None:
+def count_behind(windows: list[Window]) -> int | None:
     """Count a socket's frame in each window without waiting for Redis (from an event loop): the
     wait of a frame refused by what the process knows, else None, and the frame goes ahead while
     its count goes to Redis with a later call (`count_async`'s, shared by every frame meanwhile,
@@ -417,14 +412,13 @@ def count_behind(windows: list[Window], counts: LoopCounts | None = None) -> int
     every frame goes through, as with `count_async`.
 
     An admitted frame makes no Redis round trip of its own and never waits: a round trip was the
-    largest part of a socket move's CPU that was not the move (bench/README.md, "Stop 49").
-    `counts`: the running loop's (`loop_counts`), kept by the caller, else looked up."""
+    largest part of a socket move's CPU that was not the move (bench/README.md, "Stop 49")."""
     if not windows:
         return None
     known = _frames_known.take(windows, time.time())
     if known is not None:
         return known
-    (counts or _counters.get()).behind(windows)
+    _counters.get().behind(windows)
     return None
 
 

@@ -67,8 +67,6 @@ class FloodGuard:
         self._limits: list[throttling.Limit] | None = None
         self._windows: list[limiter.Window] = []
         self._same_until = 0.0
-        # The socket's loop's counts, looked up at its first frame: a socket stays on its loop.
-        self._counts: limiter.LoopCounts | None = None
 
     def _windows_of(self, limits: list[throttling.Limit]) -> list[limiter.Window]:
         now = time.time()
@@ -91,9 +89,7 @@ class FloodGuard:
     def count(self, limits: list[throttling.Limit]) -> int | None:
         """`admit`'s count with no coroutine (a frame's path): None when the frame may be
         handled, else its wait, for `refuse`."""
-        if self._counts is None:
-            self._counts = limiter.loop_counts()
-        wait = limiter.count_behind(self._windows_of(limits), self._counts)
+        wait = limiter.count_behind(self._windows_of(limits))
         if wait is None:
             self.refused_in_a_row = 0
         return wait

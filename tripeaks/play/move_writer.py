@@ -67,7 +67,8 @@ class WriterThread:
     """The writer's one thread, fed by a queue: a batch goes over with a put and comes back with
     one `call_soon_threadsafe` (through `run_in_executor`, with its executor's and its chained
     futures, each hand-off cost some 30 us of CPU; this way 18, in one process on uvloop). Its
-    Django connection is the writer's, taken from the pool once. Its results go to `loop`'s futures."""
+    Django connection is the writer's, taken from the pool once. Its results go to `loop`'s
+    futures."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -111,8 +112,8 @@ def _settle(future: asyncio.Future[R], result: R | None, error: BaseException | 
 
 
 class MoveWriter:
-    """The running loop's writer (`writer()`), made on that loop, which it keeps: on Python 3.11
-    every `asyncio.get_running_loop()` is a `getpid` system call, and a move asked it twice."""
+    """The running loop's writer (`writer()`), made on that loop, which it keeps for its futures
+    and task (on Python 3.11 every `asyncio.get_running_loop()` is a `getpid` system call)."""
 
     def __init__(self) -> None:
         self._loop = asyncio.get_running_loop()

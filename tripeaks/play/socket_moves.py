@@ -236,9 +236,6 @@ class SocketGame:
         self.live: LiveGame | None = None
         # Live board updates of the last move, for the socket to send once it has answered.
         self.board_updates: list[live_board.Send] = []
-        # The loop's move writer, looked up at the first move (each look-up asks for the running
-        # loop: a system call on Python 3.11); a socket stays on its loop.
-        self.writer: move_writer.MoveWriter | None = None
 
     async def move(self, *, seq: int, action: str, position: int | None) -> services.MoveOutcome:
         outcome = None
@@ -286,9 +283,7 @@ class SocketGame:
         if step.finishes:
             return await self._finish(game, step, now)
         # Raises StoreUnavailable with the copy dropped: stored or not, only the database can tell.
-        if self.writer is None:
-            self.writer = move_writer.writer()
-        stored = await self.writer.store(game, step)
+        stored = await move_writer.writer().store(game, step)
         if stored is None:
             return None
         self.live = LiveGame(stored, step.state)
@@ -322,7 +317,7 @@ class SocketGame:
         live, board_updates = await _start(self.user, request, origin, self.screen, self.game_id)
         started = SocketGame(str(live.game.pk), self.user, self.screen, self.address)
         started.admitted = True
-        started.live, started.board_updates, started.writer = live, board_updates, self.writer
+        started.live, started.board_updates = live, board_updates
         return started, game_payload(live.game, live.state, timezone.now())
 
     async def send_board_updates(self) -> None:
