@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import BooleanField, Field
 from django.db.models.expressions import Col
 from django.utils import timezone
@@ -78,7 +78,7 @@ def columns(game: Game) -> tuple[str, list[Any]]:
     """The SQL of the answers (see the module's docstring) and their parameters."""
     from tripeaks.play.models import Game
 
-    game_id = Game._meta.pk.get_db_prep_value(game.pk, connection)
+    game_id = Game._meta.pk.get_db_prep_value(game.pk, connections[DEFAULT_DB_ALIAS])
     today = day_start(deal_day())
     params = [
         game.player_id,

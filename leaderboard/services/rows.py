@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from leaderboard.models import DealBest, DealRecord
 from tripeaks.infra.bulk_rows import Statement
@@ -20,9 +20,10 @@ def player_line(
     a write (the finish's statistics `UPDATE`) run first in the same statement, as a `WITH`: one
     round trip where two were (a write of other tables, which the read does not see)."""
     sql, columns = _line_sql()
+    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: the proxy looks it up each use
     params: list[object] = [
-        DealBest.player.field.get_db_prep_value(player_id, connection),
-        DealBest.deal.field.get_db_prep_value(deal_id, connection),
+        DealBest.player.field.get_db_prep_value(player_id, db),
+        DealBest.deal.field.get_db_prep_value(deal_id, db),
     ]
     if after is not None:
         sql, params = f"WITH written AS ({after[0]}) {sql}", [*after[1], *params]

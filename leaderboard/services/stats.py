@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from leaderboard import fairplay
 from leaderboard.models import ALL_RULES, ALL_TIME_RUNS, PlayerStats, Result
@@ -33,7 +33,8 @@ def lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], fairp
     wanted = sorted({rules_key, ALL_RULES})
     answers_sql, answers_params = fairplay.columns(game)
     sql, selected = _lock_stats_sql(len(wanted), answers_sql)
-    player = PlayerStats.player.field.get_db_prep_value(player_id, connection)
+    db = connections[DEFAULT_DB_ALIAS]  # the connection itself: the proxy looks it up each use
+    player = PlayerStats.player.field.get_db_prep_value(player_id, db)
     params = [*answers_params, player, *wanted]
     rows = select_rows(PlayerStats, sql, selected, params)
     if len(rows) != len(wanted):  # a new player: make their rows
