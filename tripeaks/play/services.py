@@ -253,7 +253,7 @@ def _ranking(player_id: int, deal: Deal, earlier: Earlier | None = None) -> str:
         return "unranked"
     if earlier is None:
         with connection.cursor() as cursor:  # in plain SQL, as `_lock_players_for_start`'s
-            cursor.execute(_start_statements()[2], [player_id, deal.pk])
+            cursor.execute(_start_statements()[1], [player_id, deal.pk])
             earlier = Earlier(*(cursor.fetchone() or (0, 0)))
     if earlier.hinted or _answer_seen(player_id, deal):
         return "unranked"
@@ -272,16 +272,19 @@ def _lock_players_for_start(
     """Lock the players' rows, the locks that serialize their game starts (in the order of their
     keys, as every start takes them: two starts wait, never deadlock), then list their unfinished
     games (in plain SQL: the ORM's compiling costs more CPU than these round trips), with the
-    player `counted`'s earlier games on the deal counted by the same statement. Two statements:
-    the second must see a game that a start holding a lock before committed."""
-    users, games, _, games_and_earlier = _start_statements()
+    player `counted`'s earlier games on the deal counted by the same statement. Two statements,
+    sent together in one round trip (the simple query protocol: Django's cursor binds on the
+    client): the second must see a game that a start holding a lock before committed, and
+    PostgreSQL takes a statement's snapshot when it begins, after the first has its locks."""
+    games, _, games_and_earlier = _start_statements()
     ids = list(player_ids)
     with connection.cursor() as cursor:
-        cursor.execute(users, [ids])
         if counted is None:
-            cursor.execute(games, [ids])
+            cursor.execute(games, [ids, ids])
+            cursor.nextset()  # the second statement's rows
             return [game_id for (game_id,) in cursor.fetchall()], None
-        cursor.execute(games_and_earlier, [ids, counted, deal_id])
+        cursor.execute(games_and_earlier, [ids, ids, counted, deal_id])
+        cursor.nextset()
         rows = cursor.fetchall()
     # The unfinished games' rows, and the count's (its id NULL).
     ((hinted, played),) = [(hinted, played) for game_id, hinted, played in rows if game_id is None]
@@ -289,9 +292,10 @@ def _lock_players_for_start(
 
 
 @functools.cache
-def _start_statements() -> tuple[str, str, str, str]:
-    """The players' locks, their unfinished games, a player's earlier games on a deal (how many
-    had a hint, how many were begun: `_ranking`), and the last two in one statement."""
+def _start_statements() -> tuple[str, str, str]:
+    """The players' locks then their unfinished games; a player's earlier games on a deal (how
+    many had a hint, how many were begun: `_ranking`); and the players' locks then their
+    unfinished games and the earlier ones in one statement."""
     quote = connection.ops.quote_name
     games, users = quote(Game._meta.db_table), get_user_model()._meta
     assert users.pk is not None
@@ -301,11 +305,12 @@ def _start_statements() -> tuple[str, str, str, str]:
         "count(*) FILTER (WHERE hints > 0), count(*) FILTER (WHERE started_at IS NOT NULL)"
         f" FROM {games} WHERE player_id = %s AND deal_id = %s"
     )
+    lock = f"SELECT 1 FROM {quote(users.db_table)} WHERE id = {ids} ORDER BY id{for_update()}"
+    and_earlier = unfinished.replace("SELECT id", "SELECT id, 0, 0", 1)
     return (
-        f"SELECT 1 FROM {quote(users.db_table)} WHERE id = {ids} ORDER BY id{for_update()}",
-        unfinished,
+        f"{lock}; {unfinished}",
         f"SELECT {counts}",
-        f"{unfinished.replace('SELECT id', 'SELECT id, 0, 0', 1)} UNION ALL SELECT NULL, {counts}",
+        f"{lock}; {and_earlier} UNION ALL SELECT NULL, {counts}",
     )
 
 
