@@ -50,7 +50,7 @@ class Facts:
     shared_device: bool = False
     shared_address: bool = False
     flag_reason: str = ""
-    line: tuple[int, ...] = ()
+    line: tuple[int, ...] = ()  # a won run's line (`lines`); () for any other
 
     @property
     def hold_reason(self) -> str:
@@ -178,7 +178,8 @@ def facts(game: Game, answers: Sequence[Any]) -> Facts:
         shared_device=hold and bool(shared_device),
         shared_address=hold and bool(shared_address),
         flag_reason=flag,
-        line=line_of(actions or [], positions or []),
+        # Only a won run keeps its line's digest (`record_result`): no other's is worked out.
+        line=line_of(actions or [], positions or []) if game.status == "won" else (),
     )
 
 
