@@ -99,7 +99,8 @@ class _Column:
     field: Field[Any, Any]
     kept: frozenset[type]
     sized: Callable[[int], int] | None
-    # Its own `pre_save` (an `auto_now_add`): else the value is the row's attribute.
+    # Its own `pre_save` (an `auto_now_add`): else the value is the row's attribute (as Django's
+    # date and time fields' own `pre_save` gives it when they are set by neither `auto_now`).
     pre_save: bool
     # A `DateTimeField`, which keeps an aware datetime as it is.
     aware: bool = False
@@ -122,7 +123,20 @@ class _Column:
         if known or sized is not None:
             kept |= {type(None)}
         aware = kind is models.DateTimeField
-        return cls(field, kept, sized, type(field).pre_save is not Field.pre_save, aware)
+        return cls(field, kept, sized, _own_pre_save(field), aware)
+
+
+# Django's date and time fields' `pre_save`: the row's attribute unless `auto_now` or
+# `auto_now_add` sets the value.
+_DATED_PRE_SAVE = (models.DateField.pre_save, models.DateTimeField.pre_save)
+
+
+def _own_pre_save(field: Field[Any, Any]) -> bool:
+    """Does `field`'s `pre_save` do more than read the row's attribute?"""
+    pre_save = type(field).pre_save
+    if pre_save in _DATED_PRE_SAVE:
+        return bool(getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False))
+    return pre_save is not Field.pre_save
 
 
 def _values(
@@ -182,11 +196,12 @@ def _statement(
     return sql, tuple(_Column.of(field, connection.ops) for field in columns)
 
 
-def bound_cursor() -> CursorWrapper:
+def bound_cursor(db: BaseDatabaseWrapper | None = None) -> CursorWrapper:
     """A cursor of Django's connection (its wrappers, its error classes, its query log) that
     binds on the server: psycopg prepares a statement on each connection after a few runs, where
-    Django's own cursor (client-side binding) has PostgreSQL parse and plan it again every time."""
-    db = _connection()
+    Django's own cursor (client-side binding) has PostgreSQL parse and plan it again every time.
+    `db`: this thread's connection, when the caller has it already (`_connection`)."""
+    db = db or _connection()
     db.ensure_connection()
     with db.wrap_database_errors:
         raw = psycopg.Cursor(db.connection)
@@ -209,7 +224,7 @@ def insert_rows(rows: Sequence[Model]) -> None:
     sql, written, returned = _insert_statement(type(rows[0]), len(rows))
     db = _connection()
     values = _values(rows, written, db, adding=True)
-    with bound_cursor() as cursor:
+    with bound_cursor(db) as cursor:
         cursor.execute(sql, values)
         made = cursor.fetchall() if returned else [()] * len(rows)
     assert len(made) == len(rows)
