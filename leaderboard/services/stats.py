@@ -35,7 +35,7 @@ def lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], fairp
     sql, selected = _lock_stats_sql(len(wanted), answers_sql)
     db = connections[DEFAULT_DB_ALIAS]  # the connection itself: the proxy looks it up each use
     player = PlayerStats.player.field.get_db_prep_value(player_id, db)
-    params = [*answers_params, player, *wanted]
+    params = [*answers_params, wanted[0], player, *wanted]
     rows = select_rows(PlayerStats, sql, selected, params)
     if len(rows) != len(wanted):  # a new player: make their rows
         PlayerStats.objects.bulk_create(
@@ -43,14 +43,16 @@ def lock_stats(game: Game, rules_key: str) -> tuple[Sequence[PlayerStats], fairp
             ignore_conflicts=True,
         )
         rows = select_rows(PlayerStats, sql, selected, params)
-    facts = fairplay.facts(game, rows[0][1])  # the same on every row
+    facts = fairplay.facts(game, rows[0][1])  # the first row's (the others' are NULL)
     return [stats for stats, _ in rows], facts
 
 
 @functools.cache
 def _lock_stats_sql(keys: int, answers: str) -> tuple[str, Selected]:
     """``SELECT ... FOR UPDATE`` of a player's statistics rows of `keys` rule keys, in rules key
-    order, with the `answers` columns of ``fairplay``; and what each column holds."""
+    order, with the `answers` columns of ``fairplay`` on the first row only (the first key's:
+    the others' are NULL, so the move log's arrays are sent and loaded once, not once a row);
+    and what each column holds."""
     quote = connection.ops.quote_name
     meta = PlayerStats._meta
     player, rules_key = (
@@ -58,9 +60,10 @@ def _lock_stats_sql(keys: int, answers: str) -> tuple[str, Selected]:
         quote(PlayerStats.rules_key.field.column),
     )
     sql = (
-        f"SELECT {columns(PlayerStats, 's')[0]},"
-        f" {answers}"
-        f" FROM {quote(meta.db_table)} s WHERE s.{player} = %s"
+        f"SELECT {columns(PlayerStats, 's')[0]}, a.*"
+        f" FROM {quote(meta.db_table)} s"
+        f" LEFT JOIN LATERAL (SELECT {answers}) a ON s.{rules_key} = %s"
+        f" WHERE s.{player} = %s"
         f" AND s.{rules_key} IN ({', '.join(['%s'] * keys)})"
         f" ORDER BY s.{rules_key}{for_update(of='s')}"
     )
