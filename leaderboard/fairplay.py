@@ -15,7 +15,8 @@ rows (which runs anyway, so none of this costs a round trip):
   from the same device (cookie id) or network address (a possible second account: held);
 - ``actions`` / ``ats``: the move log (server times, as microseconds since the epoch), for the
   think-time check;
-  ``positions`` with ``actions``: the run's line (``lines``), whose digest a won run keeps.
+  ``positions`` with ``actions``: the run's line (``lines``), whose digest a won run keeps
+  (read for a won run only).
 """
 
 from __future__ import annotations
@@ -98,8 +99,9 @@ def columns(game: Game) -> tuple[str, list[Any]]:
         today,
         shared_address(game.address),
         game_id,
-        game_id,
-        game_id,  # actions, ats, positions
+        game_id,  # actions, ats
+        game.status == "won",  # only a won run's line is kept (`facts`)
+        game_id,  # positions
     ]
     return _sql(), params
 
@@ -157,7 +159,8 @@ def _sql() -> str:
             # cost the finish 5-10 us of CPU each (Django's loader, in Python), twice a move.
             f"(SELECT array_agg((extract(epoch FROM m.at) * 1000000)::bigint ORDER BY m.seq)"
             f" {log}) AS ats",
-            f"(SELECT array_agg(m.position ORDER BY m.seq) {log}) AS positions",
+            f"CASE WHEN %s THEN (SELECT array_agg(m.position ORDER BY m.seq) {log}) END"
+            " AS positions",
         ]
     )
 
