@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Iterable, Mapping, Sequence
 from typing import cast
@@ -12,6 +13,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 
+@functools.lru_cache(maxsize=4096)  # a player's games start from the same few addresses
 def ip_or_none(address: str | None) -> str | None:
     """An address as the database stores it, or None for anything that is not one (a forged
     X-Forwarded-For when NUM_PROXIES trusts it, a unix socket's peer)."""
