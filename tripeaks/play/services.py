@@ -142,8 +142,8 @@ def start_games(
     clock"). `device` and `address` say where it was started from (fair play: second accounts).
     A live contest passes its `deal` (the same for every player), its `contest` group and its
     end, the `deadline` from which the game takes no move but a resignation. The players are
-    locked, their unfinished games read and the games inserted by one statement each, however
-    many: the starting position is worked out and encoded once."""
+    locked, their unfinished games read (those two in one round trip) and the games inserted by
+    one statement each, however many: the starting position is worked out and encoded once."""
     try:
         get_layout(layout)
     except ValueError as error:
