@@ -16,6 +16,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 from django.db.models.expressions import Col
 
+from tripeaks.infra.bulk_rows import bound_cursor
+
 _Row = TypeVar("_Row", bound=Model)
 
 
@@ -67,7 +69,7 @@ def select_rows(
     would."""
     db = connections[DEFAULT_DB_ALIAS]  # the connection itself: the proxy looks it up each read
     converters = selected.converters(db)
-    with db.cursor() as cursor:
+    with bound_cursor(db) as cursor:  # prepared on the connection after a few runs
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     names = [field.attname for field in model._meta.concrete_fields]
