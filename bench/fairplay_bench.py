@@ -1,6 +1,7 @@
 """How often the timing check is wrong: false positives on simulated honest runs, catches of cheats.
 
     .venv/bin/python bench/fairplay_bench.py [--honest 100000] [--cheats 1000] [--seed 15]
+                                             [--contest 5000] [--sensitivity 10000]
 
 Honest runs are drawn from the model of human think time in leaderboard/fairplay_model.py (its
 reasoning: docs/fair-play.md); cheats from the corpus of the attacks in issue 15. Pure Python, no
@@ -37,6 +38,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument(
         "--contest", type=int, default=5_000, help="honest players per contest kind"
+    )
+    parser.add_argument(
+        "--sensitivity", type=int, default=10_000, help="honest runs per population differing"
     )
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -91,8 +95,11 @@ def main() -> None:
         print(f"  {name:<42} caught {caught:,} of {args.cheats:,} = {caught / args.cheats:.1%}")
     print(f"  catch rate goal 100% -> {'met' if all_caught else 'NOT met'}")
 
-    # What if real players are faster or steadier than the model? (10,000 runs each)
-    print("\nsensitivity: false positives if the honest population differs from the model")
+    # What if real players are faster or steadier than the model?
+    print(
+        "\nsensitivity: false positives if the honest population differs from the model"
+        f" ({args.sensitivity:,} runs each)"
+    )
     for label, pace, sigma in (
         ("as modelled", model.PACE_MEDIAN_MS, 1.0),
         ("all players 25% faster", model.PACE_MEDIAN_MS * 0.75, 1.0),
@@ -100,7 +107,7 @@ def main() -> None:
         ("move times 25% steadier", model.PACE_MEDIAN_MS, 0.75),
         ("25% faster and 25% steadier", model.PACE_MEDIAN_MS * 0.75, 0.75),
     ):
-        runs = 10_000
+        runs = args.sensitivity
         wrong = sum(
             bool(model.verdict(model.honest_run(rng, pace_median_ms=pace, sigma_scale=sigma)))
             for _ in range(runs)

@@ -116,6 +116,8 @@ TINY = {
         "20",
         "--contest",
         "20",
+        "--sensitivity",  # its five populations' rows: 50,000 runs were 95 % of the tiny run
+        "100",
     ],
     "solver_worst_case.py": ["bench/solver_worst_case.py", "--tiny", "--layouts", "pyramid"],
     "review_analysis.py": ["-m", "bench.review_analysis", "--games", "4", "--baseline", "2"],
