@@ -64,6 +64,19 @@ SLOW_LINE = {
     "uploadThroughput": 750_000 / 8,
 }
 PAGES = {"newcomer": "/", "game page": "/#/play"}
+# A server's process collects its tree's static files, then serves (tripeaks.stack.serve): Django
+# is set up once, where `manage.py collectstatic` before the server set it up twice (1.5 s of CPU
+# each time). Nothing answers the readiness probe before the collect is done.
+COLLECT_AND_SERVE = """
+import sys
+import django
+from django.core.management import call_command
+django.setup()
+ignore = ["admin", "rest_framework", "drf_spectacular_sidecar"]
+call_command("collectstatic", "--noinput", "-v0", *(f"--ignore={name}" for name in ignore))
+from tripeaks.stack.serve import main
+main(["--port", sys.argv[1]])
+"""
 # Set before the page's scripts: when a card is first drawn, and when the game is live.
 WATCH = """(() => {
   new MutationObserver((_, seen) => {
@@ -133,33 +146,22 @@ def serving(tree: Path, static_root: Path, env: dict[str, str], port: int) -> It
         # first, so that collectstatic copies and gzips only what is newer than them. Two cold
         # collects were a third of the tiny run's CPU.
         copy_into(static_root.parent, template, database=False)
-    ignore = [
-        "--ignore",
-        "admin",
-        "--ignore",
-        "rest_framework",
-        "--ignore",
-        "drf_spectacular_sidecar",
-    ]
-    subprocess.run(
-        [PYTHON, "manage.py", "collectstatic", "--noinput", "-v0", *ignore],
-        cwd=tree,
-        env=env,
-        check=True,
-    )
+    command = [PYTHON, "-c", COLLECT_AND_SERVE, str(port)]
     log = (static_root.parent / "server.log").open("ab")
-    command = [PYTHON, "-m", "tripeaks.stack.serve", "--port", str(port)]
     server = subprocess.Popen(command, cwd=tree, env=env, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # the collect's time too (a cold one, no template)
         while True:
             try:
                 urllib.request.urlopen(f"{url}/api/health", timeout=2).read()
                 break
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit(f"the server of {tree} did not come up") from None
+                    said = (static_root.parent / "server.log").read_text(errors="replace")
+                    raise SystemExit(
+                        f"the server of {tree} did not come up:\n{said[-3000:]}"
+                    ) from None
                 time.sleep(0.2)
         yield url
     finally:
