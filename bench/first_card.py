@@ -147,6 +147,7 @@ def serving(tree: Path, static_root: Path, env: dict[str, str], port: int) -> It
         # collects were a third of the tiny run's CPU.
         copy_into(static_root.parent, template, database=False)
     command = [PYTHON, "-c", COLLECT_AND_SERVE, str(port)]
+    static_root.parent.mkdir(parents=True, exist_ok=True)
     log = (static_root.parent / "server.log").open("ab")
     server = subprocess.Popen(command, cwd=tree, env=env, stdout=log, stderr=log)
     url = f"http://127.0.0.1:{port}"
