@@ -85,7 +85,7 @@ def merge(
 ) -> None:
     redis = redis or client()
     zset, members, _, _ = keys(deal_id, board)
-    script = redis.register_script(_MERGE)
+    script = redis_client.script(_MERGE, redis)
     batch: list[int | str] = []
     for player_id, member in pairs:
         batch += [player_id, member]

@@ -116,7 +116,7 @@ def count(windows: list[Window], *, fail_open: bool = True) -> int | None:
         return None
     keys, args = _script_arguments(windows)
     try:
-        counts = redis_client.client().register_script(COUNT_SCRIPT)(keys=keys, args=args)
+        counts = redis_client.script(COUNT_SCRIPT)(keys=keys, args=args)
     except Exception:
         if not fail_open:
             raise
@@ -444,7 +444,7 @@ def reserve(windows: list[Window]) -> int | None:
     """Count one attempt in every window, or in none when one is at its limit: None when it was
     counted, else that window's wait. Redis unreachable: raises (a door stays shut)."""
     keys, lifetimes = _script_arguments(windows)
-    script = redis_client.client().register_script(RESERVE_SCRIPT)
+    script = redis_client.script(RESERVE_SCRIPT)
     over = int(script(keys=keys, args=[w.allowed for w in windows] + lifetimes))
     return windows[over - 1].left if over else None
 
@@ -514,7 +514,7 @@ class SlotPolicy:
 def acquire_slot(keys: list[str], token: str, policy: SlotPolicy) -> int:
     """Lease a slot as `token` (keys: ACQUIRE_SCRIPT's): 0, or why not (its outcomes)."""
     now = time.time()
-    script = redis_client.client().register_script(ACQUIRE_SCRIPT)
+    script = redis_client.script(ACQUIRE_SCRIPT)
     args: list[str | int | float] = [now, now + policy.lease_s, token, policy.limit]
     args += [policy.lease_s * 1000, policy.address_share, policy.kept_for_light]
     args += [policy.light_calls, policy.light_window_s]
@@ -522,7 +522,7 @@ def acquire_slot(keys: list[str], token: str, policy: SlotPolicy) -> int:
 
 
 def release_slot(keys: list[str], token: str, policy: SlotPolicy) -> None:
-    script = redis_client.client().register_script(RELEASE_SCRIPT)
+    script = redis_client.script(RELEASE_SCRIPT)
     script(keys=keys, args=[token, policy.light_gap_s])
 
 
@@ -567,7 +567,7 @@ def hold(
     none: 0, else the 1-based index of the first holder at its cap. A member held already is held
     again (a renewal). Once held, it leaves the sets `leaving` (`let_go`), in the same round trip.
     Redis unreachable: raises."""
-    script = redis_client.client().register_script(HOLD_SCRIPT)
+    script = redis_client.script(HOLD_SCRIPT)
     keys = [*(key for key, _ in holders), *leaving]
     return int(script(keys=keys, args=_hold_args(member, holders, lease_s)))
 

@@ -23,12 +23,14 @@ parser reads a reply in Python, element by element.
 from __future__ import annotations
 
 import asyncio
+import functools
 import weakref
 from typing import Any
 
 import redis
 import redis.asyncio
 from django.conf import settings
+from redis.commands.core import Script
 
 from tripeaks.infra.redis_pool import SharedConnectionPool
 
@@ -58,6 +60,18 @@ def client(url: str | None = None, *, timeout: float | None = None) -> redis.Red
     if found is None or found[0] is not pool:
         found = _clients[id(pool)] = (pool, redis.Redis(connection_pool=pool))
     return found[1]
+
+
+def script(source: str, on: redis.Redis | None = None) -> Script:
+    """The Lua `source` on `on` (else the process's `client()`), registered once a client and
+    script: `register_script` works its SHA-1 out again at every call (a game's finish made ~50
+    Python calls of it)."""
+    return _registered(on or client(), source)
+
+
+@functools.cache  # the clients live as long as the process, one a pool (`client`)
+def _registered(on: redis.Redis, source: str) -> Script:
+    return on.register_script(source)
 
 
 def broker_client() -> redis.Redis:

@@ -18,16 +18,13 @@ calls the deals module, so importing the tasks here would close a circle.
 
 from __future__ import annotations
 
-import functools
 import logging
 from typing import cast
 
 import orjson
-import redis
 from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
-from redis.commands.core import Script
 
 from tripeaks.engine.rules import Rules
 from tripeaks.infra import redis_client
@@ -126,7 +123,7 @@ def defer_once(key: str, task: str, *args: str | int) -> bool:
     keys = [make_key(name) for name in (key, DEFERRED_LIST, DRAIN_KEY)]
     item = orjson.dumps([key, task, list(args)])
     try:
-        script = _defer_script(redis_client.client())
+        script = redis_client.script(DEFER_SCRIPT)
         listed = int(script(keys=keys, args=[QUEUED_SECONDS, item, DRAIN_SECONDS]))
         if listed == 1:
             _send(DRAIN_TASK)
@@ -134,13 +131,6 @@ def defer_once(key: str, task: str, *args: str | int) -> bool:
         log.warning("could not defer solver work", extra={"task": task, "key": key}, exc_info=True)
         return False
     return listed >= 0
-
-
-@functools.cache
-def _defer_script(client: redis.Redis) -> Script:
-    """`DEFER_SCRIPT` on `client`, a process's client (`redis_client.client`, as long-lived as
-    the process): its digest worked out once, not at every game's finish."""
-    return client.register_script(DEFER_SCRIPT)
 
 
 def send_deferred(batch: int = 100) -> int:

@@ -159,7 +159,7 @@ def _pair(user: AbstractBaseUser, rules: Rules, *, join: bool) -> MatchStatus:
     score = rating.rating_for_pairing(user.pk, rules.key)
     outcome, other = (
         _text(part)
-        for part in redis.register_script(PAIR)(
+        for part in redis_client.script(PAIR, redis)(
             keys=_keys(rules.key),
             args=[
                 user.pk,
@@ -216,9 +216,7 @@ def _pair(user: AbstractBaseUser, rules: Rules, *, join: bool) -> MatchStatus:
 
 def _requeue(user: AbstractBaseUser, rules: Rules, since_ms: int) -> None:
     score = rating.rating_for_pairing(user.pk, rules.key)
-    _redis().register_script(REQUEUE)(
-        keys=_keys(rules.key), args=[user.pk, score, since_ms, rules.key]
-    )
+    redis_client.script(REQUEUE)(keys=_keys(rules.key), args=[user.pk, score, since_ms, rules.key])
 
 
 def join(
@@ -252,4 +250,4 @@ def leave(*, user: AbstractBaseUser) -> bool:
     if where is None:
         return False
     rules_key = _text(where)
-    return bool(redis.register_script(LEAVE)(keys=_keys(rules_key), args=[user.pk, rules_key]))
+    return bool(redis_client.script(LEAVE, redis)(keys=_keys(rules_key), args=[user.pk, rules_key]))
