@@ -76,9 +76,7 @@ _KEPT: dict[type[Field[Any, Any]], frozenset[type]] = {
 }
 # Keys whose foreign keys keep their values: an auto-incremented key's int, a UUID.
 _KEY_TYPES: dict[type[Field[Any, Any]], frozenset[type]] = {
-    models.AutoField: frozenset({int}),
-    models.BigAutoField: frozenset({int}),
-    models.UUIDField: frozenset({UUID}),
+    kind: _KEPT[kind] for kind in (models.AutoField, models.BigAutoField, models.UUIDField)
 }
 _SIZED = (
     models.IntegerField,
