@@ -345,6 +345,7 @@ class PagePool:
             page.goto(PARKED)
             page.evaluate("() => { localStorage.clear(); sessionStorage.clear() }")
             page.context.clear_cookies()
+            setattr(page.context, _CSRF_TOKEN, None)
             page.context.clear_permissions()
         except Error:  # a page that does not reset is not kept
             page.context.close()
@@ -365,6 +366,7 @@ def new_page(browser: Any, base_url: str, **options: Any) -> Any:
 
 _NOT_REUSED = "_tripeaks_not_reused"
 _INIT_SCRIPTS = "_tripeaks_init_scripts"
+_CSRF_TOKEN = "_tripeaks_csrf_token"  # the CSRF cookie's value `sign_in` set, None once cleared
 # A page's events that a test may listen to; a listener left on a kept page would hear the next
 # test's page.
 _PAGE_EVENTS = (
@@ -510,33 +512,39 @@ def limits_here(settings: Any) -> None:
 
 def sign_in(page: Any, user: Any) -> Any:
     """`page`, its browser holding a session of `user` as signing in makes one (no form: the
-    forms have tests of their own); the page is not loaded."""
+    forms have tests of their own) and a CSRF cookie, kept for `api_post`; the page is not
+    loaded."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
+    from django.middleware.csrf import _get_new_csrf_string
 
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
-    cookie = {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key}
-    page.context.add_cookies([{**cookie, "domain": SERVER_HOST, "path": "/"}])
+    token = _get_new_csrf_string()  # the secret as Django's own cookie holds it
+    cookies = {settings.SESSION_COOKIE_NAME: session.session_key, settings.CSRF_COOKIE_NAME: token}
+    page.context.add_cookies(
+        [{"name": n, "value": v, "domain": SERVER_HOST, "path": "/"} for n, v in cookies.items()]
+    )
+    setattr(page.context, _CSRF_TOKEN, token)
     return page
 
 
 def sign_up(page: Any, username: str, display_name: str = "") -> None:
     """A new player made as the sign-up page makes one (accounts.services.players.sign_up, the
-    password PASSWORD) and signed in (`sign_in`); ends signed in on the start page. The sign-up
-    page's own way: `sign_up_by_form` (a UI sign-up was most of a short test's time)."""
+    password PASSWORD) and signed in (`sign_in`); the page is not loaded (a test's own first
+    load, or `open_game`'s, is the first: a load of the start page here was ~0.2 s of the
+    machine's CPU a test, for a page most tests left at once). The sign-up page's own way:
+    `sign_up_by_form` (a UI sign-up was most of a short test's time)."""
     from accounts.services import players
 
     user = players.sign_up(
         username=username, password=PASSWORD, display_name=display_name or username
     )
     sign_in(page, user)
-    page.goto("/")
-    page.wait_for_selector("[data-testid=signed-in-as]", state="attached")
 
 
 def sign_up_by_form(page: Any, username: str, display_name: str = "") -> None:
@@ -552,7 +560,9 @@ def sign_up_by_form(page: Any, username: str, display_name: str = "") -> None:
 
 def api_post(page: Any, path: str, body: dict[str, Any]) -> Any:
     """POST JSON as the page's signed-in player (session cookie and CSRF header)."""
-    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    token = getattr(page.context, _CSRF_TOKEN, None)  # the cookie `sign_in` set
+    if token is None:  # (a DevTools round trip to the browser for each cookie read)
+        token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
     return page.request.post(path, data=body, headers={"X-CSRFToken": token})
 
 

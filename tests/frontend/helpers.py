@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from tests.frontend.conftest import WAIT_MS
+from tests.frontend.conftest import WAIT_MS, api_post
 from tests.play.helpers import api_moves
 from tripeaks.arenas import services as arena_services
 from tripeaks.arenas.models import Arena
@@ -59,6 +59,28 @@ def click_move(page: Any, move: dict[str, Any]) -> None:
     else:
         page.locator(f".table .pc[data-pos='{move['position']}']").click()
     wait_moves(page, moves + 1)
+
+
+def play_by_api(page: Any, game: dict[str, Any], moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """`moves` made in `game` (a view: its id and seq) through the API as the page's player; the
+    last answer's view. For a line whose clicks are not what a test checks: a move clicked on the
+    page was ~10 DevTools commands and its animation's frames drawn."""
+    for move in moves:
+        response = api_post(page, f"/api/games/{game['id']}/moves", {"seq": game["seq"], **move})
+        assert response.status == 200, response.text()
+        game = response.json()
+    return game
+
+
+def win_with_a_click(page: Any, game: dict[str, Any], line: list[dict[str, Any]]) -> Any:
+    """`game` (a view) won: its winning `line` played through the API but for its last move, then
+    the game page loaded (`open_game`) and the last move clicked; the results dialog it opens."""
+    play_by_api(page, game, line[:-1])
+    open_game(page)
+    click_move(page, line[-1])
+    dialog = page.locator("dialog[data-testid=results]")
+    dialog.wait_for()
+    return dialog
 
 
 def open_game(page: Any) -> dict[str, Any]:

@@ -58,6 +58,7 @@ def test_a_visitor_plays_as_a_guest_then_signs_up_keeping_the_game(pages: Any) -
 def test_sessions_page_ends_another_device_and_password_change_and_deletion(pages: Any) -> None:
     laptop = pages.new(viewport=DESKTOP)
     sign_up(laptop, "two_devices")
+    laptop.goto("/")
     phone = pages.new(viewport=PHONE)
     phone.goto("/accounts/login/")
     phone.get_by_label("Username").fill("two_devices")

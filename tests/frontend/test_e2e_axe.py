@@ -11,7 +11,7 @@ import pytest
 
 from tests.frontend.axe import THEMES, in_each_theme, violations
 from tests.frontend.conftest import ARTIFACTS, DESKTOP, PHONE, api_post, needs_chromium, sign_up
-from tests.frontend.helpers import click_move, line_for, open_game
+from tests.frontend.helpers import click_move, line_for, open_game, win_with_a_click
 from tests.play.helpers import winnable_code
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
@@ -87,10 +87,9 @@ def test_axe_finds_nothing_on_any_page_or_dialog_light_and_dark(pages: Any) -> N
     page.keyboard.press("h")
     axe.dialog("hint-warning", "dialog: hint warning")
     page.keyboard.press("Escape")
-    assert api_post(page, "/api/games", {"mode": "custom", "deal": code}).status == 201
-    open_game(page)
-    for move in line_for(code):
-        click_move(page, move)
+    started = api_post(page, "/api/games", {"mode": "custom", "deal": code})
+    assert started.status == 201
+    win_with_a_click(page, started.json(), line_for(code))
     axe.dialog("results", "dialog: results")
 
     phone = pages.new(viewport=PHONE)

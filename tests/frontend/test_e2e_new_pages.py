@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, sign_up
-from tests.frontend.helpers import click_move, line_for, open_game, view, wait_seq
+from tests.frontend.helpers import line_for, open_game, view, wait_seq, win_with_a_click
 from tests.play.helpers import winnable_code
 from tripeaks.play.models import Deal, Game
 
@@ -90,9 +90,7 @@ def test_home_shows_todays_deals_streak_and_the_result_to_share(pages: Any) -> N
     page.get_by_test_id("today-wrap-closed").get_by_role("button", name="Today's deal").click()
     assert wait_seq(page, 0)["id"] == v["id"]
 
-    for move in line_for(code):
-        click_move(page, move)
-    results = page.locator("dialog[data-testid=results]")
+    results = win_with_a_click(page, v, line_for(code))
     share = results.get_by_test_id("share-text").inner_text()
     assert share.splitlines() == [
         f"TriPeaks Online · daily deal {v['day']}",

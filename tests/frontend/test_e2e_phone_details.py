@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.frontend.conftest import api_post, needs_chromium, shot, sign_up
-from tests.frontend.helpers import click_move, open_game, wait_seq
+from tests.frontend.helpers import click_move, open_game, wait_seq, win_with_a_click
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
@@ -60,9 +60,11 @@ def _at_the_table(
 def test_in_german_the_ranking_is_whole_in_two_short_lines_at_most(pages: Any) -> None:
     """ "Gewertet: erster Versuch" does not fit one line beside the scores at 360 px: it takes two
     lines of the labels' type (the height of a score and its label), never an ellipsis."""
-    page, _, _ = _at_the_table(pages, "360x640", "zeile")
+    page = pages.new(viewport=PHONES["360x640"])
+    sign_up(page, "zeile_360_640")
     page.context.add_cookies([{"name": "django_language", "value": "de", "url": pages.base_url}])
-    open_game(page)
+    _daily_game(page)
+    open_game(page)  # its first load, in German
     ranking = page.get_by_test_id("ranking")
     assert ranking.inner_text().replace("\n", " ") == "Gewertet: erster Versuch"
     assert ranking.evaluate(
@@ -130,16 +132,9 @@ def _the_focus_ring_shows_after_a_key_only_and_not_in_the_hints_yellow(
 
 @pytest.mark.parametrize("size", list(PHONES))
 def test_the_results_dialog_shows_every_button_on_the_screen(pages: Any, size: str) -> None:
-    page, game, line = _at_the_table(pages, size, "results")
-    seq = game["seq"]
-    for move in line[:-1]:
-        answer = api_post(page, f"/api/games/{game['id']}/moves", {"seq": seq, **move})
-        assert answer.status == 200, answer.text()
-        seq = answer.json()["seq"]
-    open_game(page)
-    click_move(page, line[-1])
-    dialog = page.locator("dialog[data-testid=results]")
-    dialog.wait_for()
+    page = pages.new(viewport=PHONES[size])
+    sign_up(page, f"results_{size.replace('x', '_')}")
+    dialog = win_with_a_click(page, *_daily_game(page))
     viewport = PHONES[size]
     # Read from the top, the title on the screen: the buttons are on the screen too.
     page.evaluate(

@@ -23,13 +23,13 @@ from tests.frontend.helpers import (
     click_move,
     line_for,
     new_deal,
-    open_game,
     view,
     wait_for_the_socket,
     wait_new_game,
     wait_seq,
     watch_sockets,
     watch_starts,
+    win_with_a_click,
 )
 from tests.play.helpers import winnable_code
 from tripeaks.play.models import Game
@@ -71,11 +71,8 @@ def test_the_results_dialog_deals_again_over_the_socket(pages: Any) -> None:
     page = pages.new(viewport=DESKTOP)
     sign_up(page, "again_ada")
     code, _ = winnable_code(11)
-    api_post(page, "/api/games", {"mode": "custom", "deal": code})
-    old = open_game(page)
-    for move in line_for(code):
-        click_move(page, move)
-    page.locator("dialog[data-testid=results]").wait_for()
+    old = api_post(page, "/api/games", {"mode": "custom", "deal": code}).json()
+    win_with_a_click(page, old, line_for(code))
     wait_for_the_socket(page)
     starts, sockets = watch_starts(page), watch_sockets(page)
 

@@ -40,6 +40,7 @@ def test_the_board_from_the_navigation_on_a_phone(pages: Any) -> None:
     maili = get_user_model().objects.get(username="maili")
     change = rate_race(rules_key="nowrap-open", placings=[(ram.pk, 1), (maili.pk, 2)])[ram.pk]
 
+    page.goto("/")
     page.get_by_role("link", name="Ratings").first.click()
     page.wait_for_url("**/ratings/")
     page.get_by_test_id("ratings-board").wait_for()

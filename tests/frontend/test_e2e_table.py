@@ -11,9 +11,9 @@ import pytest
 
 from tests.frontend.conftest import DESKTOP, PHONE, api_post, needs_chromium, sign_up
 from tests.frontend.helpers import (
-    click_move,
     line_for,
     open_game,
+    play_by_api,
     view,
     wait_moves,
     wait_seq,
@@ -30,14 +30,14 @@ SIDEWAYS = {"width": 844, "height": 390}
 
 
 def custom_game(page: Any, username: str, viewport_moves: int = 0) -> dict[str, Any]:
-    """Signed up, on the game page of a classic custom deal (unranked), `viewport_moves` draws made."""
+    """Signed up, on the game page of a classic custom deal (unranked), `viewport_moves` draws made
+    (through the API, before the page's one load)."""
     sign_up(page, username)
     code, _ = winnable_code(5)
-    assert api_post(page, "/api/games", {"mode": "custom", "deal": code}).status == 201
-    open_game(page)
-    for _ in range(viewport_moves):
-        click_move(page, DRAW)
-    return view(page)
+    started = api_post(page, "/api/games", {"mode": "custom", "deal": code})
+    assert started.status == 201
+    play_by_api(page, started.json(), [DRAW] * viewport_moves)  # the page's way: its own tests
+    return open_game(page)
 
 
 def random_game(page: Any, username: str) -> dict[str, Any]:
