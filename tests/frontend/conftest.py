@@ -58,6 +58,11 @@ ANIMATION_RATE = 10
 # decides how soon one that never comes fails the test. At 10 s (5 s for `expect`) tests failed on
 # two cores at load 14-20, their page there a moment later (a fresh server's first page, a sign-up).
 WAIT_MS = 30_000
+# axe-core (tests/frontend/axe.py) among the test servers' static files, for a page to load as a
+# script of its own origin (which the pages' CSP allows): the browser's HTTP cache and V8's code
+# cache keep it between documents, where its 650 kB evaluated through DevTools were sent and
+# compiled afresh in each document.
+AXE_PATH = "tripeaks-tests/axe.min.js"
 
 needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason="needs Debian's chromium-headless-shell"
@@ -132,6 +137,9 @@ def _collect_static(root: Path) -> None:
             shutil.copyfile(storage.path(path), target)
             if compressor.should_compress(str(target)):
                 compressor.compress(str(target))
+    axe = root / AXE_PATH
+    axe.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(Path(__file__).resolve().parent / "vendor" / "axe.min.js", axe)
     settings.STATIC_ROOT = root
 
 
@@ -335,6 +343,7 @@ class PagePool:
     def give_back(self, page: Any, base_url: str, locale: str) -> None:
         from playwright.sync_api import Error
 
+        _take_off_listeners(page)
         if not _resettable(page):
             page.context.close()
             return
@@ -366,6 +375,7 @@ def new_page(browser: Any, base_url: str, **options: Any) -> Any:
 
 _NOT_REUSED = "_tripeaks_not_reused"
 _INIT_SCRIPTS = "_tripeaks_init_scripts"
+_LISTENERS = "_tripeaks_listeners"  # (event, handler) of `listen`, taken off at the give-back
 _CSRF_TOKEN = "_tripeaks_csrf_token"  # the CSRF cookie's value `sign_in` set, None once cleared
 # A page's events that a test may listen to; a listener left on a kept page would hear the next
 # test's page.
@@ -400,6 +410,20 @@ def init_script(page: Any, script: str) -> Any:
     added = page.add_init_script(script)
     setattr(page.context, _INIT_SCRIPTS, [*getattr(page.context, _INIT_SCRIPTS, []), added])
     return page
+
+
+def listen(page: Any, event: str, handler: Callable[..., Any]) -> Any:
+    """`page`, `handler` called at each of its `event`s from now on: taken off when the test gives
+    the page back, so that the page is kept (`PagePool`; a listener of the test's own is not)."""
+    page.on(event, handler)
+    setattr(page, _LISTENERS, [*getattr(page, _LISTENERS, []), (event, handler)])
+    return page
+
+
+def _take_off_listeners(page: Any) -> None:
+    for event, handler in getattr(page, _LISTENERS, ()):
+        page.remove_listener(event, handler)
+    setattr(page, _LISTENERS, [])
 
 
 def _resettable(page: Any) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from tests.frontend.conftest import WAIT_MS, api_post
+from tests.frontend.conftest import WAIT_MS, api_post, listen
 from tests.play.helpers import api_moves
 from tripeaks.arenas import services as arena_services
 from tripeaks.arenas.models import Arena
@@ -134,7 +134,8 @@ def new_deal(page: Any, *, from_results: bool = False) -> str:
 def watch_starts(page: Any) -> list[str]:
     """Every POST to /api/games... (a start or a REST move) the page makes from now on."""
     posted: list[str] = []
-    page.on(
+    listen(
+        page,
         "request",
         lambda r: posted.append(r.url) if r.method == "POST" and "/api/games" in r.url else None,
     )
@@ -144,7 +145,7 @@ def watch_starts(page: Any) -> list[str]:
 def watch_sockets(page: Any) -> list[str]:
     """The URL of every WebSocket the page opens from now on."""
     opened: list[str] = []
-    page.on("websocket", lambda ws: opened.append(ws.url))
+    listen(page, "websocket", lambda ws: opened.append(ws.url))
     return opened
 
 

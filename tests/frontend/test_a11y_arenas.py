@@ -34,7 +34,6 @@ def test_axe_finds_nothing_on_the_arena_screens_in_three_languages_light_and_dar
     arena = an_arena("Daily arena", -timedelta(seconds=5), timedelta(minutes=30))
     an_arena("Hourly arena", timedelta(hours=1), timedelta(hours=1, minutes=10))
     ann = signed_in(pages, player("axa_ann"))
-    ann.goto("/")
     assert api_post(ann, f"/api/arenas/{arena.pk}/join", {}).status in (200, 201)
     page = f"#/arenas/{arena.pk}"
 

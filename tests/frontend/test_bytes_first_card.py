@@ -40,10 +40,8 @@ class Held:
 
 def a_player_with_a_deal(pages: Pages, name: str) -> Any:
     page = signed_in(pages, player(name))
-    page.goto("/accounts/login/")  # the CSRF cookie
     body = {"mode": "numbered", "number": 7, "rules": {"wrap": True}}
-    assert api_post(page, "/api/games", body).status == 201
-    page.goto("about:blank")  # the next page is loaded afresh, with the deal in its boot data
+    assert api_post(page, "/api/games", body).status == 201  # (the CSRF cookie: `sign_in`'s)
     return page
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from tests.frontend.conftest import PHONE, needs_chromium
+from tests.frontend.conftest import PHONE, listen, needs_chromium
 from tests.frontend.game_checks import GAME_SOCKETS
 from tests.frontend.helpers import an_arena, wait_seq
 from tests.frontend.test_e2e_contest_table import pump_until
@@ -84,7 +84,8 @@ def test_a_refused_arena_join_is_said_in_the_pages_language(pages: Any, locale: 
     page = pages.new(viewport=PHONE, locale=locale)
     signed_up(page, "late_lena")
     heard: list[str] = []
-    page.on(
+    listen(
+        page,
         "websocket",
         lambda socket: (
             socket.on("framereceived", lambda frame: heard.append(frame))

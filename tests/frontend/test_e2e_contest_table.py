@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.frontend.conftest import DESKTOP, api_post, needs_chromium, sign_up
+from tests.frontend.conftest import DESKTOP, api_post, listen, needs_chromium, sign_up
 from tests.frontend.helpers import click_move, open_game, view, wait_seq, wait_view
 from tests.play.contests import begun_race, game_of
 from tests.play.helpers import winnable_code
@@ -49,7 +49,7 @@ def game_socket_frames(page: Any) -> tuple[list[dict[str, Any]], list[dict[str, 
             socket.on("framesent", lambda frame: sent.append(json.loads(frame)))
             socket.on("framereceived", lambda frame: heard.append(json.loads(frame)))
 
-    page.on("websocket", watch)
+    listen(page, "websocket", watch)
     return sent, heard
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from accounts.models import User
 from tests.frontend.axe import SETTLED
-from tests.frontend.conftest import DESKTOP, PHONE, needs_chromium, shot
+from tests.frontend.conftest import DESKTOP, PHONE, listen, needs_chromium, shot
 from tests.frontend.helpers import click_move, view, wait_seq
 from tripeaks.play.models import Game
 
@@ -71,7 +71,8 @@ def test_todays_deal_answers_the_first_tap_with_no_layout_to_wait_for(pages: Any
     the buttons show, and they listen from when they show: no layout is asked for in between."""
     page = pages.new(viewport=PHONE)
     asked: list[str] = []
-    page.on(
+    listen(
+        page,
         "request",
         lambda request: asked.append(request.url) if "/api/layouts" in request.url else None,
     )

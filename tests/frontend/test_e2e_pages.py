@@ -119,6 +119,7 @@ def test_screenshots_of_the_main_screens_light_and_dark(pages: Any) -> None:
         page.wait_for_selector("[data-testid=countdown]")
         shots(page, f"{size}-{{}}-start-anonymous")
         sign_up(page, f"shots_{size}")
+        page.reload()  # the start page, signed in
         page.goto("/#/layouts")
         page.wait_for_selector(".thumb")
         page.locator(".thumb").nth(3).click()

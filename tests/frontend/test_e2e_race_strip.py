@@ -57,9 +57,7 @@ def three_seat_race(users: list[Any], settings: Any) -> Race:
 
 def requester(pages: Any, user: Any) -> Any:
     """A page signed in as `user` for its requests (no race page of theirs)."""
-    page = sign_in(pages.new(viewport=DESKTOP), user)
-    page.goto("/")  # (its CSRF cookie)
-    return page
+    return sign_in(pages.new(viewport=DESKTOP), user)  # (its CSRF cookie: `sign_in`'s)
 
 
 @pytest.mark.parametrize("size", SIZES)

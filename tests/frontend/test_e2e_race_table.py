@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.frontend.axe import SETTLED
-from tests.frontend.conftest import api_post, needs_chromium, not_reused, shot, sign_up
+from tests.frontend.conftest import api_post, listen, needs_chromium, not_reused, shot, sign_up
 from tests.frontend.helpers import click_move, open_game, view, wait_seq
 from tests.frontend.test_e2e_races import open_two_seats
 from tests.play.contests import begun_race
@@ -181,7 +181,9 @@ def test_a_public_race_is_watched_from_the_lobby_as_progress_with_no_card(
     user = get_user_model().objects.get(username="shown_ann")
     race = begun_race(user, make_user("shown_bob"), settings)
     heard: list[Any] = []
-    carol.on("websocket", lambda ws: ws.on("framereceived", lambda f: heard.append(json.loads(f))))
+    listen(
+        carol, "websocket", lambda ws: ws.on("framereceived", lambda f: heard.append(json.loads(f)))
+    )
 
     carol.goto("/#/races")
     live = carol.locator("[data-testid=live-races]")

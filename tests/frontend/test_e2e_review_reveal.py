@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from leaderboard.models import AnswerSeen
 from tests.frontend.axe import assert_no_violations, switch_to_dark
 from tests.frontend.conftest import needs_chromium, sign_in
+from tests.frontend.helpers import open_game
 from tests.frontend.test_e2e_review import in_thread, lost_game, signed_up
 from tests.review.helpers import start
 from tripeaks.review.services import create_share_link
@@ -74,8 +75,7 @@ def test_the_solvers_line_shows_only_when_confirmed_and_the_next_run_does_not_ra
     later = in_thread(lambda: start(player, game.deal))
     view = page.request.get(f"/api/games/{later.pk}").json()
     assert view["ranking_code"] == "answer_seen" and view["ranks"] is False
-    page.goto("/#/play")
-    page.reload()  # the boot data names the game in progress
+    open_game(page)  # loaded afresh: the boot data names the game in progress
     expect(page.get_by_test_id("ranking")).to_have_text("Unranked: answer seen")
 
 

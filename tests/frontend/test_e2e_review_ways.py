@@ -25,7 +25,6 @@ pytestmark = [pytest.mark.e2e, needs_chromium]
 def test_the_results_dialog_opens_the_review_and_the_analysis_comes_when_ready(pages: Any) -> None:
     page = pages.new()
     signed_up(page, "results_rhea")
-    page.goto("/")  # the page's CSRF cookie, for the moves sent below as the page sends them
     on = in_thread(lambda: deal("custom"))
     started = api_post(
         page, "/api/games", {"mode": "custom", "deal": on.code, "rules": {"wrap": True}}
