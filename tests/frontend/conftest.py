@@ -469,7 +469,8 @@ class Pages:
             self.contexts.append(page.context)
         else:  # a kept page set as a new context with these options would be
             page = self.pool.take(self.base_url, locale)
-            page.set_viewport_size(viewport)
+            if page.viewport_size != viewport:  # (Playwright's own record: no round trip)
+                page.set_viewport_size(viewport)
             page.emulate_media(color_scheme=color_scheme, reduced_motion=motion)
         page.set_default_timeout(WAIT_MS)
 

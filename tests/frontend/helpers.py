@@ -21,11 +21,51 @@ def view(page: Any) -> dict[str, Any]:
     return page.evaluate("window.__tpGame.view()")  # type: ignore[no-any-return]
 
 
+# The page waits for its view itself, and answers with it: one DevTools command a wait, its
+# polls timers (POLL_MS), where `wait_for_function` polled at every animation frame (the page
+# drew frames for it: ~48 ms of the machine's CPU a second of waiting against ~10 ms on a 100 ms
+# timer, measured here), answered with a handle to release and a `view` read after it. A page whose
+# timers are faked (Playwright's clock) or that leaves its document meanwhile waits the old way.
+POLL_MS = 20
+_WAIT_VIEW = """async ([arg, ms]) => {
+  const test = %s;
+  if (!String(setTimeout).includes('[native code]')) return { __faked: true };
+  const until = Date.now() + ms;
+  for (;;) {
+    const view = window.__tpGame && window.__tpGame.view();
+    if (view && test(view, arg)) return view;
+    if (Date.now() > until) throw new Error(`no view held (${test}) in ${ms} ms`);
+    await new Promise((go) => setTimeout(go, %d));
+  }
+}"""
+
+
+def _wait_view(
+    page: Any, test: str, arg: Any = None, timeout_ms: float = WAIT_MS
+) -> dict[str, Any]:
+    """The page's view once `test` (a JavaScript function of the view and `arg`) holds. A
+    function, not an expression: evaluated by DevTools (allowed under the CSP; an expression
+    evaluated at each poll would be refused: no unsafe-eval)."""
+    from playwright.sync_api import Error
+
+    try:
+        found = page.evaluate(_WAIT_VIEW % (test, POLL_MS), [arg, timeout_ms])
+    except Error as error:
+        if "context was destroyed" not in str(error):
+            raise
+        found = {"__faked": True}  # (its document left: the next one is waited for below)
+    if found.get("__faked"):
+        page.wait_for_function(
+            f"(arg) => window.__tpGame && ({test})(window.__tpGame.view(), arg)",
+            arg=arg,
+            timeout=timeout_ms,
+        )
+        return view(page)
+    return found  # type: ignore[no-any-return]
+
+
 def wait_seq(page: Any, seq: int) -> dict[str, Any]:
-    # A function, not an expression: Playwright evaluates it once (allowed by DevTools under
-    # the CSP), where an expression would be evaluated on every poll (refused: no unsafe-eval).
-    page.wait_for_function(f"() => window.__tpGame && window.__tpGame.view().seq >= {seq}")
-    return view(page)
+    return _wait_view(page, f"(v) => v.seq >= {seq}")
 
 
 def line_for(code: str, rules: Rules | None = None) -> list[dict[str, Any]]:
@@ -40,8 +80,7 @@ def line_for(code: str, rules: Rules | None = None) -> list[dict[str, Any]]:
 def wait_view(page: Any, test: str) -> dict[str, Any]:
     """The page's view once `test` (a JavaScript function of the view) holds: the answer to an
     action waited for by what it changes (a socket's logged resume raises the seq as well)."""
-    page.wait_for_function(f"() => window.__tpGame && ({test})(window.__tpGame.view())")
-    return view(page)
+    return _wait_view(page, test)
 
 
 def wait_moves(page: Any, moves: int) -> dict[str, Any]:
@@ -99,12 +138,7 @@ def open_game(page: Any) -> dict[str, Any]:
 
 def wait_new_game(page: Any, old_id: str, timeout_ms: float = WAIT_MS) -> dict[str, Any]:
     """Wait until the page plays a game other than `old_id` (in place or on a page built afresh)."""
-    page.wait_for_function(
-        "(old) => window.__tpGame && window.__tpGame.view().id !== old",
-        arg=old_id,
-        timeout=timeout_ms,
-    )
-    return view(page)
+    return _wait_view(page, "(v, old) => v.id !== old", old_id, timeout_ms)
 
 
 # A new deal is proven winnable by the solver before it is dealt, which takes longer on a busy

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.foundation.test_settings import run_python
-from tests.frontend.conftest import DESKTOP, needs_chromium, not_reused, sign_up_by_form
+from tests.frontend.conftest import DESKTOP, init_script, listen, needs_chromium, sign_up_by_form
 from tests.frontend.helpers import view, wait_seq
 
 HTML_PAGES = ["/", "/accounts/login/", "/accounts/signup/", "/admin/login/", "/api/docs"]
@@ -37,9 +37,10 @@ class Watched:
 
     def __init__(self, pages: Any) -> None:
         self.page = pages.new(viewport=DESKTOP)
-        not_reused(self.page).add_init_script(WATCH)
+        init_script(self.page, WATCH)  # (with `listen`, taken back after: the page is kept)
         self.console: list[str] = []
-        self.page.on(
+        listen(
+            self.page,
             "console",
             lambda m: self.console.append(m.text) if "Content Security Policy" in m.text else None,
         )
