@@ -202,7 +202,6 @@ def walk(pages: Any, page: Any, language: str, paths: list[str]) -> dict[str, se
         f"{path} (signed out)": _texts(stranger, path, f"{language}-out-{i}")
         for i, path in enumerate(SIGNED_OUT)
     }
-    stranger.context.close()
     return found
 
 

@@ -66,4 +66,3 @@ def test_axe_finds_nothing_on_the_review_in_each_language_light_and_dark(
         assert_no_violations(page, f"review's winning line {locale} dark", colours_only=True)
         page.get_by_test_id("back-to-game").click()
         assert_no_violations(page, f"review {locale} dark")
-        page.context.close()

@@ -116,4 +116,3 @@ def test_axe_finds_nothing_with_the_warning_shown_light_and_dark(pages: Any) -> 
         page.get_by_test_id("reveal-lines").click()
         expect(page.get_by_test_id("reveal-confirm")).to_be_visible()
         assert_no_violations(page, f"review's reveal question {locale} dark")
-        page.context.close()
