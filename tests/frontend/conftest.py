@@ -351,7 +351,8 @@ class PagePool:
             for script in getattr(page.context, _INIT_SCRIPTS, ()):
                 script.close()  # before the parking load, which would run them
             setattr(page.context, _INIT_SCRIPTS, [])
-            page.goto(PARKED)
+            if not page.url.endswith(PARKED):  # (a page the test never loaded is parked still)
+                page.goto(PARKED)
             page.evaluate("() => { localStorage.clear(); sessionStorage.clear() }")
             page.context.clear_cookies()
             setattr(page.context, _CSRF_TOKEN, None)

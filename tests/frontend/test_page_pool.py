@@ -14,6 +14,7 @@ from tests.frontend.conftest import (
     PagePool,
     Pages,
     init_script,
+    listen,
     needs_chromium,
     not_reused,
 )
@@ -84,4 +85,23 @@ def test_a_page_comes_back_without_the_init_script_of_init_script(
     assert again is page  # kept, where a page with an init script was closed
     again.goto("/")
     assert again.evaluate("() => window.seen") is None
+    second.close()
+
+
+def test_a_page_comes_back_without_the_listener_of_listen(
+    browser: Any, server_url: str, transactional_db: Any, _page_pool: PagePool
+) -> None:
+    first = Pages(browser, server_url, _page_pool)
+    heard: list[str] = []
+    page = listen(first.new(), "request", lambda request: heard.append(request.url))
+    page.goto("/")
+    assert heard
+    first.close()
+
+    heard.clear()
+    second = Pages(browser, server_url, _page_pool)
+    again = second.new()
+    assert again is page  # kept, where a page with a listener of the test's was closed
+    again.goto("/")
+    assert heard == []
     second.close()
