@@ -23,9 +23,10 @@ def view(page: Any) -> dict[str, Any]:
 
 # The page waits for its view itself, and answers with it: one DevTools command a wait, its
 # polls timers (POLL_MS), where `wait_for_function` polled at every animation frame (the page
-# drew frames for it: ~48 ms of the machine's CPU a second of waiting against ~10 ms on a 100 ms
-# timer, measured here), answered with a handle to release and a `view` read after it. A page whose
-# timers are faked (Playwright's clock) or that leaves its document meanwhile waits the old way.
+# drew frames for it: ~48 ms more of the machine's CPU a second of waiting than on a 100 ms
+# timer, 10 s each way, measured here), answered with a handle to release and a `view` read
+# after it. A page whose timers are faked (Playwright's clock) or that leaves its document
+# meanwhile waits the old way.
 POLL_MS = 20
 _WAIT_VIEW = """async ([arg, ms]) => {
   const test = %s;
