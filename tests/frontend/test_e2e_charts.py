@@ -118,7 +118,6 @@ def test_stats_and_layouts_fit_360_px_in_german(pages: Any) -> None:
     page = pages.new(viewport=PHONE_SMALL, locale="de-DE")
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": pages.base_url}])
     sign_up(page, "breit_nicht")  # in English, then the pages in German
-    page.goto("/")  # (the start page in English, as `sign_up` loaded it when this was written)
     _results("breit_nicht", 3)
     page.context.add_cookies([{"name": "django_language", "value": "de", "url": pages.base_url}])
     page.goto("/#/stats")

@@ -70,13 +70,16 @@ export function weeklyRates(runs) {
 export function rateChart(runs) {
   const weeks = weeklyRates(runs).slice(-26);
   if (!weeks.length) return `<p class="empty">${_('No ranked games yet.')}</p>`;
-  const W = 320, H = 124, left = 36, top = 10, bottom = 100, span = W - left - 24;
+  // The scale's labels end 6 units left of the axis: room for the widest (German's "100 %").
+  const scaleTexts = [1, 0.5, 0].map(pct);
+  const left = Math.max(36, Math.round(6 + 7.5 * Math.max(...scaleTexts.map((t) => t.length))));
+  const W = 320, H = 124, top = 10, bottom = 100, span = W - left - 24;
   const step = weeks.length > 1 ? span / (weeks.length - 1) : 0;
   const pts = weeks.map((w, i) => [left + 12 + (weeks.length > 1 ? Math.round(i * step) : 0), Math.round(bottom - w.rate * (bottom - top))]);
   const dots = weeks.map((w, i) => `<circle cx="${pts[i][0]}" cy="${pts[i][1]}" r="3.5" class="rate-dot"><title>${esc(fill(_('Week of %(day)s: %(rate)s of %(n)s won'), { day: dayText(new Date(w.start).toISOString().slice(0, 10)), rate: pct(w.rate), n: num(w.played) }))}</title></circle>`).join('');
   const last = weeks[weeks.length - 1], end = pts[pts.length - 1];
   const text = fill(ngettext('Win rate by week over %(n)s week; the last week %(rate)s.', 'Win rate by week over %(n)s weeks; the last week %(rate)s.', weeks.length), { n: num(weeks.length), rate: pct(last.rate) });
-  const scale = [1, 0.5, 0].map((r) => label(left - 6, bottom - r * (bottom - top) + 4, pct(r), 'end')).join('');
+  const scale = [1, 0.5, 0].map((r, i) => label(left - 6, bottom - r * (bottom - top) + 4, scaleTexts[i], 'end')).join('');
   const days = label(pts[0][0], H - 4, dayShort(weeks[0].start), weeks.length > 1 ? 'start' : 'middle') + (weeks.length > 1 ? label(end[0], H - 4, dayShort(last.start), 'end') : '');
   const value = label(end[0] + (weeks.length > 1 ? -6 : 8), end[1] < top + 14 ? end[1] + 16 : end[1] - 8, pct(last.rate), weeks.length > 1 ? 'end' : 'start');
   return `<svg class="chart rate" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(text)}" data-testid="rate-chart">
