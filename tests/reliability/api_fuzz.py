@@ -100,14 +100,13 @@ def fuzz_player() -> Iterator[dict[str, Any]]:
     database checked afterwards (the `fuzz_player` fixture)."""
     from rest_framework.authtoken.models import Token
 
-    from tests.play.helpers import client_for, move, start_custom
-    from tests.reliability.deal import winnable
+    from tests.play.helpers import client_for, move, start_custom, winnable_code
 
     user = UserFactory(username="fuzzer")
     api = client_for(user)
     numbered = api.post("/api/games", {"mode": "numbered", "number": 7}, format="json").json()
     move(api, numbered, "resign")
-    code, line = winnable()
+    code, line = winnable_code()
     game = start_custom(api, code)
     for step in line[:4]:
         game = move(api, game, **step).json()

@@ -31,8 +31,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.play.helpers import client_for, start_custom
-from tests.reliability.deal import winnable
+from tests.play.helpers import client_for, start_custom, winnable_code
 from tripeaks.config.asgi import application
 
 REST_EXAMPLES = 40
@@ -244,7 +243,7 @@ def staff_player() -> tuple[Client, str]:
     user = get_user_model().objects.create_user(
         username="fuzzboss", password="a long password 77", is_staff=True
     )
-    code, _ = winnable()
+    code, _ = winnable_code()
     game = start_custom(client_for(user), code)
     token, _ = Token.objects.get_or_create(user=user)
     return Client(HTTP_AUTHORIZATION=f"Token {token.key}"), game["id"]

@@ -23,8 +23,7 @@ from django.contrib.auth import get_user_model
 from django.db.backends.utils import CursorWrapper
 from django.test import Client
 
-from tests.play.helpers import client_for, start_custom
-from tests.reliability.deal import winnable
+from tests.play.helpers import client_for, start_custom, winnable_code
 from tests.window_clock import WindowClock
 from tripeaks.config.asgi import application
 from tripeaks.infra import front_gate, limiter, throttling
@@ -84,7 +83,7 @@ def gate(settings: Any) -> Iterator[dict[str, str | None]]:
 def signed_in(username: str) -> tuple[str, str]:
     """A player with a game: its session cookie and the game's id."""
     user = get_user_model().objects.create_user(username=username, password="long enough pass 1")
-    code, _ = winnable()
+    code, _ = winnable_code()
     game = start_custom(client_for(user), code)
     browser = Client()
     browser.force_login(user)

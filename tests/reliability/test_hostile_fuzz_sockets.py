@@ -14,8 +14,7 @@ from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.play.helpers import client_for, start_custom
-from tests.reliability.deal import winnable
+from tests.play.helpers import client_for, start_custom, winnable_code
 from tests.reliability.hostile_fuzz import SOCKET_EXAMPLES, drive, frames
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -26,7 +25,7 @@ def test_hostile_socket_frames_get_one_answer_each_and_never_break_the_socket(wh
     user = get_user_model().objects.create_user(
         username=f"sock{which}", password="long password 12"
     )
-    code, _ = winnable()
+    code, _ = winnable_code()
     game_id = start_custom(client_for(user), code)["id"]
     answers: Counter[str] = Counter()
     batches = []

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.play.helpers import client_for, start_custom
-from tests.reliability.deal import winnable
+from tests.play.helpers import client_for, start_custom, winnable_code
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +44,7 @@ def test_deal_codes_at_and_past_every_limit(api: Any, code: str, status: int) ->
 
 
 def test_a_real_deal_code_in_lower_case_and_spacing_variants(api: Any) -> None:
-    code, _ = winnable()
+    code, _ = winnable_code()
     start_custom(api, code)
     start_custom(api, "  " + code.lower() + "  ")
 
@@ -90,7 +89,7 @@ def test_numbered_deal_numbers_at_and_past_the_limits(api: Any, number: Any, sta
     ],
 )
 def test_move_fields_past_their_limits(api: Any, body: dict[str, Any], status: int) -> None:
-    code, _ = winnable()
+    code, _ = winnable_code()
     game = start_custom(api, code)
     readable(api.post(f"/api/games/{game['id']}/moves", body, format="json"), status)
     assert api.get(f"/api/games/{game['id']}").json()["seq"] == 0
@@ -99,7 +98,7 @@ def test_move_fields_past_their_limits(api: Any, body: dict[str, Any], status: i
 def test_a_play_past_the_layout_but_inside_the_field_range_is_refused_by_the_rules(
     api: Any,
 ) -> None:
-    code, _ = winnable()
+    code, _ = winnable_code()
     game = start_custom(api, code)
     body = {"seq": 0, "action": "play", "position": 51}
     refused = readable(api.post(f"/api/games/{game['id']}/moves", body, format="json"), 400)

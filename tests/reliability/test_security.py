@@ -24,8 +24,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from tests.play.helpers import client_for, move, start_custom
-from tests.reliability.deal import winnable
+from tests.play.helpers import client_for, move, start_custom, winnable_code
 from tripeaks.config.asgi import application
 from tripeaks.config.logging_json import JsonFormatter
 from tripeaks.play.models import Deal, Game
@@ -41,7 +40,7 @@ def make(username: str, **fields: Any) -> Any:
 
 def test_nobody_reads_or_moves_in_anothers_game(user: Any) -> None:
     owner, stranger = client_for(user), client_for(make("stranger"))
-    code, line = winnable()
+    code, line = winnable_code()
     game = start_custom(owner, code)
     for response in (
         stranger.get(f"/api/games/{game['id']}"),
@@ -54,7 +53,7 @@ def test_nobody_reads_or_moves_in_anothers_game(user: Any) -> None:
 
 
 def test_the_admin_is_for_staff_only(user: Any) -> None:
-    code, _ = winnable()
+    code, _ = winnable_code()
     game = start_custom(client_for(user), code)
     deal = Game.objects.get(pk=game["id"]).deal
     player = Client()
@@ -86,7 +85,7 @@ def _undrawn_and_face_down(game_id: str) -> set[str]:
 def test_logs_never_carry_a_hidden_card(user: Any, caplog: Any) -> None:
     caplog.set_level(logging.DEBUG)
     api = client_for(user)
-    code, line = winnable()
+    code, line = winnable_code()
     game = start_custom(api, code)
     for step in [*line[:6], {"action": "undo"}, {"action": "play", "position": 0}]:
         response = move(api, game, **step)
@@ -132,7 +131,7 @@ async def test_sockets_from_another_origin_are_refused() -> None:
     from channels.db import database_sync_to_async
 
     user = await database_sync_to_async(make)("origin")
-    code, _ = winnable()
+    code, _ = winnable_code()
     game = await database_sync_to_async(lambda: start_custom(client_for(user), code))()
     for origin in (b"http://evil.example", b"null"):
         socket = WebsocketCommunicator(
@@ -186,7 +185,7 @@ def test_https_settings_of_the_production_profile() -> None:
 
 
 def test_deal_rows_are_never_serialised_to_players(user: Any) -> None:
-    code, line = winnable()
+    code, line = winnable_code()
     api = client_for(user)
     game = start_custom(api, code)
     texts = [json.dumps(game)]

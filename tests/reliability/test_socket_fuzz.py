@@ -15,9 +15,8 @@ from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.play.helpers import client_for, start_custom
+from tests.play.helpers import client_for, start_custom, winnable_code
 from tests.play.test_restart_and_replay import replay_log
-from tests.reliability.deal import winnable
 from tripeaks.config.asgi import application
 from tripeaks.play.models import Game
 from tripeaks.play.services import load_game_state
@@ -63,7 +62,7 @@ frames = st.one_of(
 @pytest.fixture
 def game() -> tuple[Any, str]:
     user = get_user_model().objects.create_user(username="fuzzsock", password="long password 12")
-    code, _ = winnable()
+    code, _ = winnable_code()
     return user, start_custom(client_for(user), code)["id"]
 
 

@@ -10,8 +10,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-from tests.play.helpers import client_for, move, start_custom
-from tests.reliability.deal import winnable
+from tests.play.helpers import client_for, move, start_custom, winnable_code
 from tripeaks.config.asgi import application
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +72,7 @@ def in_one_minute_window(seconds: float = 10) -> None:
 def test_moves_over_the_limit_get_429_with_retry_after(rates: Any) -> None:
     player = make("fast")
     api = client_for(player)
-    code, line = winnable()
+    code, line = winnable_code()
     game = start_custom(api, code)
     in_one_minute_window()
     statuses = []
@@ -95,7 +94,7 @@ def test_the_address_limit_holds_across_players(rates: Any) -> None:
     statuses = []
     for name in ("nat1", "nat2"):
         api = client_for(make(name))
-        code, line = winnable()
+        code, line = winnable_code()
         game = start_custom(api, code)
         for _ in range(5):
             statuses.append(move(api, game, "draw", seq=0).status_code)  # stale after the first
@@ -105,7 +104,7 @@ def test_the_address_limit_holds_across_players(rates: Any) -> None:
 
 def test_game_starts_over_the_limit_get_429(rates: Any) -> None:
     api = client_for(make("starter"))
-    code, _ = winnable()
+    code, _ = winnable_code()
     in_one_minute_window()
     codes = [
         api.post("/api/games", {"mode": "custom", "deal": code}, format="json").status_code
@@ -118,7 +117,7 @@ def test_game_starts_over_the_limit_get_429(rates: Any) -> None:
 def test_production_move_rate_stops_a_flood_but_not_a_burst(settings: Any) -> None:
     settings.PLAY_THROTTLE_RATES = PRODUCTION_RATES
     api = client_for(make("flood"))
-    code, _ = winnable()
+    code, _ = winnable_code()
     game = start_custom(api, code)
     started = time.time()
     statuses = [move(api, game, "draw", seq=99).status_code for _ in range(120)]
@@ -135,7 +134,7 @@ def test_a_cache_outage_lets_play_through(rates: Any, monkeypatch: Any) -> None:
     from tripeaks.infra import redis_client
 
     api = client_for(make("outage"))
-    code, line = winnable()
+    code, line = winnable_code()
     game = start_custom(api, code)
 
     def down(*args: Any, **kwargs: Any) -> Any:
@@ -159,7 +158,7 @@ async def test_a_socket_flood_gets_throttle_errors_then_is_closed(settings: Any)
 
     settings.PLAY_THROTTLE_RATES = {**PRODUCTION_RATES, "move": "3/min"}
     user = await database_sync_to_async(make)("sockflood")
-    code, _ = winnable()
+    code, _ = winnable_code()
     game = await database_sync_to_async(lambda: start_custom(client_for(user), code))()
     socket = WebsocketCommunicator(
         application, f"/ws/games/{game['id']}/", headers=[(b"origin", b"http://localhost")]
@@ -191,7 +190,7 @@ async def test_next_games_on_the_socket_count_against_the_game_start_rate(rates:
     from tests.play.helpers import connect
 
     user = await database_sync_to_async(make)("socketstarts")
-    code, _ = winnable()
+    code, _ = winnable_code()
     game = await database_sync_to_async(lambda: start_custom(client_for(user), code))()
     socket = await connect(user, game["id"])
     assert (await socket.connect())[0]
