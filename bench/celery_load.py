@@ -47,6 +47,7 @@ from bench.idle_stack import DEFAULT_FLOOR, healthy, start_stack, stop, wait_unt
 from bench.play_load import FRONT_GATE_RATES  # noqa: E402
 from bench.stack_template import from_environment  # noqa: E402
 from tests.ports import free_port  # noqa: E402
+from tripeaks.stack.forked import NAME_PREFIX  # noqa: E402
 
 HARD_LAYOUTS = ("torii", "waves", "stone-wall", "checkerboard", "pagoda", "classic")
 QUEUES = ("urgent", "celery", "solver")
@@ -134,10 +135,11 @@ def worker_rss(root: psutil.Process) -> dict[str, float]:
     sizes: dict[str, float] = {}
     for process in root.children(recursive=True):
         try:
-            line = " ".join(process.cmdline())
-            if " worker " not in line or " worker " in " ".join(process.parent().cmdline()):
+            # make run forks its processes and names each (tripeaks/stack/forked.py).
+            kind = process.name().removeprefix(NAME_PREFIX)
+            if kind not in {"worker", "solver"} or process.parent().name() == process.name():
                 continue  # not a worker, or a worker's child (counted with its worker)
-            name = "solver worker" if "-Q solver" in line else "worker"
+            name = "solver worker" if kind == "solver" else "worker"
             tree = [process, *process.children(recursive=True)]
             sizes[name] = sum(p.memory_info().rss for p in tree) / 2**20
         except psutil.Error:

@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.stack_template import copy_into, from_environment, stack_env  # noqa: E402
 from tests.ports import free_port  # noqa: E402
+from tripeaks.stack.forked import NAME_PREFIX  # noqa: E402
 
 RULE_SETS_AND_STARTS = 8
 # RANDOM_POOL_SIZE's default (tripeaks/config/settings.py): the floor every pool keeps.
@@ -111,6 +112,10 @@ def kind(process: psutil.Process) -> str:
         name = process.name()
     except psutil.Error:
         return "gone"
+    # make run forks its processes and names each (tripeaks/stack/forked.py).
+    named = {"solver": "solver worker", "worker": "worker", "beat": "beat", "web": "web"}
+    if name.startswith(NAME_PREFIX) and name.removeprefix(NAME_PREFIX) in named:
+        return named[name.removeprefix(NAME_PREFIX)]
     for marker, label in (
         ("-Q solver", "solver worker"),
         ("-Q urgent,celery", "worker"),

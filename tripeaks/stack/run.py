@@ -37,6 +37,8 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from tripeaks.stack.forked import Forked, fork, preload
+
 if TYPE_CHECKING:
     import redis
 
@@ -199,22 +201,34 @@ def health(url: str) -> JSONObject | None:
         return None
 
 
+def _module(module: str, *args: str) -> Callable[[], object]:
+    """`python -m module args`, run in this (forked) process."""
+
+    def run() -> object:
+        import runpy
+
+        os.chdir(BASE_DIR)
+        sys.argv = [module, *args]
+        return runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+    return run
+
+
 class Supervisor:
+    """Its processes are forked from this one once it has set Django up (tripeaks/stack/forked.py),
+    each in a session of its own (Ctrl-C reaches this supervisor, which stops them in order)."""
+
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
-        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        self.processes: dict[str, Forked] = {}
 
-    def run_once(self, *args: str) -> None:
-        subprocess.run([PYTHON, *args], cwd=BASE_DIR, env=self.env, check=True)
+    def run_once(self, name: str, module: str, *args: str) -> None:
+        code = fork(name, self.env, _module(module, *args)).wait()
+        if code:
+            raise subprocess.CalledProcessError(code, [PYTHON, "-m", module, *args])
 
-    def spawn(self, name: str, *args: str) -> None:
-        self.processes[name] = subprocess.Popen(
-            [PYTHON, *args],
-            cwd=BASE_DIR,
-            env=self.env,
-            start_new_session=True,  # Ctrl-C reaches this supervisor, which stops them in order
-            preexec_fn=_die_with_parent,
-        )
+    def spawn(self, name: str, module: str, *args: str) -> None:
+        self.processes[name] = fork(name, self.env, _module(module, *args))
 
     def dead(self) -> str | None:
         for name, process in self.processes.items():
@@ -257,7 +271,7 @@ def start_services(env: dict[str, str], postgres: EmbeddedPostgres, redis: Embed
 
 def migrate(supervisor: Supervisor, env: dict[str, str]) -> None:
     """migrate, load_seed_deals and collectstatic, in one process (tripeaks/stack/prepare.py)."""
-    supervisor.run_once("-m", "tripeaks.stack.prepare")
+    supervisor.run_once("prepare", "tripeaks.stack.prepare")
 
 
 def spawn_processes(
@@ -272,7 +286,7 @@ def spawn_processes(
     # and its health) and without gossip (each worker listening to the others' events: nothing
     # here reads them).
     celery_worker = (
-        "-m", "celery", "-A", "tripeaks.config", "worker", "-l", "INFO",
+        "celery", "-A", "tripeaks.config", "worker", "-l", "INFO",
         "--without-mingle", "--without-gossip",
     )  # fmt: skip
     supervisor.spawn("worker", *celery_worker, "-Q", "urgent,celery", "-n", "worker@%h")
@@ -282,9 +296,9 @@ def spawn_processes(
         "solver", *celery_worker, "-Q", "solver", "-n", "solver@%h",
         "-c", env.get("SOLVER_WORKERS", "1"),
     )  # fmt: skip
-    supervisor.spawn("web", "-m", "tripeaks.stack.serve", "--host", host, "--port", str(port))
+    supervisor.spawn("web", "tripeaks.stack.serve", "--host", host, "--port", str(port))
     supervisor.spawn(
-        "beat", "-m", "celery", "-A", "tripeaks.config", "beat", "-l", "INFO",
+        "beat", "celery", "-A", "tripeaks.config", "beat", "-l", "INFO",
         "-s", str(var / "celerybeat-schedule"),
     )  # fmt: skip
 
@@ -322,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     code = 0
     try:
         start_services(env, postgres, redis)
+        preload(env)
         migrate(supervisor, env)
         say(f"migrated ({time.monotonic() - started:.1f} s)")
         spawn_processes(supervisor, env, var, args.host, args.port)
