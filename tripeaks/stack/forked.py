@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import importlib
 import logging
 import os
@@ -47,6 +48,7 @@ def preload(env: dict[str, str]) -> None:
     for module in (
         "celery.apps.beat",
         "celery.apps.worker",
+        "celery.__main__",
         "celery.bin.celery",
         "channels.routing",
         "uvicorn",
@@ -63,6 +65,8 @@ def preload(env: dict[str, str]) -> None:
         *(path.rsplit(".", 1)[0] for path in settings.MIDDLEWARE),
     ):
         importlib.import_module(module)
+    gc.collect()
+    gc.freeze()
 
 
 def _as_child(name: str, env: dict[str, str]) -> None:

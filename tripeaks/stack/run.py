@@ -8,7 +8,9 @@
    ``collectstatic``, in one process (tripeaks/stack/prepare.py);
 3. once migrate is done: two Celery workers, one for the solver's queue, the ASGI server and the
    one Celery beat (which queues its schedule once at start: today's daily deals and the random
-   pools are made at once);
+   pools are made at once). Each of these processes, and step 2's, is forked from this one once
+   it has set Django up (tripeaks/stack/forked.py: one Django start instead of five), and named
+   ``stack-prepare``, ``stack-worker``, ``stack-solver``, ``stack-web``, ``stack-beat``;
 4. waits for ``/api/health`` to say ``ok`` and prints how long the start took.
 
 Ctrl-C (or SIGTERM) stops everything: the server, worker and beat first, then Redis (which saves
@@ -202,14 +204,17 @@ def health(url: str) -> JSONObject | None:
 
 
 def _module(module: str, *args: str) -> Callable[[], object]:
-    """`python -m module args`, run in this (forked) process."""
+    """`python -m module args`, run in this (forked) process: the module's `main()`, which reads
+    its arguments from `sys.argv` (`celery.__main__`'s, `tripeaks.stack.serve`'s and
+    `tripeaks.stack.prepare`'s)."""
 
     def run() -> object:
-        import runpy
+        import importlib
 
         os.chdir(BASE_DIR)
-        sys.argv = [module, *args]
-        return runpy.run_module(module, run_name="__main__", alter_sys=True)
+        sys.argv = [module.removesuffix(".__main__"), *args]
+        main: Callable[[], object] = importlib.import_module(module).main
+        return main()
 
     return run
 
@@ -286,7 +291,7 @@ def spawn_processes(
     # and its health) and without gossip (each worker listening to the others' events: nothing
     # here reads them).
     celery_worker = (
-        "celery", "-A", "tripeaks.config", "worker", "-l", "INFO",
+        "celery.__main__", "-A", "tripeaks.config", "worker", "-l", "INFO",
         "--without-mingle", "--without-gossip",
     )  # fmt: skip
     supervisor.spawn("worker", *celery_worker, "-Q", "urgent,celery", "-n", "worker@%h")
@@ -298,7 +303,7 @@ def spawn_processes(
     )  # fmt: skip
     supervisor.spawn("web", "tripeaks.stack.serve", "--host", host, "--port", str(port))
     supervisor.spawn(
-        "beat", "celery", "-A", "tripeaks.config", "beat", "-l", "INFO",
+        "beat", "celery.__main__", "-A", "tripeaks.config", "beat", "-l", "INFO",
         "-s", str(var / "celerybeat-schedule"),
     )  # fmt: skip
 
