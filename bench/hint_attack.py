@@ -117,7 +117,7 @@ def timed(tally: Tally, port: int, token: str, method: str, path: str, body: Any
     return status, answer
 
 
-def setup(attackers: int, pool: int) -> dict[str, Any]:
+def setup(attackers: int, pool: int, par_nodes: int = 200_000) -> dict[str, Any]:
     """(In this process, on the bench database.) Players, tokens, the attack's and the easy
     deal's codes, and a filled `waves` no-wrap pool."""
     import django
@@ -135,7 +135,7 @@ def setup(attackers: int, pool: int) -> dict[str, Any]:
     # Setup speed only: an unknown par does not slow a start, and a seed the solver cannot settle
     # in 300,000 nodes is skipped for the next (the pool still holds proven deals only). With the
     # pool's own 5,000,000 a few hard seeds made the setup 9-13 s of CPU for five deals.
-    deals.POOL_PAR_NODES = 200_000
+    deals.POOL_PAR_NODES = par_nodes
     deals.POOL_SOLVE_NODES = 300_000
     deals.refill_pool(Rules(wrap=False), "waves", pool)
     return {
@@ -238,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=float, default=10)
     parser.add_argument("--port", type=int, default=8790)
     parser.add_argument("--json", default="")
+    # The par search's bound while the pool is filled (setup only). The tiny run (the tests) takes
+    # 0, no par: the pool's eight pars were 1.5-2 s of its 3.2 s of CPU.
+    parser.add_argument("--pool-par-nodes", type=int, default=200_000)
     args = parser.parse_args(argv)
     env = solver_bench_env(BENCH_DB, "BENCH_HINT_REDIS_URL", "redis://127.0.0.1:6379/3")
     env.update(
@@ -252,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     # One pooled start a second in each of three phases, each phase's first start at its outset.
     seconds_total = args.baseline + 2 * args.seconds + 3
     print(f"migrated in {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
-    people = setup(args.attackers, pool=int(seconds_total) + 2)
+    people = setup(args.attackers, pool=int(seconds_total) + 2, par_nodes=args.pool_par_nodes)
     print(f"set up in {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
     servers = start_servers(1, args.port, env)
     try:

@@ -130,6 +130,8 @@ TINY = {
         "1",
         "--baseline",
         "1",
+        "--pool-par-nodes",  # no par for the pool's deals: a start does not wait on one
+        "0",
     ],
     "celery_load.py": [
         "-m",
