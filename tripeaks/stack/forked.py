@@ -42,7 +42,11 @@ def preload(env: dict[str, str]) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tripeaks.config.settings")
     import django
 
-    django.setup()
+    try:
+        django.setup()
+    except Exception as failure:  # a setting's error: said, as prepare's process said it
+        traceback.print_exc()
+        raise RuntimeError(f"Django's setup: {failure}") from failure
     from django.conf import settings
 
     for module in (
