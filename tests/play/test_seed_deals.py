@@ -237,8 +237,9 @@ def test_make_run_loads_the_shipped_deals_after_migrate_before_anything_serves()
 
     supervisor = Recorder()
     run.migrate(supervisor, {"DEBUG": "1"})  # type: ignore[arg-type]
-    # One process for the three steps (tripeaks/stack/prepare.py), in this order.
-    assert supervisor.calls == [("-m", "tripeaks.stack.prepare")]
+    # One process for the three steps (tripeaks/stack/prepare.py, forked as `stack-prepare`), in
+    # this order.
+    assert supervisor.calls == [("prepare", "tripeaks.stack.prepare")]
     assert [step[0] for step in prepare.STEPS] == ["migrate", "load_seed_deals", "collectstatic"]
 
 
