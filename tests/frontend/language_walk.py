@@ -16,8 +16,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from tests.frontend.conftest import DESKTOP, api_post, init_script, sign_up
 from tests.frontend.helpers import an_arena, open_game
 
@@ -173,24 +171,9 @@ def _texts(page: Any, path: str, load: str, jump: bool = False) -> set[str]:
     found = set(page.evaluate(COLLECT))
     page.keyboard.press("Escape")
     page.wait_for_selector("dialog[open]", state="detached")
-    _new_deal_dialog(page)
-    return found | set(page.evaluate(COLLECT))
-
-
-def _new_deal_dialog(page: Any) -> None:
-    """N, and the new-deal dialog open. Once in a whole run (stop 58, one of four fresh clones,
-    the Nepali walk) N right after the menu's Esc opened nothing in 30 s, for a cause not found:
-    N is pressed again, a few times, and the dialog is still required."""
-    for _ in range(3):
-        page.keyboard.press("n")
-        try:
-            page.wait_for_selector("dialog[data-testid=new-deal][open]", timeout=5_000)
-            return
-        except PlaywrightTimeout:
-            if page.locator("dialog[open]").count():  # something else over the table: away
-                page.keyboard.press("Escape")
     page.keyboard.press("n")
     page.wait_for_selector("dialog[data-testid=new-deal][open]")
+    return found | set(page.evaluate(COLLECT))
 
 
 def _app_route(path: str) -> bool:
