@@ -32,8 +32,8 @@ export class Game {
     this.dialogs = dialogs;
     this.gone = false; // the page was left
     this.finishedShown = false;
-    /** @type {string | null} the paused view (game and seq) the menu was opened for */
-    this.menuFor = null;
+    /** @type {string | null} */
+    this.menuFor = null; // test_e2e_pause_menu.py
     /** @type {Point | null} where a card dragged to the waste was let go */
     this.dropFrom = null;
   }
@@ -66,14 +66,8 @@ export class Game {
     if (said.say) this.announce(said.say);
     if (v.status === 'won' || v.status === 'lost') this.finish(v);
     else if (v.paused) {
-      // Once for the view that paused it: a second copy (a pause's echo, late on a busy server)
-      // would open the menu again over what the player did since (Esc, then N's new deal). A
-      // resync's view opens it (the resume the menu's Esc sent may be the move that was lost).
-      const key = `${v.id}:${v.seq}`;
-      if (this.menuFor !== key || extra.resynced) {
-        this.menuFor = key;
-        this.dialogs().pauseMenu();
-      }
+      if (this.menuFor !== v.id + v.seq || extra.resynced) this.dialogs().pauseMenu();
+      this.menuFor = v.id + v.seq;
     }
     else if (v.status === 'stuck') this.dialogs().stuckDialog();
     else if (dialogOpen('pause') || dialogOpen('stuck')) closeDialog();
