@@ -73,14 +73,21 @@ def preload(env: dict[str, str]) -> None:
     gc.freeze()
 
 
+def die_with_parent() -> None:
+    """In a child (forked, or before exec): if the supervisor dies, even by SIGKILL, the child
+    gets SIGTERM."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 def _as_child(name: str, env: dict[str, str]) -> None:
     """What Popen's `start_new_session`, `env` and the supervisor's `preexec_fn` did."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.setsid()
+    die_with_parent()
     if sys.platform == "linux":
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)  # gone with the supervisor, even killed
         libc.prctl(_PR_SET_NAME, (NAME_PREFIX + name)[:15].encode())
     os.environ.clear()
     os.environ.update(env)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ctypes
 import hashlib
 import os
 import signal
@@ -39,7 +38,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from tripeaks.stack.forked import Forked, fork, preload
+from tripeaks.stack.forked import Forked, die_with_parent, fork, preload
 
 if TYPE_CHECKING:
     import redis
@@ -70,13 +69,6 @@ class Stop(Exception):
 
 def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise Stop(signal.Signals(signum).name)
-
-
-def _die_with_parent() -> None:
-    """In a child before exec: if this supervisor dies, even by SIGKILL, the child gets SIGTERM."""
-    if sys.platform == "linux":
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 class EmbeddedPostgres:
@@ -169,7 +161,7 @@ class EmbeddedRedis:
                     str(self.data / "redis.log"),  # fmt: skip
                 ],
                 start_new_session=True,
-                preexec_fn=_die_with_parent,
+                preexec_fn=die_with_parent,
             )
             wait_for(self.answers, 15, "Redis")
         return f"unix://{self.socket}"
