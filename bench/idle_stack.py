@@ -116,15 +116,8 @@ def kind(process: psutil.Process) -> str:
     named = {"solver": "solver worker", "worker": "worker", "beat": "beat", "web": "web"}
     if name.startswith(NAME_PREFIX) and name.removeprefix(NAME_PREFIX) in named:
         return named[name.removeprefix(NAME_PREFIX)]
-    for marker, label in (
-        ("-Q solver", "solver worker"),
-        ("-Q urgent,celery", "worker"),
-        (" beat ", "beat"),
-        ("tripeaks.stack.serve", "web"),
-        ("tripeaks.stack.run", "supervisor"),
-    ):
-        if marker in line:
-            return label
+    if "tripeaks.stack.run" in line:
+        return "supervisor"
     if "redis" in name or "redis" in line:
         return "redis"
     if "postgres" in name or "postgres" in line:
