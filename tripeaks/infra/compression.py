@@ -5,9 +5,9 @@ writes a ``.gz`` and a ``.br`` beside each file). Answers made per request are c
 and only where that is safe from BREACH (a secret in a compressed body that also reflects what an
 attacker sends can be guessed byte by byte from the compressed length):
 
-- only ``application/json`` bodies, and the JavaScript catalog (``/jsi18n/``, the same for
-  everyone in a language): the HTML pages carry the CSRF token (the sign-out and language
-  forms), so they go uncompressed;
+- only ``application/json`` bodies: the HTML pages carry the CSRF token (the sign-out and
+  language forms), so they go uncompressed; the JavaScript catalog (``/jsi18n/``, the same for
+  everyone in a language) is gzipped once a language by its view (frontend/catalog.py);
 - only paths of the public and game API (``COMPRESSED_PATHS``): the sign-in API answers with
   API tokens and CSRF tokens (``/api/auth/...``) and ``/api/me`` is left out with them, so a new
   endpoint under another path is uncompressed until someone decides it is safe.
@@ -33,9 +33,8 @@ COMPRESSED_PATHS = (
     "/api/me/games",
     # A shared replay: the token is in the path, never in the body (tripeaks/review).
     "/api/replays/",
-    "/jsi18n/",
 )
-COMPRESSED_TYPES = ("application/json", "text/javascript")
+COMPRESSED_TYPES = ("application/json",)
 
 
 class JsonGZipMiddleware(GZipMiddleware):
