@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -195,3 +196,12 @@ def an_arena(
     return arena_services.create_arena(
         name=name, rules_key="wrap-closed", starts_at=now + starts, ends_at=now + ends
     )
+
+
+def pump_until(page: Any, done: Any, seconds: float = 10) -> None:
+    """Let Playwright hand this side the page's events until `done()`: they come on its own
+    schedule (under load, after the page's state). The wait only decides how soon a test whose
+    event never comes fails."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        page.wait_for_timeout(50)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.frontend.a11y_walk import player, signed_in
 from tests.frontend.conftest import Pages, api_post, needs_chromium
-from tests.frontend.helpers import wait_view
+from tests.frontend.helpers import pump_until, wait_view
 
 pytestmark = [pytest.mark.e2e, needs_chromium]
 
@@ -32,14 +32,11 @@ class Held:
         self.pattern = pattern
         page.route(pattern, lambda route: self.routes.append(route))
 
-    def asked(self, timeout_ms: int = 30_000) -> bool:
+    def asked(self) -> bool:
         """Whether the file was asked for, waiting for its request: the page asks as it handles
         a view, and Playwright hands the route to this process when it next reads its events
         (one test failed at random reading `routes` just after the view it waited for)."""
-        waited = 0
-        while not self.routes and waited < timeout_ms:
-            self.page.wait_for_timeout(20)
-            waited += 20
+        pump_until(self.page, lambda: self.routes, seconds=30)
         return bool(self.routes)
 
     def release(self) -> None:

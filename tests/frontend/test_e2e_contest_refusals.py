@@ -13,8 +13,7 @@ from django.utils import timezone
 
 from tests.frontend.conftest import PHONE, listen, needs_chromium
 from tests.frontend.game_checks import GAME_SOCKETS
-from tests.frontend.helpers import an_arena, wait_seq
-from tests.frontend.test_e2e_contest_table import pump_until
+from tests.frontend.helpers import an_arena, pump_until, wait_seq
 from tests.frontend.test_e2e_review import signed_up
 from tests.play.contests import begun_race
 from tripeaks.arenas.models import Arena

@@ -6,14 +6,13 @@ screen), where a race's never pauses."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from tests.frontend.conftest import DESKTOP, api_post, listen, needs_chromium, sign_up
-from tests.frontend.helpers import click_move, open_game, view, wait_seq, wait_view
+from tests.frontend.helpers import click_move, open_game, pump_until, view, wait_seq, wait_view
 from tests.play.contests import begun_race, game_of
 from tests.play.helpers import winnable_code
 
@@ -51,15 +50,6 @@ def game_socket_frames(page: Any) -> tuple[list[dict[str, Any]], list[dict[str, 
 
     listen(page, "websocket", watch)
     return sent, heard
-
-
-def pump_until(page: Any, done: Any, seconds: float = 10) -> None:
-    """Let Playwright hand this side the page's events until `done()`: they come on its own
-    schedule (under load, after the page's state). The wait only decides how soon a test whose
-    event never comes fails."""
-    deadline = time.monotonic() + seconds
-    while not done() and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
 
 
 def test_a_race_table_has_no_way_back_no_hint_no_pause_and_no_new_deal(
