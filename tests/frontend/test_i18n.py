@@ -75,6 +75,22 @@ def test_the_catalog_is_the_same_bytes_at_every_load() -> None:
     assert "Neues Spiel" in gzip.decompress(german.content).decode()
 
 
+def test_hostile_languages_do_not_grow_the_catalogs_cache() -> None:
+    """The catalog is kept once a language (frontend/catalog.py): a visitor naming languages the
+    site does not have, by header or cookie, gets one of the site's three, and adds nothing."""
+    from django.conf import settings
+
+    from frontend import catalog
+
+    client = Client()
+    for i in range(40):
+        client.cookies["django_language"] = f"x{i}-evil"
+        answer = client.get("/jsi18n/", HTTP_ACCEPT_LANGUAGE=f"zz-{i}, q{i};q=0.9")
+        assert answer.status_code == 200
+    languages = {code for code, _ in settings.LANGUAGES}
+    assert {language for language, _, _ in catalog._made} <= languages
+
+
 def test_the_api_machine_fields_stay_english() -> None:
     body = Client().get("/api/today", HTTP_ACCEPT_LANGUAGE="de").json()
     assert [r["key"] for r in body["rule_sets"]][:1] == ["wrap-closed"]
