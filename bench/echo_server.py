@@ -8,6 +8,11 @@ The same Uvicorn as `python -m tripeaks.stack.serve` with the same options
 websockets-sansio, no per-message compression, the same frame cap), one process. The application
 is plain ASGI: it accepts every socket and sends each text frame back as it came. No Django, no
 Channels, no Redis: what is left is the server and the protocol, which a move pays too.
+
+`--app` puts a consumer between the server and the echo instead, for `bench.socket_floor`:
+`direct`, the game sockets' own way (`tripeaks.infra.socket_dispatch.DirectDispatch` on Channels'
+`AsyncWebsocketConsumer`, with the channel layer the game sockets have); `channels`, Channels'
+`AsyncWebsocketConsumer` as it comes, with the same channel layer.
 """
 
 from __future__ import annotations
@@ -42,6 +47,51 @@ async def application(scope: MutableMapping[str, Any], receive: Receive, send: S
             return
 
 
+async def _probe(scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
+    await application(scope, receive, send)
+
+
+def _consumer_application(consumer: Any) -> Any:
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from django.urls import re_path
+
+    return ProtocolTypeRouter(
+        {"http": _probe, "websocket": URLRouter([re_path(r"^.*$", consumer.as_asgi())])}
+    )
+
+
+def direct_application() -> Any:
+    """The echo behind the game sockets' dispatch (`DirectDispatch`)."""
+    from channels.generic.websocket import AsyncWebsocketConsumer
+
+    from tripeaks.infra.socket_dispatch import DirectDispatch
+
+    class DirectEcho(DirectDispatch, AsyncWebsocketConsumer):
+        async def connect(self) -> None:
+            await self.accept()
+
+        async def websocket_receive(self, message: Message) -> None:
+            await self.frame_send({"type": "websocket.send", "text": message.get("text")})
+
+    return _consumer_application(DirectEcho)
+
+
+def channels_application() -> Any:
+    """The echo behind Channels' own consumer, as it comes."""
+    from channels.generic.websocket import AsyncWebsocketConsumer
+
+    class ChannelsEcho(AsyncWebsocketConsumer):
+        async def receive(
+            self, text_data: str | None = None, bytes_data: bytes | None = None
+        ) -> None:
+            await self.send(text_data=text_data, bytes_data=bytes_data)
+
+    return _consumer_application(ChannelsEcho)
+
+
+APPS = {"bare": "application", "direct": "direct_application", "channels": "channels_application"}
+
+
 def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
@@ -50,9 +100,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.echo_server", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=18690)
+    parser.add_argument("--app", choices=sorted(APPS), default="bare")
     args = parser.parse_args(argv)
+    if args.app != "bare":
+        import django
+
+        django.setup()  # the consumers' channel layer, from the project's settings
     uvicorn.run(
-        "bench.echo_server:application",
+        f"bench.echo_server:{APPS[args.app]}",
+        factory=args.app != "bare",
         host=args.host,
         port=args.port,
         workers=1,

@@ -193,8 +193,8 @@ def start_servers(count: int, base_port: int, env: dict[str, str]) -> list[subpr
     return servers
 
 
-def start_echo_server(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """The bare echo (bench/echo_server.py), one process, ready for sockets."""
+def start_echo_server(port: int, env: dict[str, str], app: str = "bare") -> subprocess.Popen[bytes]:
+    """The echo (bench/echo_server.py, bare unless `app` says), one process, ready for sockets."""
     with socket.socket() as probe:
         if probe.connect_ex(("127.0.0.1", port)) == 0:
             raise SystemExit(
@@ -202,6 +202,7 @@ def start_echo_server(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]
             )
     log = (Path(tempfile.gettempdir()) / "tripeaks-bench-servers.log").open("ab")
     command = [str(ROOT / ".venv/bin/python"), "-m", "bench.echo_server", "--port", str(port)]
+    command += ["--app", app]
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
     deadline = time.monotonic() + 30
     while True:

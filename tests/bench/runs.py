@@ -19,7 +19,7 @@ PYTHON = sys.executable
 NOT_BENCHES = {
     "solver_baseline.py",  # the plain solver that solver_bench.py measures against
     "database.py",  # the benches' databases, copies of a migrated template
-    "echo_server.py",  # the bare echo that play_load.py measures a move against
+    "echo_server.py",  # the echoes that play_load.py and socket_floor.py measure against
     "stack_template.py",  # the prepared VAR_DIR the whole-stack benches start on in the tests
 }
 TINY = {
@@ -91,6 +91,16 @@ TINY = {
         "8",
         "--seconds",
         "1",
+        "--rounds",
+        "1",
+    ],
+    "socket_floor.py": [
+        "-m",
+        "bench.socket_floor",
+        "--sockets",
+        "2",
+        "--seconds",
+        "0.5",
         "--rounds",
         "1",
     ],
