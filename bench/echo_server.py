@@ -47,16 +47,12 @@ async def application(scope: MutableMapping[str, Any], receive: Receive, send: S
             return
 
 
-async def _probe(scope: MutableMapping[str, Any], receive: Receive, send: Send) -> None:
-    await application(scope, receive, send)
-
-
 def _consumer_application(consumer: Any) -> Any:
     from channels.routing import ProtocolTypeRouter, URLRouter
     from django.urls import re_path
 
     return ProtocolTypeRouter(
-        {"http": _probe, "websocket": URLRouter([re_path(r"^.*$", consumer.as_asgi())])}
+        {"http": application, "websocket": URLRouter([re_path(r"^.*$", consumer.as_asgi())])}
     )
 
 

@@ -201,8 +201,8 @@ def start_echo_server(port: int, env: dict[str, str], app: str = "bare") -> subp
                 f"port {port} is taken (an echo left from an earlier run?); use --port"
             )
     log = (Path(tempfile.gettempdir()) / "tripeaks-bench-servers.log").open("ab")
-    command = [str(ROOT / ".venv/bin/python"), "-m", "bench.echo_server", "--port", str(port)]
-    command += ["--app", app]
+    python = str(ROOT / ".venv/bin/python")
+    command = [python, "-m", "bench.echo_server", "--port", str(port), "--app", app]
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
     deadline = time.monotonic() + 30
     while True:
